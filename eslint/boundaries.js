@@ -1,0 +1,87 @@
+// The layer rules of conventions §1, as ESLint `no-restricted-imports` blocks.
+// eslint.config.js uses them, and tests/unit/lint-boundaries.test.ts proves them on sample files.
+
+const layer = (name) => ({
+  regex: `(^|/)(src/)?${name}(/|$)`,
+});
+
+/** @type {import('eslint').Linter.Config[]} */
+export const boundaries = [
+  {
+    name: 'boundaries/domain',
+    files: ['src/domain/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!(io-ts|fp-ts|io-ts-types)(/|$)|\\.)',
+              message: 'src/domain is pure: it imports only io-ts and fp-ts.',
+            },
+            { ...layer('(api|machines|views|i18n)'), message: 'src/domain imports no other layer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'boundaries/machines',
+    files: ['src/machines/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!xstate(/|$)|\\.)',
+              message: 'src/machines imports only xstate and src/domain (no react, router, Chakra or fetch layers).',
+            },
+            { ...layer('(api|views|i18n)'), message: 'src/machines imports only xstate and src/domain.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'boundaries/views',
+    files: ['src/views/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { ...layer('api'), message: 'Views never import src/api; they get actors from src/views/app contexts or props.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'boundaries/api',
+    files: ['src/api/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(react|react-dom|@chakra-ui/.*|react-router-dom)$', message: 'src/api has no UI.' },
+            { ...layer('(views|machines)'), message: 'src/api imports only src/domain (and xstate for actors).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'boundaries/server',
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ ...layer('(views|machines|api)'), message: 'server/ imports src/domain only.' }],
+        },
+      ],
+    },
+  },
+];

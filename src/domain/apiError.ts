@@ -1,0 +1,52 @@
+import type { Message, NoticeLevel } from './message';
+
+/**
+ * Every way a server call can fail (conventions §5). Plain data, so machines may keep it in
+ * context and tests may compare it.
+ */
+export type ApiError =
+  /** fetch itself failed: no connection, CORS, aborted. */
+  | { readonly _tag: 'Network'; readonly call: string; readonly message: string }
+  /** a non-2xx status; 401 also raised the session-expired signal. */
+  | { readonly _tag: 'HttpStatus'; readonly call: string; readonly status: number; readonly message: string }
+  /** `success: false` with the server's message. */
+  | { readonly _tag: 'Failure'; readonly call: string; readonly message: string }
+  /** the body did not match the codec; `report` names the bad field. */
+  | { readonly _tag: 'Decode'; readonly call: string; readonly report: string };
+
+export const networkError = (call: string, message: string): ApiError => ({ _tag: 'Network', call, message });
+export const httpError = (call: string, status: number, message: string): ApiError => ({
+  _tag: 'HttpStatus',
+  call,
+  status,
+  message,
+});
+export const failure = (call: string, message: string): ApiError => ({ _tag: 'Failure', call, message });
+export const decodeError = (call: string, report: string): ApiError => ({ _tag: 'Decode', call, report });
+
+export const isUnauthorized = (e: ApiError): boolean => e._tag === 'HttpStatus' && e.status === 401;
+
+/** The spec §8 error catalogue: which toast a failed call shows. */
+export function describeApiError(e: ApiError): { readonly level: NoticeLevel; readonly message: Message } {
+  switch (e._tag) {
+    case 'Failure':
+      return { level: 'error', message: { text: e.message } };
+    case 'Decode':
+      return { level: 'error', message: { key: 'error.decode', params: { call: e.call, report: e.report } } };
+    case 'Network':
+      return { level: 'error', message: { key: 'error.prefixed', params: { message: e.message } } };
+    case 'HttpStatus':
+      switch (e.status) {
+        case 401:
+          return { level: 'error', message: { key: 'error.expired' } };
+        case 429:
+          return { level: 'error', message: { key: 'error.tooManyRequests' } };
+        case 500:
+          return { level: 'error', message: { key: 'error.internal' } };
+        case 405:
+          return { level: 'info', message: { key: 'error.demoOnly' } };
+        default:
+          return { level: 'error', message: { key: 'error.prefixed', params: { message: e.message } } };
+      }
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What machines say to the person: a catalogue key (translated by the views) or a server's
+ * own text shown verbatim. Machines never hold translated strings.
+ */
+export type Message =
+  | { readonly key: string; readonly params?: Readonly<Record<string, string | number>> }
+  | { readonly text: string };
+
+export type NoticeLevel = 'success' | 'info' | 'warning' | 'error' | 'notice';
+
+/** Emitted by machines; the shell turns it into a toast. */
+export interface NotifyEvent {
+  readonly type: 'notify';
+  readonly level: NoticeLevel;
+  readonly message: Message;
+}
+
+/** Emitted by machines; the shell turns it into a route change. */
+export interface NavigateEvent {
+  readonly type: 'navigate';
+  readonly to: string;
+  readonly replace?: boolean;
+}
+
+export const notify = (level: NoticeLevel, message: Message): NotifyEvent => ({ type: 'notify', level, message });
+export const navigate = (to: string, replace = false): NavigateEvent => ({ type: 'navigate', to, replace });
+export const msg = (key: string, params?: Readonly<Record<string, string | number>>): Message =>
+  params === undefined ? { key } : { key, params };

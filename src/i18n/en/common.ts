@@ -1,0 +1,11 @@
+import type { common as zh } from '../zh/common';
+
+export const common: Record<keyof typeof zh, string> = {
+  'error.expired': 'Not logged in or the login has expired, please log in again!',
+  'error.tooManyRequests': 'Error: too many requests, please try again later!',
+  'error.internal': 'Error: internal server error, please contact the administrator!',
+  'error.demoOnly': 'This site is for demonstration only, no server side!',
+  'error.prefixed': 'Error: {message}',
+  'error.decode': 'The server sent data in an unexpected shape ({call}): {report}',
+  'common.success': 'Operation completed successfully!',
+};

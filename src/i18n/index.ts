@@ -1,0 +1,29 @@
+import type { Message } from '../domain/message';
+import { zh } from './zh';
+import { en } from './en';
+
+export type Lang = 'zh' | 'en';
+export type MessageKey = keyof typeof zh;
+export const defaultLang: Lang = 'zh';
+export const catalogues: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { zh, en };
+
+export const isMessageKey = (key: string): key is MessageKey => Object.prototype.hasOwnProperty.call(zh, key);
+
+/** Fills `{name}` placeholders; unknown placeholders stay as they are. */
+export function interpolate(template: string, params?: Readonly<Record<string, string | number>>): string {
+  if (params === undefined) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+export function translate(lang: Lang, key: MessageKey, params?: Readonly<Record<string, string | number>>): string {
+  return interpolate(catalogues[lang][key], params);
+}
+
+/** Renders a machine's Message; an unknown key is shown as the key itself (and caught by tests). */
+export function renderMessage(lang: Lang, message: Message): string {
+  if ('text' in message) return message.text;
+  return isMessageKey(message.key) ? translate(lang, message.key, message.params) : message.key;
+}

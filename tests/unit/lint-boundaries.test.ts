@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { boundaries } from '../../eslint/boundaries.js';
+
+// Runs the project's own layer rules (the ones eslint.config.js uses) on sample files.
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.{ts,tsx}'], languageOptions: { parser: tseslint.parser } }, ...boundaries],
+});
+
+async function errorsFor(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => m.message);
+}
+
+describe('layer import rules (conventions §1)', () => {
+  it('rejects src/api in a view', async () => {
+    const errors = await errorsFor('src/views/auth/Probe.tsx', "import { createApi } from '../../api/client';\n");
+    expect(errors.join('\n')).toMatch(/Views never import src\/api/);
+  });
+  it('rejects react in a machine', async () => {
+    expect((await errorsFor('src/machines/probe/probe.machine.ts', "import { useState } from 'react';\n")).length).toBe(1);
+    expect((await errorsFor('src/machines/probe/probe.machine.ts', "import { useSelector } from '@xstate/react';\n")).length).toBe(1);
+  });
+  it('rejects src/api in a machine and lets domain and xstate in', async () => {
+    expect((await errorsFor('src/machines/probe/probe.machine.ts', "import { api } from '../../api/client';\n")).length).toBe(1);
+    const ok = "import { setup } from 'xstate';\nimport { User } from '../../domain/user';\n";
+    expect(await errorsFor('src/machines/probe/probe.machine.ts', ok)).toEqual([]);
+  });
+  it('keeps src/domain pure', async () => {
+    expect((await errorsFor('src/domain/probe.ts', "import { setup } from 'xstate';\n")).length).toBe(1);
+    expect((await errorsFor('src/domain/probe.ts', "import { x } from '../machines/session';\n")).length).toBeGreaterThan(0);
+    expect(await errorsFor('src/domain/probe.ts', "import * as t from 'io-ts';\nimport { pipe } from 'fp-ts/function';\n")).toEqual([]);
+  });
+  it('keeps the server off the console layers', async () => {
+    expect((await errorsFor('server/routes/probe.ts', "import { x } from '../../src/views/app/Shell';\n")).length).toBe(1);
+    expect(await errorsFor('server/routes/probe.ts', "import { User } from '../../src/domain/user';\n")).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
+import viteConfig from './vite.config.ts';
+
+const dirname = path.dirname(fileURLToPath(import.meta.url));
+
+// Debian's Chromium; the flags keep it from reaching out to the network.
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      reporters: ['default', 'json'],
+      outputFile: { json: 'test-results/vitest.json' },
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'unit',
+            environment: 'node',
+            include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts'],
+            setupFiles: ['./tests/setup.ts'],
+          },
+        },
+        {
+          extends: true,
+          plugins: [storybookTest({ configDir: path.join(dirname, '.storybook') })],
+          test: {
+            name: 'storybook',
+            browser: {
+              enabled: true,
+              headless: true,
+              provider: playwright({
+                launchOptions: {
+                  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+                  args: chromiumArgs,
+                },
+              }),
+              instances: [{ browser: 'chromium' }],
+            },
+          },
+        },
+      ],
+    },
+  }),
+);
