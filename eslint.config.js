@@ -32,6 +32,10 @@ export default defineConfig([
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    files: ['server/**/*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
     files: ['tests/**/*.{ts,tsx}', 'bench/**/*.{ts,mjs}', '*.config.ts'],
     languageOptions: { globals: { ...globals.node } },
     rules: {

@@ -33,6 +33,28 @@ export default mergeConfig(
             environment: 'node',
             include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts'],
             setupFiles: ['./tests/setup.ts'],
+            // Graph traversals are CPU-bound; the machine is shared and noisy.
+            testTimeout: 30_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'server',
+            environment: 'node',
+            include: ['tests/server/**/*.test.ts'],
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'e2e',
+            environment: 'node',
+            include: ['tests/e2e/**/*.test.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 180_000,
           },
         },
         {
@@ -43,6 +65,8 @@ export default mergeConfig(
             browser: {
               enabled: true,
               headless: true,
+              // A desktop window; the narrow (<= 600 px) layout is checked by the e2e tests.
+              viewport: { width: 1280, height: 800 },
               provider: playwright({
                 launchOptions: {
                   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

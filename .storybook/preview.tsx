@@ -1,5 +1,6 @@
 import type { Preview } from '@storybook/react-vite';
-import { ChakraProvider } from '@chakra-ui/react';
+import { useLayoutEffect, type ReactNode } from 'react';
+import { Box, ChakraProvider } from '@chakra-ui/react';
 import { MemoryRouter } from 'react-router-dom';
 import { system } from '../src/views/app/theme';
 import { LangProvider } from '../src/views/app/i18n';
@@ -9,19 +10,38 @@ import type { Lang } from '../src/i18n';
  * Every story renders inside the app's providers: the Chakra system, the language
  * (`parameters.lang`, default zh) and a memory router (`parameters.route`, default '/').
  * Containers get their machines (stub actors, seeded snapshots) from a MachineRegistryProvider
- * in the story itself. Emitted notify/navigate events go nowhere unless a story provides
+ * in the story itself. `parameters.colorMode: 'dark'` renders the story in dark mode (the a11y
+ * check then covers dark contrast). Emitted notify/navigate events go nowhere unless a story provides
  * an EffectsProvider to observe them.
  */
+/** Puts the page in the story's colour mode the way the app does: a class on <html>. */
+function ColorModeRoot({ dark, children }: { readonly dark: boolean; readonly children: ReactNode }) {
+  useLayoutEffect(() => {
+    const html = document.documentElement;
+    html.classList.toggle('dark', dark);
+    html.classList.toggle('light', !dark);
+    html.style.colorScheme = dark ? 'dark' : 'light';
+  }, [dark]);
+  return (
+    <Box bg="bg" color="fg" p={dark ? 2 : 0}>
+      {children}
+    </Box>
+  );
+}
+
 const preview: Preview = {
   decorators: [
     (Story, { parameters }) => {
       const lang = (parameters.lang as Lang | undefined) ?? 'zh';
       const route = (parameters.route as string | undefined) ?? '/';
+      const dark = parameters.colorMode === 'dark';
       return (
         <ChakraProvider value={system}>
           <LangProvider value={lang}>
             <MemoryRouter initialEntries={[route]}>
-              <Story />
+              <ColorModeRoot dark={dark}>
+                <Story />
+              </ColorModeRoot>
             </MemoryRouter>
           </LangProvider>
         </ChakraProvider>

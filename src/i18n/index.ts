@@ -2,9 +2,10 @@ import type { Message } from '../domain/message';
 import { zh } from './zh';
 import { en } from './en';
 
-export type Lang = 'zh' | 'en';
+import { defaultLang, type Lang } from '../domain/preferences';
+
+export { defaultLang, type Lang };
 export type MessageKey = keyof typeof zh;
-export const defaultLang: Lang = 'zh';
 export const catalogues: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { zh, en };
 
 export const isMessageKey = (key: string): key is MessageKey => Object.prototype.hasOwnProperty.call(zh, key);

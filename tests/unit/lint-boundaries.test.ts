@@ -37,5 +37,8 @@ describe('layer import rules (conventions §1)', () => {
   it('keeps the server off the console layers', async () => {
     expect((await errorsFor('server/routes/probe.ts', "import { x } from '../../src/views/app/Shell';\n")).length).toBe(1);
     expect(await errorsFor('server/routes/probe.ts', "import { User } from '../../src/domain/user';\n")).toEqual([]);
+    expect((await errorsFor('server/routes/probe.ts', "import { createApi } from '../../src/api';\n")).length).toBe(1);
+    // the server's own ./api module is not the console's src/api
+    expect(await errorsFor('server/http/probe.ts', "import { createApi } from './api';\n")).toEqual([]);
   });
 });

@@ -11,17 +11,40 @@ import type { NavigateEvent, NotifyEvent } from '../../domain/message';
  */
 interface Registry {
   readonly machines: ReadonlyMap<string, AnyStateMachine>;
+  readonly implementations: ReadonlyMap<string, MachineImplementation>;
   readonly snapshots: ReadonlyMap<string, AnyMachineSnapshot>;
 }
 
-const MachineRegistryContext = createContext<Registry>({ machines: new Map(), snapshots: new Map() });
+/** What `machine.provide()` takes: actors, actions, guards, delays. */
+export type ImplementationOf<M extends AnyStateMachine> = Parameters<M['provide']>[0];
+
+/**
+ * A machine's implementations by machine id, without the machine itself: the composition root
+ * names them with a type-only import, so a page's machine code loads with the page's chunk.
+ */
+export interface MachineImplementation {
+  readonly id: string;
+  readonly implementation: object;
+}
+
+/** `implement<typeof registerMachine>('register', { actors: {...} })`, checked against the machine's types. */
+export const implement = <M extends AnyStateMachine>(id: M['id'], implementation: ImplementationOf<M>): MachineImplementation => ({
+  id,
+  implementation: implementation,
+});
+
+const MachineRegistryContext = createContext<Registry>({ machines: new Map(), implementations: new Map(), snapshots: new Map() });
 
 export function MachineRegistryProvider({
-  machines,
+  machines = [],
+  implementations = [],
   snapshots,
   children,
 }: {
-  readonly machines: readonly AnyStateMachine[];
+  /** Machines already provided (stories, tests). */
+  readonly machines?: readonly AnyStateMachine[];
+  /** Implementations for machines that load on demand (the composition root). */
+  readonly implementations?: readonly MachineImplementation[];
   /** machine id -> snapshot from `machine.resolveState(...)` (stories only). */
   readonly snapshots?: Readonly<Record<string, AnyMachineSnapshot>>;
   readonly children: ReactNode;
@@ -30,17 +53,24 @@ export function MachineRegistryProvider({
   const value = useMemo<Registry>(
     () => ({
       machines: new Map([...parent.machines, ...machines.map((m) => [m.id, m] as const)]),
+      implementations: new Map([...parent.implementations, ...implementations.map((i) => [i.id, i] as const)]),
       snapshots: new Map([...parent.snapshots, ...Object.entries(snapshots ?? {})]),
     }),
-    [parent, machines, snapshots],
+    [parent, machines, implementations, snapshots],
   );
   return <MachineRegistryContext.Provider value={value}>{children}</MachineRegistryContext.Provider>;
 }
 
 /** The provided implementation of `machine` (the bare machine when none was provided). */
 export function useProvidedMachine<M extends AnyStateMachine>(machine: M): M {
-  const { machines } = useContext(MachineRegistryContext);
-  return (machines.get(machine.id) as M | undefined) ?? machine;
+  const { machines, implementations } = useContext(MachineRegistryContext);
+  const provided = machines.get(machine.id) as M | undefined;
+  const implementation = implementations.get(machine.id);
+  return useMemo(() => {
+    if (provided !== undefined) return provided;
+    if (implementation !== undefined) return machine.provide(implementation.implementation as ImplementationOf<M>) as M;
+    return machine;
+  }, [machine, provided, implementation]);
 }
 
 /** Where emitted `notify` and `navigate` events go; the shell supplies toaster and router. */

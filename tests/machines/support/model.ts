@@ -44,9 +44,30 @@ export function allEvents<M extends AnyStateMachine>(opts: ModelOptions<M>): Eve
   return [...own, ...(opts.internal ?? [])] as EventFromLogic<M>[];
 }
 
+type ValueLike = string | { [k: string]: ValueLike };
+const toValue = (dotted: string): ValueLike => {
+  const parts = dotted.split('.');
+  return parts.slice(0, -1).reduceRight<ValueLike>((acc, k) => ({ [k]: acc }), parts[parts.length - 1]!);
+};
+
+/**
+ * Could XState itself send `event` to a machine in `prev`? Done/error events only while the
+ * invoked actor runs, delay events only while their state is active, nothing after the end.
+ */
+export function canOccur(prev: AnyMachineSnapshot, event: AnyEventObject): boolean {
+  if (prev.status !== 'active') return false;
+  const actor = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
+  if (actor) return (prev.children as Record<string, unknown>)[actor[2]!] !== undefined;
+  const after = /^xstate\.after\.[^.]+\.[^.]+\.(.+)$/.exec(event.type);
+  if (after) return prev.matches(toValue(after[1]!));
+  return true;
+}
+
 function traversal<M extends AnyStateMachine>(opts: ModelOptions<M>) {
+  const events = allEvents(opts);
   return {
-    events: allEvents(opts),
+    // Only the events that could really happen in each state are explored.
+    events: (s: SnapshotFrom<M>) => events.filter((e) => canOccur(s as AnyMachineSnapshot, e)),
     input: opts.input,
     limit: opts.limit ?? 5000,
     serializeState: (s: SnapshotFrom<M>) => {

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The server configuration, read once from environment variables with one-api's names
+ * (contract §3.3, §3.7). `loadConfig` does no I/O: it never logs (warnings are returned in
+ * `warnings` for the caller to print) and it throws `ConfigError` on values it cannot use.
+ */
+
+/** Where the data lives: SQLite file or PostgreSQL connection string. */
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string; readonly busyTimeoutMs: number }
+  | { readonly kind: 'postgres'; readonly dsn: string };
+
+export interface Config {
+  /** Listen port (`PORT`, default 3000). */
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  /** Cookie signing key (`SESSION_SECRET`); random per start when unset. */
+  readonly sessionSecret: string;
+  /** True when `sessionSecret` was generated because `SESSION_SECRET` was unset. */
+  readonly sessionSecretGenerated: boolean;
+  /** Key of the bootstrap token with id 1 (`INITIAL_ROOT_TOKEN`), or null. */
+  readonly initialRootToken: string | null;
+  /** Access token of the bootstrap root user (`INITIAL_ROOT_ACCESS_TOKEN`), or null. */
+  readonly initialRootAccessToken: string | null;
+  /** Default of the `Theme` option (`THEME`, default `default`). */
+  readonly theme: string;
+  /** `DEBUG=true`: verbose logs; one-api also disables rate limits with it. */
+  readonly debug: boolean;
+  /** Global API rate limit per 180 s (`GLOBAL_API_RATE_LIMIT`, 480; 0 = off). */
+  readonly globalApiRateLimit: number;
+  /** Global web rate limit per 180 s (`GLOBAL_WEB_RATE_LIMIT`, 240; 0 = off). */
+  readonly globalWebRateLimit: number;
+  /** Critical rate limit per window (login, register, ...): 20, fixed in one-api (no env); tests override it. */
+  readonly criticalRateLimit: number;
+  /** Rate-limit windows in ms: 180 s (API, web) and 1200 s (critical), fixed in one-api; tests override them. */
+  readonly rateLimitWindowsMs: { readonly globalApi: number; readonly globalWeb: number; readonly critical: number };
+  /** Redis for shared rate limits (`REDIS_CONN_STRING`); null unless `SYNC_FREQUENCY` is also set, as in one-api. */
+  readonly redisConnString: string | null;
+  /** Build version shown by `/api/status` (`VERSION`, ours; default `v0.0.0` as an unversioned one-api build). */
+  readonly version: string;
+  /** Human-readable warnings the caller should log at start-up. */
+  readonly warnings: readonly string[];
+  /** OAuth provider base URLs (`GITHUB_OAUTH_BASE_URL`, `GITHUB_API_BASE_URL`, `LARK_BASE_URL`, `LARK_PASSPORT_BASE_URL`; overridable for tests). */
+  readonly oauthUrls: { readonly githubOAuth: string; readonly githubApi: string; readonly lark: string; readonly larkPassport: string };
+}
+
+/** An environment variable holds a value the server cannot use. */
+export class ConfigError extends Error {
+  /** Builds the error for variable `name`. */
+  constructor(name: string, detail: string) {
+    super(`${name}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The trimmed value of `name`, or undefined when unset or blank. */
+const read = (env: Env, name: string): string | undefined => {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+};
+
+/** A non-negative integer variable within `max`, or `fallback` when unset. */
+const readInt = (env: Env, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new ConfigError(name, `expected an integer 0..${max}, got "${raw}"`);
+  return Number(raw);
+};
+
+/** one-api's boolean parsing of environment flags: only `true` (any case) is true. */
+const readFlag = (env: Env, name: string): boolean => read(env, name)?.toLowerCase() === 'true';
+
+/** SQLite unless `SQL_DSN` is a PostgreSQL URL; MySQL DSNs are refused (not supported). */
+const readDatabase = (env: Env): DatabaseConfig => {
+  const dsn = read(env, 'SQL_DSN');
+  if (dsn === undefined) {
+    return {
+      kind: 'sqlite',
+      path: read(env, 'SQLITE_PATH') ?? './data/one-api.db',
+      busyTimeoutMs: readInt(env, 'SQLITE_BUSY_TIMEOUT', 3000),
+    };
+  }
+  if (/^postgres(ql)?:\/\//i.test(dsn)) return { kind: 'postgres', dsn };
+  throw new ConfigError('SQL_DSN', 'only PostgreSQL (postgres://...) is supported; unset it to use SQLite');
+};
+
+/** Reads the configuration from `env` (default `process.env`). */
+export function loadConfig(env: Env = process.env): Config {
+  const warnings: string[] = [];
+  const secret = read(env, 'SESSION_SECRET');
+  if (secret === undefined) {
+    warnings.push('SESSION_SECRET is not set: a random secret is used, sessions end when the server restarts');
+  }
+  const rootAccessToken = read(env, 'INITIAL_ROOT_ACCESS_TOKEN');
+  if (rootAccessToken !== undefined && rootAccessToken.length > 32) {
+    throw new ConfigError('INITIAL_ROOT_ACCESS_TOKEN', 'at most 32 characters (column access_token is char(32))');
+  }
+  const rootToken = read(env, 'INITIAL_ROOT_TOKEN');
+  if (rootToken !== undefined && rootToken.length > 48) {
+    throw new ConfigError('INITIAL_ROOT_TOKEN', 'at most 48 characters (column tokens.key is char(48))');
+  }
+  let redisConnString = read(env, 'REDIS_CONN_STRING') ?? null;
+  if (redisConnString !== null && read(env, 'SYNC_FREQUENCY') === undefined) {
+    warnings.push('REDIS_CONN_STRING is set but SYNC_FREQUENCY is not: Redis is disabled (as in one-api)');
+    redisConnString = null;
+  }
+  return {
+    port: readInt(env, 'PORT', 3000, 65535),
+    database: readDatabase(env),
+    sessionSecret: secret ?? randomBytes(32).toString('hex'),
+    sessionSecretGenerated: secret === undefined,
+    initialRootToken: rootToken ?? null,
+    initialRootAccessToken: rootAccessToken ?? null,
+    theme: read(env, 'THEME') ?? 'default',
+    debug: readFlag(env, 'DEBUG'),
+    globalApiRateLimit: readInt(env, 'GLOBAL_API_RATE_LIMIT', 480),
+    globalWebRateLimit: readInt(env, 'GLOBAL_WEB_RATE_LIMIT', 240),
+    criticalRateLimit: 20,
+    rateLimitWindowsMs: { globalApi: 180_000, globalWeb: 180_000, critical: 1_200_000 },
+    redisConnString,
+    version: read(env, 'VERSION') ?? 'v0.0.0',
+    warnings,
+    oauthUrls: {
+      githubOAuth: (read(env, 'GITHUB_OAUTH_BASE_URL') ?? 'https://github.com').replace(/\/+$/, ''),
+      githubApi: (read(env, 'GITHUB_API_BASE_URL') ?? 'https://api.github.com').replace(/\/+$/, ''),
+      lark: (read(env, 'LARK_BASE_URL') ?? 'https://open.feishu.cn').replace(/\/+$/, ''),
+      larkPassport: (read(env, 'LARK_PASSPORT_BASE_URL') ?? 'https://passport.feishu.cn').replace(/\/+$/, ''),
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config';
+import type { Database, Dialect } from './schema';
+
+/** An open database: the typed query builder, its dialect and a way to close it. */
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** Closes the connection (SQLite file / PostgreSQL pool). */
+  close(): Promise<void>;
+}
+
+/** SQLite declared types that hold booleans (GORM writes Go bools as `numeric`). */
+const booleanDeclaredTypes = new Set(['numeric', 'boolean', 'bool']);
+
+/** SQLite cannot bind booleans: send them as 1/0, as one-api's driver does. */
+const toSqliteParam = (value: unknown): unknown => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+/** The names of result columns whose declared type is boolean-like. */
+function booleanResultColumns(statement: BetterSqlite3.Statement): readonly string[] {
+  if (!statement.reader) return [];
+  return statement
+    .columns()
+    .filter((c) => c.type !== null && booleanDeclaredTypes.has(c.type.toLowerCase()))
+    .map((c) => c.name);
+}
+
+/** Turns 0/1 back into false/true in the boolean columns of one row. */
+function fixBooleans(row: unknown, columns: readonly string[]): unknown {
+  if (columns.length === 0 || row === null || typeof row !== 'object') return row;
+  const record = row as Record<string, unknown>;
+  for (const name of columns) {
+    const value = record[name];
+    if (typeof value === 'number' || typeof value === 'bigint') record[name] = Number(value) !== 0;
+  }
+  return record;
+}
+
+/** Wraps one prepared statement with the boolean mapping in both directions. */
+function wrapStatement(statement: BetterSqlite3.Statement): SqliteStatement {
+  const columns = booleanResultColumns(statement);
+  const params = (p: ReadonlyArray<unknown>) => p.map(toSqliteParam);
+  return {
+    reader: statement.reader,
+    all: (p) => statement.all(...params(p)).map((row) => fixBooleans(row, columns)),
+    run: (p) => statement.run(...params(p)),
+    *iterate(p) {
+      for (const row of statement.iterate(...params(p))) yield fixBooleans(row, columns);
+    },
+  };
+}
+
+/** Opens a SQLite file (creating its folder): WAL, no foreign keys (one-api has none), busy timeout. */
+function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new BetterSqlite3(path, { timeout: busyTimeoutMs });
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = OFF');
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  const database: SqliteDatabase = {
+    close: () => sqlite.close(),
+    prepare: (query) => wrapStatement(sqlite.prepare(query)),
+  };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** pg type ids parsed as JS numbers instead of strings: int8 (bigint, count) and numeric (decimal). */
+const numericTypeIds: ReadonlySet<number> = new Set([20, 1700]);
+
+/** Parses a 64-bit integer or decimal column value. */
+const parseNumber = (value: string): number => Number(value);
+
+/** pg type parsers: 64-bit integers and decimals become numbers (quota values fit in a double). */
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: (id, format) =>
+    numericTypeIds.has(id) && format !== 'binary' ? parseNumber : (pg.types.getTypeParser(id, format) as unknown),
+};
+
+/** Opens a PostgreSQL pool for `dsn`. */
+function openPostgres(dsn: string): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: dsn, types: pgTypes, max: 10 });
+  // An idle client that loses its connection (server restart, terminated backend) emits 'error'
+  // on the pool; unhandled, that would end the process. The pool drops the client and opens a
+  // new one on the next query, so a warning is all that is needed.
+  pool.on('error', (error) => {
+    console.warn(`[db] idle PostgreSQL connection lost: ${error.message}`);
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** Opens the configured database (SQLite by default, PostgreSQL when `SQL_DSN` says so). */
+export function openDatabase(config: { readonly database: DatabaseConfig }): DatabaseHandle {
+  const target = config.database;
+  return target.kind === 'sqlite' ? openSqlite(target.path, target.busyTimeoutMs) : openPostgres(target.dsn);
+}

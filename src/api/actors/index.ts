@@ -1,0 +1,31 @@
+export { fromApi } from './fromApi';
+export {
+  StorageKey,
+  copyText,
+  copyTextActor,
+  createUnauthorizedSignal,
+  defaultStorage,
+  openWindow,
+  parseStored,
+  readChannelModels,
+  readLocal,
+  readStoredFooter,
+  readStoredStatus,
+  readStoredUser,
+  watchSession,
+  writeChannelModels,
+  writeLocal,
+  writeStoredStatus,
+  writeStoredUser,
+} from './browser';
+export type {
+  ClipboardEnv,
+  LocalKey,
+  SessionWatchDeps,
+  SessionStoreCommand,
+  SessionWatchEvent,
+  StorageEventTarget,
+  StorageLike,
+  UnauthorizedSignal,
+  WindowOpener,
+} from './browser';

@@ -1,0 +1,75 @@
+import * as t from 'io-ts';
+import * as E from 'fp-ts/Either';
+import type { TaskEither } from 'fp-ts/TaskEither';
+import type { ApiError } from '../domain/apiError';
+import { User, type LoginPayload, type RegisterPayload } from '../domain/user';
+import { readData, readHead, readNoData, type ApiClient, type BodyReader } from './client';
+import { decodeAt } from './decode';
+
+/** An OAuth callback's outcome: the account was bound to the signed-in user, or a user signed in. */
+export type OAuthResult = { readonly bound: true } | { readonly bound: false; readonly user: User };
+
+export interface OAuthCallback {
+  readonly code: string;
+  readonly state: string;
+}
+
+/** Sign-in, registration, verification and account binding (spec §7 "Status and session", contract §2.3). */
+export interface AuthApi {
+  /** POST /api/user/login {username, password}: the (sparse) user record. */
+  readonly login: (payload: LoginPayload) => TaskEither<ApiError, User>;
+  /** GET /api/user/logout. */
+  readonly logout: () => TaskEither<ApiError, void>;
+  /** POST /api/user/register?turnstile=: the registration payload. */
+  readonly register: (payload: RegisterPayload, turnstile: string) => TaskEither<ApiError, void>;
+  /** GET /api/verification?email=&turnstile=: mails a verification code. */
+  readonly sendVerificationCode: (email: string, turnstile: string) => TaskEither<ApiError, void>;
+  /** GET /api/reset_password?email=&turnstile=: mails a reset link. */
+  readonly sendPasswordReset: (email: string, turnstile: string) => TaskEither<ApiError, void>;
+  /** POST /api/user/reset {email, token}: the new password. */
+  readonly confirmPasswordReset: (payload: { readonly email: string; readonly token: string }) => TaskEither<ApiError, string>;
+  /** GET /api/oauth/state: the OAuth state value. */
+  readonly getOAuthState: () => TaskEither<ApiError, string>;
+  /** GET /api/oauth/github?code=&state=: message 'bind' means bound, else data is the user. */
+  readonly oauthGitHub: (callback: OAuthCallback) => TaskEither<ApiError, OAuthResult>;
+  /** GET /api/oauth/lark?code=&state=: as GitHub. */
+  readonly oauthLark: (callback: OAuthCallback) => TaskEither<ApiError, OAuthResult>;
+  /** GET /api/oauth/wechat?code=: WeChat login, data is the user. */
+  readonly wechatLogin: (code: string) => TaskEither<ApiError, User>;
+  /** GET /api/oauth/wechat/bind?code=. */
+  readonly wechatBind: (code: string) => TaskEither<ApiError, void>;
+  /** GET /api/oauth/email/bind?email=&code=. */
+  readonly emailBind: (payload: { readonly email: string; readonly code: string }) => TaskEither<ApiError, void>;
+}
+
+/** `message === 'bind'` means the provider account was bound; otherwise `data` is the user. */
+export const readOAuthResult: BodyReader<OAuthResult> = (body, call) => {
+  const head = readHead(body, call);
+  if (E.isLeft(head)) return head;
+  if (head.right.message === 'bind') return E.right({ bound: true });
+  const user = decodeAt(User, head.right.data, call, 'data');
+  return E.isLeft(user) ? user : E.right({ bound: false, user: user.right });
+};
+
+export const createAuthApi = (client: ApiClient): AuthApi => ({
+  login: ({ username, password }) =>
+    client.request({ method: 'POST', path: '/api/user/login', body: { username, password }, read: readData(User) }),
+  logout: () => client.request({ method: 'GET', path: '/api/user/logout', read: readNoData }),
+  register: (payload, turnstile) =>
+    client.request({ method: 'POST', path: '/api/user/register', query: { turnstile }, body: payload, read: readNoData }),
+  sendVerificationCode: (email, turnstile) =>
+    client.request({ method: 'GET', path: '/api/verification', query: { email, turnstile }, read: readNoData }),
+  sendPasswordReset: (email, turnstile) =>
+    client.request({ method: 'GET', path: '/api/reset_password', query: { email, turnstile }, read: readNoData }),
+  confirmPasswordReset: ({ email, token }) =>
+    client.request({ method: 'POST', path: '/api/user/reset', body: { email, token }, read: readData(t.string) }),
+  getOAuthState: () => client.request({ method: 'GET', path: '/api/oauth/state', read: readData(t.string) }),
+  oauthGitHub: ({ code, state }) =>
+    client.request({ method: 'GET', path: '/api/oauth/github', query: { code, state }, read: readOAuthResult }),
+  oauthLark: ({ code, state }) =>
+    client.request({ method: 'GET', path: '/api/oauth/lark', query: { code, state }, read: readOAuthResult }),
+  wechatLogin: (code) => client.request({ method: 'GET', path: '/api/oauth/wechat', query: { code }, read: readData(User) }),
+  wechatBind: (code) => client.request({ method: 'GET', path: '/api/oauth/wechat/bind', query: { code }, read: readNoData }),
+  emailBind: ({ email, code }) =>
+    client.request({ method: 'GET', path: '/api/oauth/email/bind', query: { email, code }, read: readNoData }),
+});

@@ -1,0 +1,246 @@
+import { paletteOf, type Palette, type SemanticColor } from './constants';
+import { msg, type Message } from './message';
+
+/**
+ * The channel type catalogue (contract §3.6, data/channel-types.json) and the per-type facts of
+ * spec §3, §5 "Channel form" and §9 "Balance display". Provider names (`text`) are data and are
+ * shown as they are; every other visible word is a label key.
+ */
+
+/** How a type's balance is shown (spec §9). */
+export type BalanceUnit = 'usd' | 'cny' | 'cny10000' | 'quota';
+
+/** One catalogue entry. `key` and `value` are both the type number (as in one-api). */
+export interface ChannelType {
+  readonly key: number;
+  readonly value: number;
+  /** The provider label as one-api shows it (data, not translated). */
+  readonly text: string;
+  /** Chakra palette (see constants.ts for the mapping). */
+  readonly color: Palette;
+  /** one-api's own Semantic UI colour. */
+  readonly semanticColor: SemanticColor;
+  /** The server-side constant name. */
+  readonly serverName: string;
+  /** Default upstream base URL ('' when the channel must supply one or there is none). */
+  readonly defaultBaseUrl: string;
+  /** Short description shown under the type in the picker. */
+  readonly descriptionKey?: string;
+  /** A hint shown in the form when the type is chosen. */
+  readonly tipKey?: string;
+  /** The page the tip refers to (where to get the credentials). */
+  readonly tipUrl?: string;
+}
+
+interface Extras {
+  readonly descriptionKey?: string;
+  readonly tipKey?: string;
+  readonly tipUrl?: string;
+}
+
+const entry = (
+  value: number,
+  text: string,
+  semanticColor: SemanticColor,
+  serverName: string,
+  defaultBaseUrl: string,
+  extras: Extras = {},
+): ChannelType => ({
+  key: value,
+  value,
+  text,
+  color: paletteOf(semanticColor),
+  semanticColor,
+  serverName,
+  defaultBaseUrl,
+  ...extras,
+});
+
+const description = (n: number) => ({ descriptionKey: `domain.channelType.description.${n}` });
+const tip = (n: number, tipUrl?: string) =>
+  tipUrl === undefined ? { tipKey: `domain.channelType.tip.${n}` } : { tipKey: `domain.channelType.tip.${n}`, tipUrl };
+
+/** Every selectable type, in the console's picker order. */
+export const channelTypes: readonly ChannelType[] = [
+  entry(1, 'OpenAI', 'green', 'OpenAI', 'https://api.openai.com'),
+  entry(50, 'OpenAI 兼容', 'olive', 'OpenAICompatible', '', description(50)),
+  entry(14, 'Anthropic', 'black', 'Anthropic', 'https://api.anthropic.com'),
+  entry(33, 'AWS', 'black', 'AwsClaude', ''),
+  entry(3, 'Azure', 'olive', 'Azure', ''),
+  entry(11, 'PaLM2', 'orange', 'PaLM', 'https://generativelanguage.googleapis.com'),
+  entry(24, 'Gemini', 'orange', 'Gemini', 'https://generativelanguage.googleapis.com'),
+  entry(51, 'Gemini (OpenAI)', 'orange', 'GeminiOpenAICompatible', 'https://generativelanguage.googleapis.com/v1beta/openai/', description(51)),
+  entry(28, 'Mistral AI', 'orange', 'Mistral', 'https://api.mistral.ai'),
+  entry(41, 'Novita', 'purple', 'Novita', 'https://api.novita.ai/v3/openai'),
+  entry(40, '字节火山引擎', 'blue', 'Doubao', 'https://ark.cn-beijing.volces.com', description(40)),
+  entry(15, '百度文心千帆', 'blue', 'Baidu', 'https://aip.baidubce.com',
+    tip(15, 'https://console.bce.baidu.com/qianfan/ais/console/applicationConsole/application/v1')),
+  entry(47, '百度文心千帆 V2', 'blue', 'BaiduV2', 'https://qianfan.baidubce.com',
+    tip(47, 'https://console.bce.baidu.com/iam/#/iam/apikey/list')),
+  entry(17, '阿里通义千问', 'orange', 'Ali', 'https://dashscope.aliyuncs.com', tip(17)),
+  entry(49, '阿里云百炼', 'orange', 'AliBailian', 'https://dashscope.aliyuncs.com'),
+  entry(18, '讯飞星火认知', 'blue', 'Xunfei', '', tip(18)),
+  entry(48, '讯飞星火认知 V2', 'blue', 'XunfeiV2', 'https://spark-api-open.xf-yun.com',
+    tip(48, 'https://console.xfyun.cn/services/cbm')),
+  entry(16, '智谱 ChatGLM', 'violet', 'Zhipu', 'https://open.bigmodel.cn'),
+  entry(19, '360 智脑', 'blue', 'AI360', 'https://ai.360.cn'),
+  entry(25, 'Moonshot AI', 'black', 'Moonshot', 'https://api.moonshot.cn'),
+  entry(23, '腾讯混元', 'teal', 'Tencent', 'https://hunyuan.tencentcloudapi.com'),
+  entry(26, '百川大模型', 'orange', 'Baichuan', 'https://api.baichuan-ai.com'),
+  entry(27, 'MiniMax', 'red', 'Minimax', 'https://api.minimax.chat'),
+  entry(29, 'Groq', 'orange', 'Groq', 'https://api.groq.com/openai'),
+  entry(30, 'Ollama', 'black', 'Ollama', 'http://localhost:11434'),
+  entry(31, '零一万物', 'green', 'LingYiWanWu', 'https://api.lingyiwanwu.com'),
+  entry(32, '阶跃星辰', 'blue', 'StepFun', 'https://api.stepfun.com'),
+  entry(34, 'Coze', 'blue', 'Coze', 'https://api.coze.com'),
+  entry(35, 'Cohere', 'blue', 'Cohere', 'https://api.cohere.ai'),
+  entry(36, 'DeepSeek', 'black', 'DeepSeek', 'https://api.deepseek.com'),
+  entry(37, 'Cloudflare', 'orange', 'Cloudflare', 'https://api.cloudflare.com'),
+  entry(38, 'DeepL', 'black', 'DeepL', 'https://api-free.deepl.com'),
+  entry(39, 'together.ai', 'blue', 'TogetherAI', 'https://api.together.xyz'),
+  entry(42, 'VertexAI', 'blue', 'VertextAI', ''),
+  entry(43, 'Proxy', 'blue', 'Proxy', ''),
+  entry(44, 'SiliconFlow', 'blue', 'SiliconFlow', 'https://api.siliconflow.cn'),
+  entry(45, 'xAI', 'blue', 'XAI', 'https://api.x.ai'),
+  entry(46, 'Replicate', 'blue', 'Replicate', 'https://api.replicate.com/v1/models/'),
+  entry(8, '自定义渠道', 'pink', 'Custom', '', { ...description(8), ...tip(8) }),
+  entry(22, '知识库：FastGPT', 'blue', 'FastGPT', 'https://fastgpt.run/api/openapi'),
+  entry(21, '知识库：AI Proxy', 'purple', 'AIProxyLibrary', 'https://api.aiproxy.io'),
+  entry(20, 'OpenRouter', 'black', 'OpenRouter', 'https://openrouter.ai/api'),
+  entry(2, '代理：API2D', 'blue', 'API2D', 'https://oa.api2d.net'),
+  entry(5, '代理：OpenAI-SB', 'brown', 'OpenAISB', 'https://api.openai-sb.com'),
+  entry(7, '代理：OhMyGPT', 'purple', 'OhMyGPT', 'https://api.ohmygpt.com'),
+  entry(10, '代理：AI Proxy', 'purple', 'AIProxy', 'https://api.aiproxy.io'),
+  entry(4, '代理：CloseAI', 'teal', 'CloseAI', 'https://api.closeai-proxy.xyz'),
+  entry(6, '代理：OpenAI Max', 'violet', 'OpenAIMax', 'https://api.openaimax.com'),
+  entry(9, '代理：AI.LS', 'yellow', 'Ails', 'https://api.caipacity.com'),
+  entry(12, '代理：API2GPT', 'blue', 'API2GPT', 'https://api.api2gpt.com'),
+  entry(13, '代理：AIGC2D', 'purple', 'AIGC2D', 'https://api.aigc2d.com'),
+];
+
+/** Label key for a type number that is not in the catalogue. */
+export const unknownChannelTypeKey = 'domain.channelType.unknown';
+
+const byValue: ReadonlyMap<number, ChannelType> = new Map(channelTypes.map((t) => [t.value, t]));
+
+/** Whether the number is a catalogued type. */
+export const isKnownChannelType = (value: number): boolean => byValue.has(value);
+
+/** The catalogue entry; an unknown number gets a gray entry with empty text (use `channelTypeLabel`). */
+export const channelTypeByValue = (value: number): ChannelType =>
+  byValue.get(value) ?? {
+    key: value,
+    value,
+    text: '',
+    color: 'gray',
+    semanticColor: 'grey',
+    serverName: 'Unknown',
+    defaultBaseUrl: '',
+  };
+
+/** What to show for a type: the provider name, or the 'unknown type' key. */
+export const channelTypeLabel = (value: number): Message => {
+  const found = byValue.get(value);
+  return found === undefined ? msg(unknownChannelTypeKey) : { text: found.text };
+};
+
+/** Types spec §3 calls proxies (the '代理：' entries plus OpenRouter). */
+export const proxyChannelTypes: ReadonlySet<number> = new Set([2, 4, 5, 6, 7, 9, 10, 12, 13, 20]);
+/** Whether a type is one of the proxy-labelled types. */
+export const isProxyChannelType = (value: number): boolean => proxyChannelTypes.has(value);
+
+const balanceUnits: ReadonlyMap<number, BalanceUnit> = new Map<number, BalanceUnit>([
+  [1, 'usd'],
+  [8, 'usd'],
+  [4, 'cny'],
+  [12, 'cny'],
+  [36, 'cny'],
+  [44, 'cny'],
+  [5, 'cny10000'],
+  [10, 'quota'],
+  [13, 'quota'],
+]);
+
+/** How a type's balance is displayed, or null when balances are not supported (spec §9). */
+export const balanceUnitOf = (value: number): BalanceUnit | null => balanceUnits.get(value) ?? null;
+
+// ---------------------------------------------------------------------------------------------
+// Channel form facts (spec §5 "Channel form", §2 "Channel form")
+
+/** The placeholder (hint) key of the key field for a type. */
+export const channelKeyHintKey = (value: number): string => {
+  switch (value) {
+    case 15:
+      return 'domain.channelForm.keyHint.15';
+    case 18:
+      return 'domain.channelForm.keyHint.18';
+    case 22:
+      return 'domain.channelForm.keyHint.22';
+    case 23:
+      return 'domain.channelForm.keyHint.23';
+    default:
+      return 'domain.channelForm.keyHint.generic';
+  }
+};
+
+/** A form value a type-specific field edits: a channel column or a `config` member. */
+export type ChannelFieldTarget =
+  | 'base_url'
+  | 'other'
+  | 'config.region'
+  | 'config.ak'
+  | 'config.sk'
+  | 'config.user_id'
+  | 'config.vertex_ai_project_id'
+  | 'config.vertex_ai_adc';
+
+/** One extra form field: which value it edits and its label key. */
+export interface ChannelExtraField {
+  readonly target: ChannelFieldTarget;
+  readonly labelKey: string;
+  /** true for the multi-line credentials JSON. */
+  readonly multiline?: boolean;
+}
+
+const field = (target: ChannelFieldTarget, name: string, multiline = false): ChannelExtraField =>
+  multiline ? { target, labelKey: `domain.channelForm.field.${name}`, multiline } : { target, labelKey: `domain.channelForm.field.${name}` };
+
+const extraFields: ReadonlyMap<number, readonly ChannelExtraField[]> = new Map([
+  [3, [field('base_url', 'endpoint'), field('other', 'apiVersion')]],
+  [8, [field('base_url', 'baseUrl')]],
+  [17, [field('other', 'plugin')]],
+  [18, [field('other', 'modelVersion')]],
+  [21, [field('other', 'knowledgeBaseId')]],
+  [22, [field('base_url', 'privateDeployment')]],
+  [33, [field('config.region', 'region'), field('config.ak', 'ak'), field('config.sk', 'sk')]],
+  [34, [field('config.user_id', 'userId')]],
+  [37, [field('config.user_id', 'accountId')]],
+  [
+    42,
+    [
+      field('config.region', 'region'),
+      field('config.vertex_ai_project_id', 'projectId'),
+      field('config.vertex_ai_adc', 'credentials', true),
+    ],
+  ],
+]);
+
+/** The type-specific fields of spec §2 "Channel form" (empty for the other types). */
+export const channelExtraFields = (value: number): readonly ChannelExtraField[] => extraFields.get(value) ?? [];
+
+/** Whether the type has any type-specific field. */
+export const hasChannelExtraFields = (value: number): boolean => extraFields.has(value);
+
+const notes: ReadonlyMap<number, string> = new Map([
+  [34, 'domain.channelForm.note.34'],
+  [40, 'domain.channelForm.note.40'],
+]);
+
+/** A note shown in the form for the type (34: model name is the Bot ID; 40: endpoint names). */
+export const channelFormNoteKey = (value: number): string | null => notes.get(value) ?? null;
+
+/** Type 43 (Proxy) has no model fields; every other type needs at least one model. */
+export const channelTypeHasModels = (value: number): boolean => value !== 43;
+
+/** Batch creation (one key per line) exists only when creating and not for type 33. */
+export const canBatchCreate = (isEdit: boolean, value: number): boolean => !isEdit && value !== 33;

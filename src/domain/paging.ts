@@ -1,0 +1,107 @@
+import { pageSize as defaultPageSize } from './constants';
+
+/**
+ * one-api's "load more" paging (contract §5.6), with 0-based page indexes throughout (the server's
+ * `p` is the same index). The server never returns a total: every fetched row is kept in one
+ * array; page i shows rows [i×size, (i+1)×size). When the last loaded page is full (including
+ * "nothing loaded yet") the pager offers one more page; moving to it fetches `p = i` and puts
+ * the rows in place. A short page means the end was reached. Column sorting is client-side.
+ */
+
+/** Pages the pager shows: ceil(rows/size), plus one when the last page is full (or rows is 0). */
+export const pageCount = (rowsLoaded: number, size: number = defaultPageSize): number =>
+  Math.ceil(rowsLoaded / size) + (rowsLoaded % size === 0 ? 1 : 0);
+
+/** The rows of page `page` (0-based). */
+export const pageSlice = <T>(rows: readonly T[], page: number, size: number = defaultPageSize): readonly T[] =>
+  rows.slice(page * size, (page + 1) * size);
+
+/**
+ * Whether moving to `page` must fetch it first: it is the page right after the loaded rows,
+ * which the pager offers only when the last loaded page was full (or nothing is loaded yet).
+ */
+export const shouldLoadMore = (page: number, rowsLoaded: number, size: number = defaultPageSize): boolean =>
+  rowsLoaded % size === 0 && page === rowsLoaded / size;
+
+/** Whether `page` can be shown: it exists among the pages the pager offers. */
+export const isPageInRange = (page: number, rowsLoaded: number, size: number = defaultPageSize): boolean =>
+  Number.isInteger(page) && page >= 0 && page < pageCount(rowsLoaded, size);
+
+/** Appends a freshly loaded page to the rows already loaded. */
+export const appendPage = <T>(rows: readonly T[], newRows: readonly T[]): readonly T[] => [...rows, ...newRows];
+
+/**
+ * Puts page `page`'s rows in place: page 0 replaces everything (a reload), a later page
+ * replaces the rows at its offset (appending when it is the next one).
+ */
+export function mergePage<T>(rows: readonly T[], page: number, newRows: readonly T[], size: number = defaultPageSize): readonly T[] {
+  if (page === 0) return [...newRows];
+  const start = page * size;
+  return [...rows.slice(0, start), ...newRows, ...rows.slice(start + newRows.length)];
+}
+
+export type SortDirection = 'asc' | 'desc';
+
+/** The client-side column sort: a key and a direction, or none. */
+export type SortState<K extends string = string> = { readonly key: K; readonly direction: SortDirection } | null;
+
+/** A header click: a new column sorts ascending, the same column again reverses. */
+export const toggleSort = <K extends string>(state: SortState<K>, key: K): SortState<K> =>
+  state !== null && state.key === key ? { key, direction: state.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' };
+
+/** The text a value sorts by when it is not a number. */
+function sortText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v) ?? '';
+}
+
+/** Numbers compare numerically, other values as text; missing values go last. */
+function compareValues(a: unknown, b: unknown): number {
+  const aMissing = a === null || a === undefined;
+  const bMissing = b === null || b === undefined;
+  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return sortText(a).localeCompare(sortText(b));
+}
+
+/** A stable sort of rows by one field (ties keep their order; missing values always last). */
+export function sortRows<T, K extends keyof T>(rows: readonly T[], key: K, direction: SortDirection): readonly T[] {
+  const sign = direction === 'asc' ? 1 : -1;
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((x, y) => {
+      const a = x.row[key];
+      const b = y.row[key];
+      const missing = a === null || a === undefined || b === null || b === undefined;
+      const c = missing ? compareValues(a, b) : sign * compareValues(a, b);
+      return c !== 0 ? c : x.index - y.index;
+    })
+    .map((x) => x.row);
+}
+
+/** Rows sorted by a SortState (unchanged when there is none). */
+export const applySort = <T, K extends keyof T & string>(rows: readonly T[], state: SortState<K>): readonly T[] =>
+  state === null ? rows : sortRows(rows, state.key, state.direction);
+
+/** A server-side `order` option of a list, with its label key. */
+export interface OrderOption {
+  readonly value: string;
+  readonly labelKey: string;
+}
+
+/** Token list `order` values (contract §1.8). */
+export const tokenOrderOptions: readonly OrderOption[] = [
+  { value: '', labelKey: 'domain.order.default' },
+  { value: 'remain_quota', labelKey: 'domain.order.remainQuota' },
+  { value: 'used_quota', labelKey: 'domain.order.usedQuota' },
+];
+
+/** User list `order` values (contract §1.8). */
+export const userOrderOptions: readonly OrderOption[] = [
+  { value: '', labelKey: 'domain.order.default' },
+  { value: 'quota', labelKey: 'domain.order.remainQuota' },
+  { value: 'used_quota', labelKey: 'domain.order.usedQuota' },
+  { value: 'request_count', labelKey: 'domain.order.requestCount' },
+];

@@ -1,0 +1,93 @@
+import type { domain as zh } from '../zh/domain';
+
+export const domain: Record<keyof typeof zh, string> = {
+  'domain.role.common': 'Common user',
+  'domain.role.admin': 'Admin',
+  'domain.role.root': 'Super admin',
+  'domain.role.unknown': 'Unknown identity',
+
+  'domain.userStatus.activated': 'Activated',
+  'domain.userStatus.banned': 'Banned',
+  'domain.userStatus.unknown': 'Unknown status',
+
+  'domain.channelStatus.enabled': 'Enabled',
+  'domain.channelStatus.disabled': 'Disabled',
+  'domain.channelStatus.manuallyDisabled': 'This channel was disabled manually',
+  'domain.channelStatus.autoDisabled': 'This channel was disabled automatically by the program',
+  'domain.channelStatus.unknown': 'Unknown status',
+
+  'domain.tokenStatus.enabled': 'Enabled',
+  'domain.tokenStatus.disabled': 'Disabled',
+  'domain.tokenStatus.expired': 'Expired',
+  'domain.tokenStatus.exhausted': 'Exhausted',
+  'domain.tokenStatus.unknown': 'Unknown status',
+
+  'domain.redemptionStatus.unused': 'Unused',
+  'domain.redemptionStatus.disabled': 'Disabled',
+  'domain.redemptionStatus.used': 'Used',
+  'domain.redemptionStatus.unknown': 'Unknown status',
+
+  'domain.logType.all': 'All',
+  'domain.logType.topUp': 'Top-up',
+  'domain.logType.consume': 'Consumption',
+  'domain.logType.manage': 'Management',
+  'domain.logType.system': 'System',
+  'domain.logType.test': 'Test',
+  'domain.logType.unknown': 'Unknown',
+
+  'domain.expiry.never': 'Never expires',
+  'domain.expiry.month': 'Expires in one month',
+  'domain.expiry.day': 'Expires in one day',
+  'domain.expiry.hour': 'Expires in one hour',
+  'domain.expiry.minute': 'Expires in one minute',
+
+  'domain.token.neverExpires': 'Never expires',
+  'domain.token.unlimited': 'Unlimited',
+  'domain.redemption.notRedeemed': 'Not yet redeemed',
+  'domain.balance.unsupported': 'Not supported',
+  'domain.quota.equivalent': 'Equivalent: {amount}',
+  'domain.responseTime.untested': 'Not tested',
+  'domain.responseTime.seconds': '{seconds} s',
+
+  'domain.order.default': 'Default order',
+  'domain.order.remainQuota': 'By remaining quota',
+  'domain.order.usedQuota': 'By used quota',
+  'domain.order.requestCount': 'By request count',
+
+  'domain.channelType.unknown': 'Unknown type',
+  'domain.channelType.description.8': 'Not recommended; use the OpenAI-compatible channel type',
+  'domain.channelType.description.40': 'Formerly ByteDance Doubao',
+  'domain.channelType.description.50': 'OpenAI-compatible channel with a configurable Base URL',
+  'domain.channelType.description.51': 'Gemini in the OpenAI-compatible format',
+  'domain.channelType.tip.8':
+    'Not recommended: use the "OpenAI 兼容" (OpenAI-compatible) channel type instead. The proxy address entered here only replaces the host part of each request; for the Base URL an OpenAI SDK expects, use the OpenAI-compatible type.',
+  'domain.channelType.tip.15':
+    'Get the AK (API Key) and SK (Secret Key) from the Baidu Qianfan console; for the V2 API use the "百度文心千帆 V2" channel type.',
+  'domain.channelType.tip.17': 'To use Alibaba Cloud Bailian, choose the "阿里云百炼" channel type.',
+  'domain.channelType.tip.18':
+    'This channel uses the iFlytek WebSocket API; for the HTTP API use the "讯飞星火认知 V2" channel type.',
+  'domain.channelType.tip.47': 'Get an API Key from the Baidu Cloud console; this channel supports only the inference service V2 models.',
+  'domain.channelType.tip.48': 'The HTTP iFlytek API: get the HTTP service credentials from the iFlytek open platform console.',
+
+  'domain.channelForm.keyHint.15': 'Enter it as: APIKey|SecretKey',
+  'domain.channelForm.keyHint.18': 'Enter it as: APPID|APISecret|APIKey',
+  'domain.channelForm.keyHint.22': 'Enter it as: APIKey-AppId',
+  'domain.channelForm.keyHint.23': 'Enter it as: AppId|SecretId|SecretKey',
+  'domain.channelForm.keyHint.generic': "Enter the channel's authentication key",
+  'domain.channelForm.field.endpoint': 'AZURE_OPENAI_ENDPOINT',
+  'domain.channelForm.field.apiVersion': 'Default API version',
+  'domain.channelForm.field.baseUrl': 'Base URL',
+  'domain.channelForm.field.plugin': 'Plugin parameter',
+  'domain.channelForm.field.modelVersion': 'Model version',
+  'domain.channelForm.field.knowledgeBaseId': 'Knowledge base ID',
+  'domain.channelForm.field.privateDeployment': 'Private deployment address',
+  'domain.channelForm.field.region': 'Region',
+  'domain.channelForm.field.ak': 'AK',
+  'domain.channelForm.field.sk': 'SK',
+  'domain.channelForm.field.userId': 'User ID',
+  'domain.channelForm.field.accountId': 'Account ID',
+  'domain.channelForm.field.projectId': 'Vertex AI Project ID',
+  'domain.channelForm.field.credentials': 'Google Cloud Application Default Credentials JSON',
+  'domain.channelForm.note.34': 'For Coze the model name is the Bot ID; you may add the prefix bot-, e.g. bot-123456.',
+  'domain.channelForm.note.40': 'For Volcengine, use the endpoint names as the model names.',
+};

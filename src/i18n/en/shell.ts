@@ -1,0 +1,52 @@
+import type { shell as zh } from '../zh/shell';
+
+export const shell: Record<keyof typeof zh, string> = {
+  'shell.newVersion': 'New version available: {version}. Press Shift + F5 to refresh the page.',
+  'shell.statusUnreachable': 'Cannot connect to the server normally!',
+  'shell.changeDefaultPassword': 'Please change the default password now!',
+  'shell.loggedOut': 'Logged out.',
+
+  'shell.nav.label': 'Main navigation',
+  'shell.nav.home': 'Home',
+  'shell.nav.channel': 'Channels',
+  'shell.nav.token': 'Tokens',
+  'shell.nav.redemption': 'Redemptions',
+  'shell.nav.topup': 'Top up',
+  'shell.nav.user': 'Users',
+  'shell.nav.log': 'Logs',
+  'shell.nav.setting': 'Settings',
+  'shell.nav.about': 'About',
+  'shell.nav.chat': 'Chat',
+  'shell.nav.openMenu': 'Open menu',
+  'shell.nav.menuTitle': 'Menu',
+  'shell.nav.closeMenu': 'Close menu',
+
+  'shell.account.login': 'Log in',
+  'shell.account.register': 'Sign up',
+  'shell.account.menu': 'Account menu: {name}',
+  'shell.account.logout': 'Log out',
+
+  'shell.lang.label': 'Change language',
+  'shell.lang.zh': '中文',
+  'shell.lang.en': 'English',
+  'shell.colorMode.toDark': 'Switch to dark mode',
+  'shell.colorMode.toLight': 'Switch to light mode',
+  'shell.logoAlt': '{name} logo',
+  'shell.skipToContent': 'Skip to main content',
+
+  'shell.loading': 'Loading {page}...',
+  'shell.loading.default': 'page',
+  'shell.page.home': 'home page',
+  'shell.page.login': 'login page',
+  'shell.page.register': 'sign-up page',
+  'shell.page.reset': 'password reset page',
+  'shell.page.resetConfirm': 'password reset confirmation page',
+  'shell.page.oauth': 'sign-in page',
+  'shell.page.about': 'about page',
+  'shell.page.chat': 'chat page',
+  'shell.loadFailed': 'The page failed to load. Check your network and try again.',
+  'shell.reload': 'Reload',
+
+  'shell.toast.close': 'Close notification',
+  'shell.defaultSystemName': 'One API',
+};

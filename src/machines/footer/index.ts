@@ -1,0 +1,2 @@
+export * from './footer.machine';
+export * from './footer.selectors';

@@ -1,0 +1,3 @@
+export * from './oauthCallback.machine';
+export * from './oauthCallback.selectors';
+export * from './signedIn';

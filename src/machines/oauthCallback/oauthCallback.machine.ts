@@ -1,0 +1,140 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { describeApiError, type ApiError } from '../../domain/apiError';
+import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import type { User } from '../../domain/user';
+import { signedIn, type SignedInEvent } from './signedIn';
+
+export type OAuthProvider = 'github' | 'lark';
+
+export interface OAuthCallbackInput {
+  readonly provider: OAuthProvider;
+  readonly code: string;
+  readonly state: string;
+}
+
+/** `GET /api/oauth/{provider}?code=&state=`: message 'bind' means bound, else the user signed in. */
+export type OAuthOutcome = { readonly bound: true } | { readonly bound: false; readonly user: User };
+
+export interface OAuthCallbackContext {
+  readonly provider: OAuthProvider;
+  readonly code: string;
+  readonly state: string;
+  /** Failed exchanges so far (0..maxAttempts); the page shows it while retrying. */
+  readonly attempt: number;
+  /** What the last failure said, shown on the page while retrying or after giving up. */
+  readonly lastError: Message | null;
+}
+
+/** Exchanges are tried this many times in all; the waits between them grow by `retryStep`. */
+export const maxAttempts = 3;
+/** Spec §4 / §9: the wait before a retry is 2 s times the attempt number. */
+export const retryStep = 2000;
+
+export type OAuthCallbackEmitted = NotifyEvent | NavigateEvent | SignedInEvent;
+
+/**
+ * The /oauth/github and /oauth/lark callback pages: forwards the provider's code and state to
+ * the server once on entry. 'bind' -> the account was bound (go to /setting); otherwise a user
+ * signed in (emit `signedIn` for the session, which goes to /). A failure is retried after
+ * `retryBackoff` (2 s × attempt) until `maxAttempts` exchanges failed, then it sends the
+ * person back to /login. (The original designed this retry but never reached it.)
+ */
+export const oauthCallbackMachine = setup({
+  types: {
+    context: {} as OAuthCallbackContext,
+    input: {} as OAuthCallbackInput,
+    emitted: {} as OAuthCallbackEmitted,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(() => {
+      throw new Error('exchangeCode not provided');
+    }),
+  },
+  guards: {
+    canRetry: ({ context }) => context.attempt + 1 < maxAttempts,
+    isBound: (_, params: { outcome: OAuthOutcome }) => params.outcome.bound,
+  },
+  delays: {
+    retryBackoff: ({ context }) => retryStep * context.attempt,
+  },
+  actions: {
+    recordFailure: assign({
+      attempt: ({ context }) => context.attempt + 1,
+      lastError: (_, params: { error: unknown }) => describeApiError(params.error as ApiError).message,
+    }),
+    notifyFailure: emit((_, params: { error: unknown }) => {
+      const d = describeApiError(params.error as ApiError);
+      return notify(d.level, d.message);
+    }),
+    notifyBound: emit(() => notify('success', msg('signIn.oauth.bound'))),
+    goToSettings: emit(() => navigate('/setting', true)),
+    emitSignedIn: emit((_, params: { outcome: OAuthOutcome }) =>
+      // Only reached when the outcome is not a bind (guarded), so the user is there.
+      signedIn((params.outcome as Extract<OAuthOutcome, { bound: false }>).user, '/'),
+    ),
+    notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
+    notifyGiveUp: emit(() => notify('error', msg('signIn.oauth.giveUp'))),
+    goToLogin: emit(() => navigate('/login', true)),
+  },
+}).createMachine({
+  id: 'oauthCallback',
+  context: ({ input }) => ({
+    provider: input.provider,
+    code: input.code,
+    state: input.state,
+    attempt: 0,
+    lastError: null,
+  }),
+  initial: 'exchanging',
+  states: {
+    exchanging: {
+      tags: ['busy'],
+      invoke: {
+        id: 'exchangeCode',
+        src: 'exchangeCode',
+        input: ({ context }) => ({ provider: context.provider, code: context.code, state: context.state }),
+        onDone: [
+          {
+            guard: { type: 'isBound', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'bound',
+            actions: ['notifyBound', 'goToSettings'],
+          },
+          {
+            target: 'signedIn',
+            actions: [
+              { type: 'emitSignedIn', params: ({ event }) => ({ outcome: event.output }) },
+              'notifySignedIn',
+            ],
+          },
+        ],
+        onError: [
+          {
+            guard: 'canRetry',
+            target: 'retrying',
+            actions: [
+              { type: 'recordFailure', params: ({ event }) => ({ error: event.error }) },
+              { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+            ],
+          },
+          {
+            target: 'failed',
+            actions: [
+              { type: 'recordFailure', params: ({ event }) => ({ error: event.error }) },
+              { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+              'notifyGiveUp',
+              'goToLogin',
+            ],
+          },
+        ],
+      },
+    },
+    retrying: {
+      tags: ['busy', 'error'],
+      after: { retryBackoff: 'exchanging' },
+    },
+    bound: { type: 'final' },
+    signedIn: { type: 'final' },
+    failed: { type: 'final', tags: ['error'] },
+  },
+});

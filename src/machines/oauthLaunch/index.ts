@@ -1,0 +1,2 @@
+export * from './oauthLaunch.machine';
+export * from './oauthLaunch.selectors';

@@ -1,0 +1,2 @@
+export * from './pageContent.machine';
+export * from './pageContent.selectors';

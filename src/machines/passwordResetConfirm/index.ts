@@ -1,0 +1,2 @@
+export * from './passwordResetConfirm.machine';
+export * from './passwordResetConfirm.selectors';

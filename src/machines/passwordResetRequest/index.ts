@@ -1,0 +1,2 @@
+export * from './passwordResetRequest.machine';
+export * from './passwordResetRequest.selectors';

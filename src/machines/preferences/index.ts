@@ -1,0 +1,2 @@
+export * from './preferences.machine';
+export * from './preferences.selectors';

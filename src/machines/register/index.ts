@@ -1,0 +1,2 @@
+export * from './register.machine';
+export * from './register.selectors';

@@ -1,0 +1,255 @@
+import { assertEvent, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { describeApiError, type ApiError } from '../../domain/apiError';
+import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import type { RegisterPayload } from '../../domain/user';
+import { checkTurnstile, validateEmailForCode, validateRegistration, type Verdict } from '../../domain/validation';
+import { resendCooldownMachine, resendCooldownSeconds } from '../resendCooldown/resendCooldown.machine';
+
+/** The registration form as typed (e-mail and code are '' when e-mail verification is off). */
+export interface RegistrationValues {
+  readonly username: string;
+  readonly password: string;
+  readonly password2: string;
+  readonly email: string;
+  readonly verification_code: string;
+}
+
+export interface RegisterInput {
+  /** status.email_verification: the e-mail and code fields (and the send-code button) are shown. */
+  readonly emailVerification: boolean;
+  /** status.turnstile_check: a bot-check token is needed before anything is sent. */
+  readonly turnstileEnabled: boolean;
+  /** The inviter's code from `?aff=` ('' when the link has none). */
+  readonly affCode: string;
+}
+
+export type RegisterEvent =
+  /** The form was submitted; `turnstileToken` is '' while the bot check has no result. */
+  | { readonly type: 'register.submit'; readonly values: RegistrationValues; readonly turnstileToken: string }
+  /** "Send code" was pressed with the e-mail field's current value. */
+  | { readonly type: 'code.send'; readonly email: string; readonly turnstileToken: string };
+
+export interface RegisterContext {
+  readonly emailVerification: boolean;
+  readonly turnstileEnabled: boolean;
+  /** The inviter code sent as `aff_code`: the link's, else the one remembered from an earlier link. */
+  readonly affCode: string;
+  /** Seconds until the e-mail code can be sent again (0 when it can). */
+  readonly codeSecondsLeft: number;
+}
+
+/** `registerUser`: POST /api/user/register?turnstile=. */
+export interface RegisterUserInput {
+  readonly payload: RegisterPayload;
+  readonly turnstile: string;
+}
+
+/** `sendVerificationCode`: GET /api/verification?email=&turnstile=. */
+export interface SendVerificationCodeInput {
+  readonly email: string;
+  readonly turnstile: string;
+}
+
+/** `rememberAffCode`: stores a non-empty code (localStorage 'aff') and answers the code to use. */
+export interface RememberAffCodeInput {
+  readonly affCode: string;
+}
+
+export type RegisterEmitted = NotifyEvent | NavigateEvent;
+
+/** Where a registered person goes next (spec §2). */
+export const afterRegistration = '/login';
+
+type Submit = Extract<RegisterEvent, { type: 'register.submit' }>;
+type SendCode = Extract<RegisterEvent, { type: 'code.send' }>;
+
+/** The spec §5 order: the form rules, then the bot check. */
+export function registrationVerdict(context: RegisterContext, event: Submit): Verdict {
+  const form = validateRegistration({
+    username: event.values.username,
+    password: event.values.password,
+    password2: event.values.password2,
+  });
+  if (!form.ok) return form;
+  return checkTurnstile({ enabled: context.turnstileEnabled, token: event.turnstileToken, english: false });
+}
+
+/** Sending a code: only with e-mail verification on, a non-empty e-mail, then the bot check. */
+export function codeVerdict(context: RegisterContext, event: SendCode): Verdict {
+  if (!context.emailVerification) return { ok: false, message: null };
+  const email = validateEmailForCode(event.email);
+  if (!email.ok) return email;
+  return checkTurnstile({ enabled: context.turnstileEnabled, token: event.turnstileToken, english: false });
+}
+
+const payloadOf = (context: RegisterContext, values: RegistrationValues): RegisterPayload => ({
+  username: values.username,
+  password: values.password,
+  password2: values.password2,
+  email: context.emailVerification ? values.email.trim() : '',
+  verification_code: context.emailVerification ? values.verification_code.trim() : '',
+  aff_code: context.affCode,
+});
+
+/**
+ * The /register workflow, two regions side by side:
+ * - `form`: the submit checks the spec §5 rules (silent when username or password is empty,
+ *   '密码长度不得小于 8 位！', '两次输入的密码不一致', then the Turnstile wait message), calls
+ *   `registerUser`, and on success says '注册成功！' and goes to /login.
+ * - `code` (only used with e-mail verification): "send code" does nothing with an empty
+ *   e-mail, calls `sendVerificationCode`, says '验证码发送成功，请检查你的邮箱！' on success,
+ *   and after the attempt counts down 30 s (the resendCooldown machine) before it sends again.
+ * On start, `rememberAffCode` stores the link's inviter code, or recalls one stored earlier.
+ */
+export const registerMachine = setup({
+  types: {
+    context: {} as RegisterContext,
+    input: {} as RegisterInput,
+    events: {} as RegisterEvent,
+    emitted: {} as RegisterEmitted,
+    tags: {} as 'busy',
+  },
+  actors: {
+    registerUser: fromPromise<void, RegisterUserInput>(() => {
+      throw new Error('registerUser not provided');
+    }),
+    sendVerificationCode: fromPromise<void, SendVerificationCodeInput>(() => {
+      throw new Error('sendVerificationCode not provided');
+    }),
+    rememberAffCode: fromPromise<string, RememberAffCodeInput>(() => {
+      throw new Error('rememberAffCode not provided');
+    }),
+    resendCooldown: resendCooldownMachine,
+  },
+  guards: {
+    canRegister: ({ context }, params: { event: Submit }) => registrationVerdict(context, params.event).ok,
+    canSendCode: ({ context }, params: { event: SendCode }) => codeVerdict(context, params.event).ok,
+  },
+  actions: {
+    /** Shows why a request was not sent (nothing when the rule is silent). */
+    notifyRejection: enqueueActions(({ enqueue }, params: { verdict: Verdict }) => {
+      if (!params.verdict.ok && params.verdict.message !== null) enqueue.emit(notify('info', params.verdict.message));
+    }),
+    notifyFailure: emit((_, params: { error: unknown }) => {
+      const d = describeApiError(params.error as ApiError);
+      return notify(d.level, d.message);
+    }),
+    notifyRegistered: emit(() => notify('success', msg('account.register.success'))),
+    goToLogin: emit(() => navigate(afterRegistration)),
+    notifyCodeSent: emit(() => notify('success', msg('account.register.codeSent'))),
+    takeAffCode: assign({ affCode: (_, params: { affCode: string }) => params.affCode }),
+    startCooldown: assign({ codeSecondsLeft: resendCooldownSeconds }),
+    showCooldown: assign({ codeSecondsLeft: (_, params: { secondsLeft: number }) => params.secondsLeft }),
+    endCooldown: assign({ codeSecondsLeft: 0 }),
+  },
+}).createMachine({
+  id: 'register',
+  context: ({ input }) => ({
+    emailVerification: input.emailVerification,
+    turnstileEnabled: input.turnstileEnabled,
+    affCode: input.affCode.trim(),
+    codeSecondsLeft: 0,
+  }),
+  invoke: {
+    id: 'rememberAffCode',
+    src: 'rememberAffCode',
+    input: ({ context }) => ({ affCode: context.affCode }),
+    onDone: { actions: { type: 'takeAffCode', params: ({ event }) => ({ affCode: event.output.trim() }) } },
+    // Storage refused: the link's own code (if any) is still used.
+    onError: {},
+  },
+  type: 'parallel',
+  states: {
+    form: {
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            'register.submit': [
+              {
+                guard: { type: 'canRegister', params: ({ event }) => ({ event }) },
+                target: 'submitting',
+              },
+              {
+                actions: {
+                  type: 'notifyRejection',
+                  params: ({ context, event }) => ({ verdict: registrationVerdict(context, event) }),
+                },
+              },
+            ],
+          },
+        },
+        submitting: {
+          tags: ['busy'],
+          invoke: {
+            id: 'registerUser',
+            src: 'registerUser',
+            input: ({ context, event }) => {
+              assertEvent(event, 'register.submit');
+              return { payload: payloadOf(context, event.values), turnstile: event.turnstileToken };
+            },
+            onDone: { target: 'registered', actions: ['notifyRegistered', 'goToLogin'] },
+            onError: {
+              target: 'editing',
+              actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        /** Done: the shell is on its way to /login. */
+        registered: {},
+      },
+    },
+    code: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'code.send': [
+              {
+                guard: { type: 'canSendCode', params: ({ event }) => ({ event }) },
+                target: 'sending',
+              },
+              {
+                actions: {
+                  type: 'notifyRejection',
+                  params: ({ context, event }) => ({ verdict: codeVerdict(context, event) }),
+                },
+              },
+            ],
+          },
+        },
+        sending: {
+          invoke: {
+            id: 'sendVerificationCode',
+            src: 'sendVerificationCode',
+            input: ({ event }) => {
+              assertEvent(event, 'code.send');
+              return { email: event.email.trim(), turnstile: event.turnstileToken };
+            },
+            onDone: { target: 'coolingDown', actions: 'notifyCodeSent' },
+            onError: {
+              target: 'coolingDown',
+              actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        coolingDown: {
+          entry: 'startCooldown',
+          exit: 'endCooldown',
+          invoke: {
+            id: 'resendCooldown',
+            src: 'resendCooldown',
+            input: { seconds: resendCooldownSeconds },
+            onSnapshot: {
+              actions: {
+                type: 'showCooldown',
+                params: ({ event }) => ({ secondsLeft: event.snapshot.context.secondsLeft }),
+              },
+            },
+            onDone: { target: 'idle' },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,2 @@
+export * from './resendCooldown.machine';
+export * from './resendCooldown.selectors';

@@ -1,0 +1,302 @@
+import { assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup, type EventObject } from 'xstate';
+import { describeApiError, type ApiError } from '../../domain/apiError';
+import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import type { Status } from '../../domain/status';
+import type { LoginPayload, User } from '../../domain/user';
+
+export interface SessionInput {
+  /** The user record restored from localStorage `user` (null when none or malformed). */
+  readonly user: User | null;
+  /** The last stored status, shown until `/api/status` answers. */
+  readonly status: Status | null;
+  /** The console's build version (`v` + package version). */
+  readonly buildVersion: string;
+}
+
+/** What a login in flight will do when it succeeds (never the password itself). */
+export interface PendingLogin {
+  /** The guard's origin, else /token; /user/edit for the default root password. */
+  readonly to: string;
+  readonly defaultPassword: boolean;
+}
+
+export interface SessionContext {
+  readonly user: User | null;
+  readonly status: Status | null;
+  readonly buildVersion: string;
+  readonly pendingLogin: PendingLogin | null;
+}
+
+export type SessionEvent =
+  /** The login form was sent; `from` is where the login guard came from. */
+  | { readonly type: 'login.submit'; readonly username: string; readonly password: string; readonly from?: string }
+  /** Another workflow (OAuth callback, WeChat code) signed a user in. */
+  | { readonly type: 'session.signedIn'; readonly user: User; readonly to: string }
+  /** The profile changed (own edit, top-up): the stored record follows. */
+  | { readonly type: 'session.userUpdated'; readonly user: User }
+  | { readonly type: 'logout.request' }
+  /** A call answered 401. */
+  | { readonly type: 'session.expired' }
+  /** Another tab changed or removed localStorage `user`. */
+  | { readonly type: 'session.storageChanged'; readonly user: User | null }
+  | { readonly type: 'status.reload' };
+
+/** What the session tells its storage actor (`watchSession`) to persist. */
+export type SessionStorageCommand =
+  | { readonly type: 'user.save'; readonly user: User | null }
+  | { readonly type: 'status.save'; readonly status: Status };
+
+export type SessionEmitted = NotifyEvent | NavigateEvent;
+
+/** Where a normal password login lands (spec §2). */
+export const afterLogin = '/token';
+/** Where the default root account is sent to change its password. */
+export const afterDefaultLogin = '/user/edit';
+export const expiredLogin = '/login?expired=true';
+/** The bootstrap root account (contract §3.3): logging in with it shows a warning. */
+export const defaultRootCredentials: LoginPayload = { username: 'root', password: '123456' };
+
+const isDefaultRoot = (c: LoginPayload): boolean =>
+  c.username === defaultRootCredentials.username && c.password === defaultRootCredentials.password;
+
+/** The new-version rule (spec §1): the server runs another version, and not the unset v0.0.0. */
+export const hasNewVersion = (serverVersion: string, buildVersion: string): boolean =>
+  serverVersion !== '' && serverVersion !== 'v0.0.0' && serverVersion !== buildVersion;
+
+type LoginSubmit = Extract<SessionEvent, { type: 'login.submit' }>;
+
+/**
+ * The app-lifetime session, two regions:
+ * - `status`: loads `/api/status` on start (the stored copy shows meanwhile), stores it and its
+ *   derived keys, and posts the new-version notice; failure says '无法正常连接至服务器！'.
+ * - `auth`: restored from the stored user; `login.submit` (both fields needed, else silent)
+ *   calls `logIn`, stores the user, says '登录成功！' and goes to the guard's origin or /token
+ *   (the default root password goes to /user/edit with '请立刻修改默认密码！'); logout clears the
+ *   user everywhere and goes to /login; `session.expired` (any 401) does the same to
+ *   /login?expired=true; `session.storageChanged` follows another tab.
+ *
+ * Actors (provided in src/main.tsx): `loadStatus` (GET /api/status), `logIn`
+ * (POST /api/user/login), `logOut` (GET /api/user/logout), `watchSession` (long-lived: persists
+ * `user.save` / `status.save` commands and sends back `session.expired` and
+ * `session.storageChanged`).
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    input: {} as SessionInput,
+    events: {} as SessionEvent,
+    emitted: {} as SessionEmitted,
+    tags: {} as 'busy',
+  },
+  actors: {
+    loadStatus: fromPromise<Status>(() => {
+      throw new Error('loadStatus not provided');
+    }),
+    logIn: fromPromise<User, LoginPayload>(() => {
+      throw new Error('logIn not provided');
+    }),
+    logOut: fromPromise<void>(() => {
+      throw new Error('logOut not provided');
+    }),
+    watchSession: fromCallback<EventObject>(() => {
+      throw new Error('watchSession not provided');
+    }),
+  },
+  guards: {
+    hasUser: ({ context }) => context.user !== null,
+    canLogIn: (_, params: { event: LoginSubmit }) =>
+      params.event.username.trim() !== '' && params.event.password !== '',
+    isNewUser: (_, params: { user: User | null }) => params.user !== null,
+  },
+  actions: {
+    takeUser: assign({ user: (_, params: { user: User | null }) => params.user }),
+    takeStatus: assign({ status: (_, params: { status: Status }) => params.status }),
+    saveUser: sendTo('watchSession', (_, params: { user: User | null }): SessionStorageCommand => ({
+      type: 'user.save',
+      user: params.user,
+    })),
+    saveStatus: sendTo('watchSession', (_, params: { status: Status }): SessionStorageCommand => ({
+      type: 'status.save',
+      status: params.status,
+    })),
+    notifyNewVersion: enqueueActions(({ context, enqueue }, params: { status: Status }) => {
+      if (hasNewVersion(params.status.version, context.buildVersion))
+        enqueue.emit(notify('notice', msg('shell.newVersion', { version: params.status.version })));
+    }),
+    notifyStatusFailed: emit(() => notify('error', msg('shell.statusUnreachable'))),
+    notifyFailure: emit((_, params: { error: unknown }) => {
+      const d = describeApiError(params.error as ApiError);
+      return notify(d.level, d.message);
+    }),
+    planLogin: assign({
+      pendingLogin: (_, params: { event: LoginSubmit }): PendingLogin =>
+        isDefaultRoot(params.event)
+          ? { to: afterDefaultLogin, defaultPassword: true }
+          : { to: params.event.from ?? afterLogin, defaultPassword: false },
+    }),
+    forgetLogin: assign({ pendingLogin: null }),
+    announceLogin: enqueueActions(({ context, enqueue }) => {
+      const plan = context.pendingLogin ?? { to: afterLogin, defaultPassword: false };
+      enqueue.emit(notify('success', msg('signIn.loggedIn')));
+      if (plan.defaultPassword) enqueue.emit(notify('warning', msg('shell.changeDefaultPassword')));
+      enqueue.emit(navigate(plan.to));
+    }),
+    goTo: emit((_, params: { to: string }) => navigate(params.to)),
+    notifyLoggedOut: emit(() => notify('success', msg('shell.loggedOut'))),
+    goToLogin: emit(() => navigate('/login')),
+    goToExpiredLogin: emit(() => navigate(expiredLogin, true)),
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({
+    user: input.user,
+    status: input.status,
+    buildVersion: input.buildVersion,
+    pendingLogin: null,
+  }),
+  invoke: { id: 'watchSession', src: 'watchSession' },
+  type: 'parallel',
+  on: {
+    'session.signedIn': {
+      target: '.auth.signedIn',
+      actions: [
+        { type: 'takeUser', params: ({ event }) => ({ user: event.user }) },
+        { type: 'saveUser', params: ({ event }) => ({ user: event.user }) },
+        { type: 'goTo', params: ({ event }) => ({ to: event.to }) },
+      ],
+    },
+    'session.expired': {
+      target: '.auth.signedOut',
+      actions: [
+        { type: 'takeUser', params: { user: null } },
+        { type: 'saveUser', params: { user: null } },
+        'goToExpiredLogin',
+      ],
+    },
+    'session.storageChanged': [
+      {
+        guard: { type: 'isNewUser', params: ({ event }) => ({ user: event.user }) },
+        target: '.auth.signedIn',
+        actions: { type: 'takeUser', params: ({ event }) => ({ user: event.user }) },
+      },
+      { target: '.auth.signedOut', actions: { type: 'takeUser', params: { user: null } } },
+    ],
+  },
+  states: {
+    status: {
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadStatus',
+            src: 'loadStatus',
+            input: undefined,
+            onDone: {
+              target: 'ready',
+              actions: [
+                { type: 'takeStatus', params: ({ event }) => ({ status: event.output }) },
+                { type: 'saveStatus', params: ({ event }) => ({ status: event.output }) },
+                { type: 'notifyNewVersion', params: ({ event }) => ({ status: event.output }) },
+              ],
+            },
+            onError: { target: 'failed', actions: 'notifyStatusFailed' },
+          },
+        },
+        ready: { on: { 'status.reload': 'loading' } },
+        failed: { on: { 'status.reload': 'loading' } },
+      },
+    },
+    auth: {
+      initial: 'restoring',
+      states: {
+        /** Decides from the stored user; never rests here. */
+        restoring: {
+          always: [{ guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
+        },
+        /** A finished or abandoned login's plan is dropped on arrival (after it was used). */
+        signedOut: {
+          entry: 'forgetLogin',
+          on: {
+            'login.submit': {
+              guard: { type: 'canLogIn', params: ({ event }) => ({ event }) },
+              target: 'signingIn',
+              actions: { type: 'planLogin', params: ({ event }) => ({ event }) },
+            },
+          },
+        },
+        signingIn: {
+          tags: ['busy'],
+          invoke: {
+            id: 'logIn',
+            src: 'logIn',
+            input: ({ event }) => {
+              const e = event as LoginSubmit;
+              return { username: e.username.trim(), password: e.password };
+            },
+            onDone: {
+              target: 'signedIn',
+              actions: [
+                { type: 'takeUser', params: ({ event }) => ({ user: event.output }) },
+                { type: 'saveUser', params: ({ event }) => ({ user: event.output }) },
+                'announceLogin',
+              ],
+            },
+            // A refused login leaves an earlier session (a re-login while signed in) as it was.
+            onError: [
+              {
+                guard: 'hasUser',
+                target: 'signedIn',
+                actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+              },
+              { target: 'signedOut', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+            ],
+          },
+        },
+        signedIn: {
+          entry: 'forgetLogin',
+          on: {
+            'login.submit': {
+              guard: { type: 'canLogIn', params: ({ event }) => ({ event }) },
+              target: 'signingIn',
+              actions: { type: 'planLogin', params: ({ event }) => ({ event }) },
+            },
+            'session.userUpdated': {
+              actions: [
+                { type: 'takeUser', params: ({ event }) => ({ user: event.user }) },
+                { type: 'saveUser', params: ({ event }) => ({ user: event.user }) },
+              ],
+            },
+            'logout.request': 'signingOut',
+          },
+        },
+        signingOut: {
+          tags: ['busy'],
+          invoke: {
+            id: 'logOut',
+            src: 'logOut',
+            input: undefined,
+            onDone: {
+              target: 'signedOut',
+              actions: [
+                { type: 'takeUser', params: { user: null } },
+                { type: 'saveUser', params: { user: null } },
+                'notifyLoggedOut',
+                'goToLogin',
+              ],
+            },
+            // The server could not end its session; this console still forgets the user.
+            onError: {
+              target: 'signedOut',
+              actions: [
+                { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+                { type: 'takeUser', params: { user: null } },
+                { type: 'saveUser', params: { user: null } },
+                'goToLogin',
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,31 @@
+import type { SnapshotFrom } from 'xstate';
+import { isAdmin, isRoot } from '../../domain/constants';
+import type { Status } from '../../domain/status';
+import type { User } from '../../domain/user';
+import type { sessionMachine } from './session.machine';
+
+type Snapshot = SnapshotFrom<typeof sessionMachine>;
+
+export const selectUser = (s: Snapshot): User | null => s.context.user;
+export const selectIsSignedIn = (s: Snapshot): boolean => s.context.user !== null;
+/** Admin menu entries and pages: role >= 10. */
+export const selectIsAdmin = (s: Snapshot): boolean => s.context.user !== null && isAdmin(s.context.user.role);
+/** Root-only settings tabs: role >= 100. */
+export const selectIsRoot = (s: Snapshot): boolean => s.context.user !== null && isRoot(s.context.user.role);
+/** The server status: the fresh one, else the stored copy, else null. */
+export const selectStatus = (s: Snapshot): Status | null => s.context.status;
+export const selectIsSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'signingIn' });
+export const selectIsSigningOut = (s: Snapshot): boolean => s.matches({ auth: 'signingOut' });
+export type StatusPhase = 'loading' | 'ready' | 'failed';
+export const selectStatusPhase = (s: Snapshot): StatusPhase =>
+  s.matches({ status: 'loading' }) ? 'loading' : s.matches({ status: 'failed' }) ? 'failed' : 'ready';
+/** The configured system name ('' until a status is known). */
+export const selectSystemName = (s: Snapshot): string => s.context.status?.system_name ?? '';
+export const selectLogo = (s: Snapshot): string => s.context.status?.logo ?? '';
+/** The chat link; '' hides the chat menu entry and page. */
+export const selectChatLink = (s: Snapshot): string => s.context.status?.chat_link ?? '';
+export const selectServerVersion = (s: Snapshot): string => s.context.status?.version ?? '';
+export const selectFooterHtml = (s: Snapshot): string => s.context.status?.footer_html ?? '';
+/** The name shown in the user menu: display name, else username. */
+export const selectDisplayName = (s: Snapshot): string =>
+  s.context.user === null ? '' : s.context.user.display_name !== '' ? s.context.user.display_name : s.context.user.username;

@@ -1,0 +1,2 @@
+export * from './turnstile.machine';
+export * from './turnstile.selectors';

@@ -1,0 +1,2 @@
+export * from './wechatLogin.machine';
+export * from './wechatLogin.selectors';

@@ -1,0 +1,100 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { describeApiError, type ApiError } from '../../domain/apiError';
+import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
+import type { User } from '../../domain/user';
+import { signedIn, type SignedInEvent } from '../oauthCallback/signedIn';
+
+export type WeChatLoginEvent =
+  | { readonly type: 'dialog.open' }
+  | { readonly type: 'dialog.close' }
+  | { readonly type: 'code.submit'; readonly code: string };
+
+export interface WeChatLoginContext {
+  /** The code being checked (trimmed), kept for the retry of the same dialog. */
+  readonly code: string;
+  /** The last failure, shown in the dialog; cleared on open and on a new submit. */
+  readonly error: Message | null;
+}
+
+export type WeChatLoginEmitted = NotifyEvent | SignedInEvent;
+
+/** Spec: WeChat code login goes to the home page (a password login goes to /token). */
+export const wechatLoginTarget = '/';
+
+/**
+ * The login page's WeChat dialog: it shows the official account's QR code and a code input;
+ * the code (obtained from the official account) is checked by the server, which answers the
+ * user. Success emits `signedIn` for the session and closes; a failure shows the server's
+ * message and keeps the dialog open. An empty code does nothing.
+ */
+export const wechatLoginMachine = setup({
+  types: {
+    context: {} as WeChatLoginContext,
+    events: {} as WeChatLoginEvent,
+    emitted: {} as WeChatLoginEmitted,
+    tags: {} as 'busy',
+  },
+  actors: {
+    loginWithWeChat: fromPromise<User, string>(() => {
+      throw new Error('loginWithWeChat not provided');
+    }),
+  },
+  guards: {
+    hasCode: (_, params: { code: string }) => params.code.trim() !== '',
+  },
+  actions: {
+    takeCode: assign({ code: (_, params: { code: string }) => params.code.trim(), error: null }),
+    clear: assign({ code: '', error: null }),
+    recordFailure: assign({
+      error: (_, params: { error: unknown }) => describeApiError(params.error as ApiError).message,
+    }),
+    notifyFailure: emit((_, params: { error: unknown }) => {
+      const d = describeApiError(params.error as ApiError);
+      return notify(d.level, d.message);
+    }),
+    emitSignedIn: emit((_, params: { user: User }) => signedIn(params.user, wechatLoginTarget)),
+    notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
+  },
+}).createMachine({
+  id: 'wechatLogin',
+  context: { code: '', error: null },
+  initial: 'closed',
+  states: {
+    closed: {
+      on: { 'dialog.open': { target: 'open', actions: 'clear' } },
+    },
+    open: {
+      on: {
+        'dialog.close': { target: 'closed', actions: 'clear' },
+        'code.submit': {
+          guard: { type: 'hasCode', params: ({ event }) => ({ code: event.code }) },
+          target: 'submitting',
+          actions: { type: 'takeCode', params: ({ event }) => ({ code: event.code }) },
+        },
+      },
+    },
+    submitting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loginWithWeChat',
+        src: 'loginWithWeChat',
+        input: ({ context }) => context.code,
+        onDone: {
+          target: 'closed',
+          actions: [
+            { type: 'emitSignedIn', params: ({ event }) => ({ user: event.output }) },
+            'notifySignedIn',
+            'clear',
+          ],
+        },
+        onError: {
+          target: 'open',
+          actions: [
+            { type: 'recordFailure', params: ({ event }) => ({ error: event.error }) },
+            { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+          ],
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,84 @@
+import { useCallback, useMemo, type ReactNode } from 'react';
+import { BrowserRouter, useNavigate } from 'react-router-dom';
+import { ChakraProvider } from '@chakra-ui/react';
+import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { preferencesMachine, PreferencesInput } from '../../machines/preferences/preferences.machine';
+import { selectLang } from '../../machines/preferences/preferences.selectors';
+import type { sessionMachine, SessionInput } from '../../machines/session/session.machine';
+import { AppRoutes } from './AppRoutes';
+import { AppShell } from './AppShell';
+import { LangProvider, useRenderMessage } from './i18n';
+import {
+  EffectsProvider,
+  MachineRegistryProvider,
+  useMachineEffects,
+  type EffectHandlers,
+  type MachineImplementation,
+} from './machineRegistry';
+import { PreferencesContext, SessionContext } from './sessionContext';
+import { system } from './theme';
+import { showToast, Toaster } from './toaster';
+
+export interface AppProps {
+  /** The session machine with its actors provided (src/main.tsx). */
+  readonly session: typeof sessionMachine;
+  readonly sessionInput: SessionInput;
+  readonly preferences: typeof preferencesMachine;
+  readonly preferencesInput: PreferencesInput;
+  /** Every page machine's actors, by machine id (the machines load with their pages). */
+  readonly implementations: readonly MachineImplementation[];
+}
+
+function LangFromPreferences({ children }: { readonly children: ReactNode }) {
+  const lang = PreferencesContext.useSelector(selectLang);
+  return <LangProvider value={lang}>{children}</LangProvider>;
+}
+
+/** Turns machines' emitted notify/navigate events into toasts and route changes. */
+export function ShellEffects({ children }: { readonly children: ReactNode }) {
+  const navigateTo = useNavigate();
+  const render = useRenderMessage();
+  const notify = useCallback((e: NotifyEvent) => showToast(e, render(e.message)), [render]);
+  const navigate = useCallback(
+    (e: NavigateEvent) => {
+      void navigateTo(e.to, { replace: e.replace === true });
+    },
+    [navigateTo],
+  );
+  const handlers = useMemo<EffectHandlers>(() => ({ notify, navigate }), [notify, navigate]);
+  return (
+    <EffectsProvider value={handlers}>
+      <SessionEffects />
+      {children}
+    </EffectsProvider>
+  );
+}
+
+function SessionEffects() {
+  useMachineEffects(SessionContext.useActorRef());
+  return null;
+}
+
+/** The whole console: providers, router, shell, routes, the one toaster. */
+export function App({ session, sessionInput, preferences, preferencesInput, implementations }: AppProps) {
+  return (
+    <ChakraProvider value={system}>
+      <PreferencesContext.Provider logic={preferences} options={{ input: preferencesInput }}>
+        <LangFromPreferences>
+          <SessionContext.Provider logic={session} options={{ input: sessionInput }}>
+            <MachineRegistryProvider implementations={implementations}>
+              <BrowserRouter>
+                <ShellEffects>
+                  <AppShell>
+                    <AppRoutes />
+                  </AppShell>
+                </ShellEffects>
+              </BrowserRouter>
+              <Toaster />
+            </MachineRegistryProvider>
+          </SessionContext.Provider>
+        </LangFromPreferences>
+      </PreferencesContext.Provider>
+    </ChakraProvider>
+  );
+}

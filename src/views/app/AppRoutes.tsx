@@ -1,0 +1,79 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { selectChatLink, selectIsSignedIn, selectStatus } from '../../machines/session/session.selectors';
+import type { MessageKey } from '../../i18n';
+import { PageErrorBoundary } from './PageErrorBoundary';
+import { PageLoading } from './PageLoading';
+import { SessionContext } from './sessionContext';
+
+/** A route page loaded on demand, with the '加载{page}中...' placeholder meanwhile. */
+function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey) {
+  const Lazy = lazy(async () => ({ default: await load() }));
+  return function OnDemand(props: P) {
+    return (
+      <PageErrorBoundary>
+        <Suspense fallback={<PageLoading page={subject} />}>
+          <Lazy {...props} />
+        </Suspense>
+      </PageErrorBoundary>
+    );
+  };
+}
+
+const HomePage = page(() => import('../home/HomePage').then((m) => m.HomePage), 'shell.page.home');
+const AboutPage = page(() => import('../home/AboutPage').then((m) => m.AboutPage), 'shell.page.about');
+const ChatPage = page(() => import('../home/ChatPage').then((m) => m.ChatPage), 'shell.page.chat');
+const NotFoundPage = page(() => import('../home/NotFoundPage').then((m) => m.NotFoundPage), 'shell.loading.default');
+const LoginPage = page(() => import('../auth/LoginPage').then((m) => m.LoginPage), 'shell.page.login');
+const RegisterPage = page(() => import('../auth/RegisterPage').then((m) => m.RegisterPage), 'shell.page.register');
+const PasswordResetRequestPage = page(
+  () => import('../auth/PasswordResetRequestPage').then((m) => m.PasswordResetRequestPage),
+  'shell.page.reset',
+);
+const PasswordResetConfirmPage = page(
+  () => import('../auth/PasswordResetConfirmPage').then((m) => m.PasswordResetConfirmPage),
+  'shell.page.resetConfirm',
+);
+const OAuthCallbackPage = page(() => import('../auth/OAuthCallbackPage').then((m) => m.OAuthCallbackPage), 'shell.page.oauth');
+
+/**
+ * The login guard (spec §2): without a stored user, go to /login and remember where from
+ * (`state.from`, read by the login page after signing in).
+ */
+export function RequireUser({ children }: { readonly children: ReactNode }) {
+  const signedIn = SessionContext.useSelector(selectIsSignedIn);
+  const location = useLocation();
+  if (!signedIn) return <Navigate to="/login" replace state={{ from: location }} />;
+  return children;
+}
+
+function HomeRoute() {
+  const status = SessionContext.useSelector(selectStatus);
+  return <HomePage status={status} />;
+}
+
+function ChatRoute() {
+  const chatLink = SessionContext.useSelector(selectChatLink);
+  return <ChatPage chatLink={chatLink} />;
+}
+
+/**
+ * Every route of the console. Pages of later areas are added here, guarded pages inside
+ * `<RequireUser>` (list pages, settings, top-up, log).
+ */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<HomeRoute />} />
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/register" element={<RegisterPage />} />
+      <Route path="/reset" element={<PasswordResetRequestPage />} />
+      <Route path="/user/reset" element={<PasswordResetConfirmPage />} />
+      <Route path="/oauth/github" element={<OAuthCallbackPage provider="github" />} />
+      <Route path="/oauth/lark" element={<OAuthCallbackPage provider="lark" />} />
+      <Route path="/about" element={<AboutPage />} />
+      <Route path="/chat" element={<ChatRoute />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,65 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+import {
+  selectChatLink,
+  selectDisplayName,
+  selectIsAdmin,
+  selectIsSignedIn,
+  selectIsSigningOut,
+  selectLogo,
+  selectServerVersion,
+  selectSystemName,
+} from '../../machines/session/session.selectors';
+import { selectColorMode, selectLang } from '../../machines/preferences/preferences.selectors';
+import { AppShellView } from './AppShellView';
+import { HeaderView } from './HeaderView';
+import { useT } from './i18n';
+import { menuItems } from './menu';
+import { PreferencesContext, SessionContext } from './sessionContext';
+
+// The footer (and the HTML sanitiser it needs) loads after the first paint.
+const Footer = lazy(() => import('./Footer').then((m) => ({ default: m.Footer })));
+
+/** The shell container: the session and preferences actors drawn as header and footer. */
+export function AppShell({ children }: { readonly children: ReactNode }) {
+  const t = useT();
+  const session = SessionContext.useActorRef();
+  const preferences = PreferencesContext.useActorRef();
+  const isAdmin = SessionContext.useSelector(selectIsAdmin);
+  const chatLink = SessionContext.useSelector(selectChatLink);
+  const signedIn = SessionContext.useSelector(selectIsSignedIn);
+  const displayName = SessionContext.useSelector(selectDisplayName);
+  const signingOut = SessionContext.useSelector(selectIsSigningOut);
+  const systemName = SessionContext.useSelector(selectSystemName) || t('shell.defaultSystemName');
+  const logo = SessionContext.useSelector(selectLogo) || '/logo.png';
+  const version = SessionContext.useSelector(selectServerVersion);
+  const lang = PreferencesContext.useSelector(selectLang);
+  const colorMode = PreferencesContext.useSelector(selectColorMode);
+  const { pathname } = useLocation();
+  return (
+    <AppShellView
+      header={
+        <HeaderView
+          systemName={systemName}
+          logo={logo}
+          items={menuItems({ isAdmin, chatLink })}
+          pathname={pathname}
+          userName={signedIn ? displayName : null}
+          signingOut={signingOut}
+          lang={lang}
+          colorMode={colorMode}
+          onLangChange={(next) => preferences.send({ type: 'lang.set', lang: next })}
+          onToggleColorMode={() => preferences.send({ type: 'colorMode.toggle' })}
+          onLogout={() => session.send({ type: 'logout.request' })}
+        />
+      }
+      footer={
+        <Suspense fallback={null}>
+          <Footer systemName={systemName} version={version} />
+        </Suspense>
+      }
+    >
+      {children}
+    </AppShellView>
+  );
+}

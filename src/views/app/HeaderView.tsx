@@ -1,0 +1,136 @@
+import { lazy, Suspense } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { Box, Button, Flex, HStack, IconButton, Image, Link, Stack, Text } from '@chakra-ui/react';
+import type { ColorMode, Lang } from '../../domain/preferences';
+import { useT } from './i18n';
+import { MenuIcon, MoonIcon, SunIcon } from './icons';
+import { isActive, type MenuItem } from './menu';
+
+/** At this width and below the menu collapses into a drawer (spec §2). */
+export const mobileQuery = '@media (max-width: 600px)';
+const hideOnMobile = { [mobileQuery]: { display: 'none' } };
+const showOnMobile = { display: 'none', [mobileQuery]: { display: 'inline-flex' } };
+
+// The drawer and the account menu load after the first paint (they pull in dialog, focus-trap
+// and popper code that /login does not need at once).
+const MobileNav = lazy(() => import('./MobileNav').then((m) => ({ default: m.MobileNav })));
+const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
+
+function MenuButtonPlaceholder() {
+  const t = useT();
+  return (
+    <IconButton aria-label={t('shell.nav.openMenu')} variant="ghost" css={showOnMobile} disabled>
+      <MenuIcon />
+    </IconButton>
+  );
+}
+
+export interface HeaderViewProps {
+  readonly systemName: string;
+  readonly logo: string;
+  readonly items: readonly MenuItem[];
+  readonly pathname: string;
+  /** The signed-in viewer's display name, or null when signed out. */
+  readonly userName: string | null;
+  readonly signingOut: boolean;
+  readonly lang: Lang;
+  readonly colorMode: ColorMode;
+  readonly onLangChange: (lang: Lang) => void;
+  readonly onToggleColorMode: () => void;
+  readonly onLogout: () => void;
+}
+
+export function NavLinks({ items, pathname, direction }: Pick<HeaderViewProps, 'items' | 'pathname'> & { readonly direction: 'row' | 'column' }) {
+  const t = useT();
+  return (
+    <Stack as="ul" direction={direction} gap={direction === 'row' ? 1 : 2} listStyleType="none" m={0} p={0}>
+      {items.map((item) => {
+        const active = isActive(item.to, pathname);
+        return (
+          <li key={item.to}>
+            <Link
+              asChild
+              px={3}
+              py={2}
+              rounded="md"
+              fontWeight={active ? 'semibold' : 'normal'}
+              bg={active ? 'bg.emphasized' : undefined}
+              _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
+              display="block"
+            >
+              <RouterLink to={item.to} aria-current={active ? 'page' : undefined}>
+                {t(item.labelKey)}
+              </RouterLink>
+            </Link>
+          </li>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** The header: brand, menu per role (a drawer on narrow screens), language, colour mode, account. */
+export function HeaderView(props: HeaderViewProps) {
+  const { systemName, logo, items, pathname, userName, signingOut, lang, colorMode } = props;
+  const t = useT();
+  const otherLang: Lang = lang === 'zh' ? 'en' : 'zh';
+  return (
+    <Box as="header" borderBottomWidth="1px" bg="bg.panel" position="sticky" top={0} zIndex="sticky">
+      <Flex align="center" gap={2} px={{ base: 2, md: 4 }} py={2} maxW="7xl" mx="auto">
+        <Suspense fallback={<MenuButtonPlaceholder />}>
+          <MobileNav items={items} pathname={pathname} triggerCss={showOnMobile} />
+        </Suspense>
+
+        <Link asChild _hover={{ textDecoration: 'none' }} flexShrink={0}>
+          <RouterLink to="/">
+            <HStack gap={2}>
+              <Image src={logo} alt={t('shell.logoAlt', { name: systemName })} boxSize="28px" />
+              <Text fontWeight="bold" fontSize="lg" css={hideOnMobile} truncate maxW="12rem">
+                {systemName}
+              </Text>
+            </HStack>
+          </RouterLink>
+        </Link>
+
+        <Box as="nav" aria-label={t('shell.nav.label')} flex="1" minW={0} overflowX="auto" css={hideOnMobile}>
+          <NavLinks items={items} pathname={pathname} direction="row" />
+        </Box>
+        <Box flex="1" css={showOnMobile} />
+
+        <HStack gap={1} flexShrink={0}>
+          <Button
+            variant="ghost"
+            size="sm"
+            lang={otherLang === 'zh' ? 'zh-CN' : 'en'}
+            title={t('shell.lang.label')}
+            onClick={() => props.onLangChange(otherLang)}
+          >
+            {t(otherLang === 'zh' ? 'shell.lang.zh' : 'shell.lang.en')}
+          </Button>
+          <IconButton
+            variant="ghost"
+            size="sm"
+            aria-label={t(colorMode === 'dark' ? 'shell.colorMode.toLight' : 'shell.colorMode.toDark')}
+            onClick={props.onToggleColorMode}
+          >
+            {colorMode === 'dark' ? <SunIcon /> : <MoonIcon />}
+          </IconButton>
+          {userName === null ? (
+            <>
+              <Button asChild size="sm" variant="outline">
+                <RouterLink to="/login">{t('shell.account.login')}</RouterLink>
+              </Button>
+              <Button asChild size="sm" colorPalette="blue" css={hideOnMobile}>
+                <RouterLink to="/register">{t('shell.account.register')}</RouterLink>
+              </Button>
+            </>
+          ) : (
+            <Suspense fallback={<Button size="sm" variant="outline" disabled>{userName}</Button>}>
+              <UserMenu userName={userName} signingOut={signingOut} onLogout={props.onLogout} />
+            </Suspense>
+          )}
+        </HStack>
+      </Flex>
+    </Box>
+  );
+}

@@ -1,0 +1,37 @@
+import { Button, Menu, Portal, Text } from '@chakra-ui/react';
+import { useT } from './i18n';
+import { ChevronDownIcon } from './icons';
+
+/** The signed-in viewer's account dropdown (logout). */
+export function UserMenu({
+  userName,
+  signingOut,
+  onLogout,
+}: {
+  readonly userName: string;
+  readonly signingOut: boolean;
+  readonly onLogout: () => void;
+}) {
+  const t = useT();
+  return (
+    <Menu.Root positioning={{ placement: 'bottom-end' }}>
+      <Menu.Trigger asChild>
+        <Button size="sm" variant="outline" aria-label={t('shell.account.menu', { name: userName })} loading={signingOut}>
+          <Text as="span" truncate maxW={{ base: '6rem', md: '10rem' }}>
+            {userName}
+          </Text>
+          <ChevronDownIcon />
+        </Button>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content>
+            <Menu.Item value="logout" onSelect={onLogout}>
+              {t('shell.account.logout')}
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  );
+}

@@ -1,0 +1,21 @@
+import { Marked } from 'marked';
+import { sanitizeHtml } from './sanitize';
+
+/*
+ * Admin-written rich text (Notice, About, HomePageContent as Markdown; the Footer option as
+ * HTML, contract §5.4). The server stores it raw; the console renders Markdown with marked and
+ * always passes the HTML through DOMPurify (./sanitize) before it reaches the page.
+ */
+
+/** One private instance, so nothing else's marked options change what this renders. */
+const markdown = new Marked({ gfm: true, breaks: false, async: false });
+
+/** Markdown to HTML (not yet sanitised: pass the result to `sanitizeHtml`). */
+export function renderMarkdown(text: string): string {
+  return markdown.parse(text, { async: false });
+}
+
+/** Markdown to HTML safe to inject. */
+export const renderSafeMarkdown = (text: string): string => sanitizeHtml(renderMarkdown(text));
+
+export { sanitizeHtml };

@@ -1,0 +1,60 @@
+import { createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
+import type { NoticeLevel, NotifyEvent } from '../../domain/message';
+import { useT } from './i18n';
+
+/** Spec §9 toast durations (ms); notices stay until closed. */
+export const toastDurations: Readonly<Record<NoticeLevel, number>> = {
+  success: 1500,
+  info: 3000,
+  error: 5000,
+  warning: 10000,
+  notice: Infinity,
+};
+
+/** The console's one toaster (conventions §7): top right, top centre at 600 px and below. */
+export const toaster = createToaster({ placement: 'top-end', pauseOnPageIdle: true, max: 6, overlap: false });
+
+const toastType = (level: NoticeLevel): 'success' | 'info' | 'error' | 'warning' =>
+  level === 'notice' ? 'info' : level;
+
+/** Shows a machine's `notify` event, already rendered to text. */
+export function showToast(event: Pick<NotifyEvent, 'level'>, text: string): void {
+  toaster.create({
+    type: toastType(event.level),
+    description: text,
+    duration: toastDurations[event.level],
+    closable: true,
+  });
+}
+
+/** Mounted once by the app shell (and by stories that show toasts). */
+export function Toaster() {
+  const t = useT();
+  return (
+    <Portal>
+      <ChakraToaster
+        toaster={toaster}
+        insetInline={{ mdDown: '4' }}
+        css={{
+          '@media (max-width: 600px)': {
+            left: '50% !important',
+            right: 'auto !important',
+            translate: '-50% 0',
+            width: 'calc(100% - 2rem)',
+          },
+        }}
+      >
+        {(toast) => (
+          <Toast.Root width={{ md: 'sm' }} role={toast.type === 'error' ? 'alert' : 'status'}>
+            <Toast.Indicator />
+            <Stack gap="1" flex="1" maxWidth="100%">
+              {toast.title !== undefined && <Toast.Title>{toast.title}</Toast.Title>}
+              {toast.description !== undefined && <Toast.Description>{toast.description}</Toast.Description>}
+            </Stack>
+            {toast.closable === true && <Toast.CloseTrigger aria-label={t('shell.toast.close')} />}
+          </Toast.Root>
+        )}
+      </ChakraToaster>
+    </Portal>
+  );
+}

@@ -1,0 +1,65 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { Box } from '@chakra-ui/react';
+import { expect, fn, userEvent, within } from 'storybook/test';
+import { LoginPageView } from './LoginPageView';
+import { OAuthButtonsView } from './OAuthButtonsView';
+import { WeChatLoginDialogView } from './WeChatLoginDialogView';
+
+const meta = {
+  title: 'Auth/LoginPageView',
+  component: LoginPageView,
+  args: { expired: false, signingIn: false, onSubmit: fn() },
+} satisfies Meta<typeof LoginPageView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const alternate = (
+  <OAuthButtonsView github lark launching={null} onLaunch={fn()}>
+    <WeChatLoginDialogView
+      open={false}
+      submitting={false}
+      error={null}
+      qrCodeUrl=""
+      onOpen={fn()}
+      onClose={fn()}
+      onSubmit={fn()}
+    />
+  </OAuthButtonsView>
+);
+
+export const Empty: Story = {
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.type(c.getByLabelText('用户名或邮箱'), 'root');
+    await userEvent.type(c.getByLabelText('密码'), '123456');
+    await userEvent.click(c.getByRole('button', { name: '登录' }));
+    await expect(args.onSubmit).toHaveBeenCalledWith({ username: 'root', password: '123456' });
+    await expect(c.getByRole('link', { name: '点击重置' })).toHaveAttribute('href', '/reset');
+    await expect(c.getByRole('link', { name: '点击注册' })).toHaveAttribute('href', '/register');
+  },
+};
+export const Expired: Story = {
+  args: { expired: true },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('未登录或登录已过期，请重新登录！')).toBeVisible();
+  },
+};
+export const SigningIn: Story = { args: { signingIn: true } };
+export const WithAlternateLogins: Story = { args: { alternate } };
+export const Narrow: Story = {
+  args: { alternate, expired: true },
+  decorators: [
+    (Story) => (
+      <Box maxW="360px" borderWidth="1px">
+        <Story />
+      </Box>
+    ),
+  ],
+};
+export const English: Story = { args: { alternate }, parameters: { lang: 'en' } };
+
+/** Dark mode: the a11y check covers its contrast. */
+export const Dark: Story = {
+  args: { expired: true },
+  parameters: { colorMode: 'dark' },
+};

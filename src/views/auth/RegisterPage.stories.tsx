@@ -1,0 +1,304 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import type { AnyMachineSnapshot } from 'xstate';
+import { fromPromise } from 'xstate';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { Status } from '../../domain/status';
+import {
+  registerMachine,
+  type RegisterContext,
+  type RegisterUserInput,
+  type RememberAffCodeInput,
+  type SendVerificationCodeInput,
+} from '../../machines/register';
+import { turnstileMachine } from '../../machines/turnstile';
+import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { SessionStory, seedSession, storyStatus } from '../app/stories/SessionStory';
+import { RegisterPage } from './RegisterPage';
+
+/*
+ * The /register container (route page + register machine), one story per state of the
+ * register machine's two regions (`form`, `code`) and the server flags that change the form.
+ * Server calls are spies: they answer at once (live stories) or never (frozen busy states).
+ */
+
+const never = <T,>() => new Promise<T>(() => undefined);
+
+const notify = fn<(e: NotifyEvent) => void>();
+const navigate = fn<(e: NavigateEvent) => void>();
+const effects = { notify, navigate };
+
+const registerUser = fn((_input: RegisterUserInput) => Promise.resolve());
+const sendVerificationCode = fn((_input: SendVerificationCodeInput) => Promise.resolve());
+/** Stands in for localStorage 'aff': a link's code is kept, a link without one recalls 'Zz9q'. */
+const rememberAffCode = fn(({ affCode }: RememberAffCodeInput) => Promise.resolve(affCode !== '' ? affCode : 'Zz9q'));
+
+/** The register machine with answering spies. */
+const answering = registerMachine.provide({
+  actors: {
+    registerUser: fromPromise<void, RegisterUserInput>(({ input }) => registerUser(input)),
+    sendVerificationCode: fromPromise<void, SendVerificationCodeInput>(({ input }) => sendVerificationCode(input)),
+    rememberAffCode: fromPromise<string, RememberAffCodeInput>(({ input }) => rememberAffCode(input)),
+  },
+});
+/** Nothing ever answers (frozen busy states). */
+const pending = registerMachine.provide({
+  actors: {
+    registerUser: fromPromise<void, RegisterUserInput>(() => never<void>()),
+    sendVerificationCode: fromPromise<void, SendVerificationCodeInput>(() => never<void>()),
+    rememberAffCode: fromPromise<string, RememberAffCodeInput>(() => never<string>()),
+  },
+});
+/** The bot check never loads its script (its token stays empty). */
+const turnstile = turnstileMachine.provide({ actors: { loadTurnstile: fromPromise<void>(() => never<void>()) } });
+
+const withEmail: Status = { ...storyStatus, email_verification: true };
+const withBotCheck: Status = { ...storyStatus, turnstile_check: true, turnstile_site_key: '1x00000000000000000000AA' };
+
+type FormState = 'editing' | 'submitting' | 'registered';
+type CodeState = 'idle' | 'sending' | 'coolingDown';
+const context = (over: Partial<RegisterContext> = {}): RegisterContext => ({
+  emailVerification: false,
+  turnstileEnabled: false,
+  affCode: '',
+  codeSecondsLeft: 0,
+  ...over,
+});
+const seed = (form: FormState, code: CodeState, over?: Partial<RegisterContext>): Record<string, AnyMachineSnapshot> => ({
+  [registerMachine.id]: registerMachine.resolveState({ value: { form, code }, context: context(over) }),
+  [turnstileMachine.id]: turnstileMachine.resolveState({ value: 'loading', context: { token: null } }),
+});
+
+function RegisterStory({
+  status = storyStatus,
+  machine = answering,
+  snapshots,
+}: {
+  readonly status?: Status;
+  readonly machine?: typeof registerMachine;
+  readonly snapshots?: Record<string, AnyMachineSnapshot>;
+}) {
+  return (
+    <EffectsProvider value={effects}>
+      <SessionStory snapshot={seedSession({ status })}>
+        <MachineRegistryProvider machines={[machine, turnstile]} snapshots={snapshots}>
+          <RegisterPage />
+        </MachineRegistryProvider>
+      </SessionStory>
+    </EffectsProvider>
+  );
+}
+
+const clearSpies = () => {
+  notify.mockClear();
+  navigate.mockClear();
+  registerUser.mockClear();
+  sendVerificationCode.mockClear();
+  rememberAffCode.mockClear();
+};
+
+const fill = async (canvas: HTMLElement, values: { username: string; password: string; password2: string }) => {
+  const c = within(canvas);
+  const username = c.getByLabelText(/^用户名/);
+  const password = c.getByLabelText(/^密码/);
+  const password2 = c.getByLabelText(/^确认密码/);
+  await userEvent.clear(username);
+  await userEvent.clear(password);
+  await userEvent.clear(password2);
+  if (values.username !== '') await userEvent.type(username, values.username);
+  if (values.password !== '') await userEvent.type(password, values.password);
+  if (values.password2 !== '') await userEvent.type(password2, values.password2);
+};
+
+const meta = {
+  title: 'Auth/RegisterPage',
+  component: RegisterPage,
+  parameters: { route: '/register' },
+  // Before render: a live machine calls `rememberAffCode` as it starts.
+  beforeEach: clearSpies,
+} satisfies Meta<typeof RegisterPage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/**
+ * `{ form: editing, code: idle }`, e-mail verification off: no e-mail or code fields. The
+ * spec §5 checks: empty fields send nothing silently; a short password and a differing repeat
+ * are reported (as `notify` events with the validation keys) and nothing is sent.
+ */
+export const EmailVerificationOff: Story = {
+  render: () => <RegisterStory snapshots={seed('editing', 'idle')} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.queryByLabelText(/^邮箱地址/)).toBeNull();
+    await expect(c.queryByLabelText(/^验证码/)).toBeNull();
+    await expect(c.queryByRole('button', { name: '获取验证码' })).toBeNull();
+    const submit = c.getByRole('button', { name: '注册' });
+
+    await userEvent.click(submit);
+    await expect(notify).not.toHaveBeenCalled();
+
+    await fill(canvasElement, { username: 'alice', password: 'short1', password2: 'short1' });
+    await userEvent.click(submit);
+    await expect(notify).toHaveBeenCalledWith({
+      type: 'notify',
+      level: 'info',
+      message: { key: 'validation.register.passwordTooShort' },
+    });
+
+    await fill(canvasElement, { username: 'alice', password: 'secret123', password2: 'secret124' });
+    await userEvent.click(submit);
+    await expect(notify).toHaveBeenLastCalledWith({
+      type: 'notify',
+      level: 'info',
+      message: { key: 'validation.register.passwordMismatch' },
+    });
+
+    await expect(notify).toHaveBeenCalledTimes(2);
+    await expect(registerUser).not.toHaveBeenCalled();
+    await expect(submit).toBeEnabled();
+  },
+};
+
+/** E-mail verification on: e-mail and code fields and the send-code button; an empty e-mail sends nothing. */
+export const EmailVerificationOn: Story = {
+  render: () => <RegisterStory status={withEmail} snapshots={seed('editing', 'idle', { emailVerification: true })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText(/^邮箱地址/)).toBeVisible();
+    await expect(c.getByLabelText(/^验证码/)).toBeVisible();
+    const send = c.getByRole('button', { name: '获取验证码' });
+    await expect(send).toBeEnabled();
+
+    await userEvent.click(send);
+    await userEvent.type(c.getByLabelText(/^邮箱地址/), '   ');
+    await userEvent.click(send);
+    await expect(sendVerificationCode).not.toHaveBeenCalled();
+    await expect(notify).not.toHaveBeenCalled();
+    await expect(send).toBeEnabled();
+  },
+};
+
+/** A live send: the code goes out with the trimmed e-mail, and the button starts counting down. */
+export const SendsCode: Story = {
+  render: () => <RegisterStory status={withEmail} snapshots={seed('editing', 'idle', { emailVerification: true })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.type(c.getByLabelText(/^邮箱地址/), ' alice@example.com ');
+    await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
+    await waitFor(() => expect(sendVerificationCode).toHaveBeenCalledTimes(1));
+    await expect(sendVerificationCode).toHaveBeenCalledWith({ email: 'alice@example.com', turnstile: '' });
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'account.register.codeSent' } }),
+    );
+    await expect(await c.findByRole('button', { name: /^重新发送 \(\d+\)$/ })).toBeDisabled();
+  },
+};
+
+/** `{ code: sending }`: the send-code button shows progress. */
+export const SendingCode: Story = {
+  render: () => (
+    <RegisterStory machine={pending} status={withEmail} snapshots={seed('editing', 'sending', { emailVerification: true })} />
+  ),
+  play: async ({ canvasElement }) => {
+    const button = within(canvasElement).getByRole('button', { name: '获取验证码' });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute('data-loading');
+  },
+};
+
+/** `{ code: coolingDown }` with 17 s left (frozen: no timer runs): disabled with the countdown. */
+export const CodeCoolingDown: Story = {
+  render: () => (
+    <RegisterStory
+      machine={pending}
+      status={withEmail}
+      snapshots={seed('editing', 'coolingDown', { emailVerification: true, codeSecondsLeft: 17 })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const button = within(canvasElement).getByRole('button', { name: '重新发送 (17)' });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveTextContent('重新发送 (17)');
+  },
+};
+
+/** `{ form: submitting }`: the submit button is busy. */
+export const Submitting: Story = {
+  render: () => <RegisterStory machine={pending} snapshots={seed('submitting', 'idle')} />,
+  play: async ({ canvasElement }) => {
+    const button = within(canvasElement).getByRole('button', { name: '注册' });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute('data-loading');
+  },
+};
+
+/** `{ form: registered }`: the form stays disabled while the shell moves to /login. */
+export const Registered: Story = {
+  render: () => <RegisterStory machine={pending} snapshots={seed('registered', 'idle')} />,
+  play: async ({ canvasElement }) => {
+    const button = within(canvasElement).getByRole('button', { name: '注册' });
+    await expect(button).toBeDisabled();
+    await expect(button).not.toHaveAttribute('data-loading');
+  },
+};
+
+/** Bot check on and no token yet: a valid form is held back with the Turnstile wait message. */
+export const BotCheckPending: Story = {
+  render: () => <RegisterStory status={withBotCheck} snapshots={seed('editing', 'idle', { turnstileEnabled: true })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('group', { name: '人机验证' })).toBeVisible();
+    await fill(canvasElement, { username: 'alice', password: 'secret123', password2: 'secret123' });
+    await userEvent.click(c.getByRole('button', { name: '注册' }));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'info', message: { key: 'validation.turnstile.wait' } });
+    await expect(registerUser).not.toHaveBeenCalled();
+  },
+};
+
+/**
+ * A live run from `/register?aff=Ab3x`: the inviter code is remembered and sent as `aff_code`;
+ * success says so and goes to /login.
+ */
+export const InviteLink: Story = {
+  parameters: { route: '/register?aff=Ab3x' },
+  render: () => <RegisterStory />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await waitFor(() => expect(rememberAffCode).toHaveBeenCalledWith({ affCode: 'Ab3x' }));
+    await fill(canvasElement, { username: 'alice', password: 'secret123', password2: 'secret123' });
+    await userEvent.click(c.getByRole('button', { name: '注册' }));
+    await waitFor(() => expect(registerUser).toHaveBeenCalledTimes(1));
+    await expect(registerUser).toHaveBeenCalledWith({
+      payload: {
+        username: 'alice',
+        password: 'secret123',
+        password2: 'secret123',
+        email: '',
+        verification_code: '',
+        aff_code: 'Ab3x',
+      },
+      turnstile: '',
+    });
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'account.register.success' } }),
+    );
+    await expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/login', replace: false });
+    await waitFor(() => expect(c.getByRole('button', { name: '注册' })).toBeDisabled());
+  },
+};
+
+/** A live run without `?aff=`: the code remembered from an earlier invite link is sent. */
+export const RememberedInviteCode: Story = {
+  render: () => <RegisterStory />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await waitFor(() => expect(rememberAffCode).toHaveBeenCalledWith({ affCode: '' }));
+    await fill(canvasElement, { username: 'bob', password: 'secret123', password2: 'secret123' });
+    await userEvent.click(c.getByRole('button', { name: '注册' }));
+    await waitFor(() => expect(registerUser).toHaveBeenCalledTimes(1));
+    await expect(registerUser).toHaveBeenCalledWith({
+      payload: { username: 'bob', password: 'secret123', password2: 'secret123', email: '', verification_code: '', aff_code: 'Zz9q' },
+      turnstile: '',
+    });
+  },
+};

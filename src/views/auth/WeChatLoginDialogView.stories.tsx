@@ -1,0 +1,56 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
+import { WeChatLoginDialogView } from './WeChatLoginDialogView';
+
+/** A stand-in QR image (inline, no network). */
+const sampleQr =
+  'data:image/svg+xml;utf8,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120" viewBox="0 0 6 6"><rect width="6" height="6" fill="#fff"/><path d="M0 0h2v2H0zM4 0h2v2H4zM0 4h2v2H0zM3 3h1v1H3zM4 4h1v2H4z" fill="#000"/></svg>',
+  );
+
+const meta = {
+  title: 'Auth/WeChatLoginDialogView',
+  component: WeChatLoginDialogView,
+  args: {
+    open: false,
+    submitting: false,
+    error: null,
+    qrCodeUrl: sampleQr,
+    onOpen: fn(),
+    onClose: fn(),
+    onSubmit: fn(),
+  },
+} satisfies Meta<typeof WeChatLoginDialogView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Closed: Story = {
+  play: async ({ args, canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '使用微信验证码登录' }));
+    await expect(args.onOpen).toHaveBeenCalledTimes(1);
+  },
+};
+export const Open: Story = {
+  args: { open: true },
+  play: async ({ args }) => {
+    const dialog = await screen.findByRole('dialog');
+    const d = within(dialog);
+    await waitFor(() => expect(d.getByRole('img', { name: '微信公众号二维码' })).toBeVisible());
+    await userEvent.type(d.getByLabelText('验证码'), '654321');
+    await userEvent.click(d.getByRole('button', { name: '登录' }));
+    await expect(args.onSubmit).toHaveBeenCalledWith('654321');
+    await userEvent.click(d.getByRole('button', { name: '关闭' }));
+    await expect(args.onClose).toHaveBeenCalled();
+  },
+};
+export const Submitting: Story = { args: { open: true, submitting: true } };
+export const Failed: Story = {
+  args: { open: true, error: { text: '验证码错误或已过期' } },
+  play: async () => {
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(dialog).getByText('验证码错误或已过期')).toBeVisible());
+  },
+};
+export const WithoutQrCode: Story = { args: { open: true, qrCodeUrl: '' } };
+export const English: Story = { args: { open: true }, parameters: { lang: 'en' } };

@@ -1,0 +1,265 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { failure, httpError } from '../../src/domain/apiError';
+import { isMessageKey } from '../../src/i18n';
+import type { User } from '../../src/domain/user';
+import {
+  maxAttempts,
+  retryStep,
+  oauthCallbackMachine,
+  selectAttempt,
+  selectPhase,
+  type OAuthCallbackEmitted,
+  type OAuthCallbackInput,
+  type OAuthOutcome,
+} from '../../src/machines/oauthCallback';
+import {
+  afterDelay,
+  describePath,
+  doneActor,
+  errorActor,
+  shortestPaths,
+  simplePaths,
+  unreachedStates,
+  type EventFixtures,
+} from './support/model';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+
+const user: User = { id: 7, username: 'github_7', display_name: 'GitHub User', role: 1, status: 1 };
+const input: OAuthCallbackInput = { provider: 'github', code: 'c0de', state: 'st4te12chars' };
+const rejectedText = 'state is empty or not same';
+const rejected = failure('oauthGitHub', rejectedText);
+
+/** The machine takes no events of its own: everything happens through its invoke and delay. */
+const fixtures: EventFixtures<typeof oauthCallbackMachine> = {};
+const bind = doneActor('exchangeCode', { bound: true } satisfies OAuthOutcome);
+const login = doneActor('exchangeCode', { bound: false, user } satisfies OAuthOutcome);
+const fail = errorActor('exchangeCode', rejected);
+const wait = afterDelay('retryBackoff', 'oauthCallback', 'retrying');
+const internal = [bind, login, fail, wait];
+const model = { fixtures, internal, input };
+
+type Snap = SnapshotFrom<typeof oauthCallbackMachine>;
+
+/** Pure journey: apply events with the machine's own transition (no actor runs). */
+function journey(events: readonly AnyEventObject[]): Snap {
+  let [s] = initialTransition(oauthCallbackMachine, input);
+  for (const e of events) [s] = transition(oauthCallbackMachine, s, e as never);
+  return s;
+}
+const realShortest = () => shortestPaths(oauthCallbackMachine, model).filter(isRealistic);
+const realSimple = () => simplePaths(oauthCallbackMachine, model).filter(isRealistic);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('oauthCallback model', () => {
+  it('reaches every state', () => {
+    const paths = realShortest();
+    expect(unreachedStates(oauthCallbackMachine, paths)).toEqual([]);
+    expect(paths.map(describePath)).toContain(
+      'xstate.init → xstate.error.actor.exchangeCode → xstate.after.retryBackoff.oauthCallback.retrying → xstate.error.actor.exchangeCode → xstate.after.retryBackoff.oauthCallback.retrying → xstate.error.actor.exchangeCode',
+    );
+  });
+
+  it('keeps its invariants on every simple path', () => {
+    const paths = realSimple();
+    expect(paths.length).toBeGreaterThan(5);
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        // the attempt counter stays within 0..maxAttempts
+        expect(s.context.attempt).toBeGreaterThanOrEqual(0);
+        expect(s.context.attempt).toBeLessThanOrEqual(maxAttempts);
+        // never two exchanges in flight; an exchange runs only while exchanging
+        const running = Object.keys(s.children);
+        expect(running.length).toBeLessThanOrEqual(1);
+        expect(running.length === 1).toBe(s.matches('exchanging'));
+        // waiting only after a failure, and the failure is on show
+        if (s.matches('retrying')) {
+          expect(s.context.attempt).toBeGreaterThan(0);
+          expect(s.context.attempt).toBeLessThan(maxAttempts);
+          expect(s.context.lastError).toEqual({ text: rejectedText });
+        }
+        // giving up means every attempt failed
+        if (s.matches('failed')) expect(s.context.attempt).toBe(maxAttempts);
+        // busy exactly while the outcome is unknown
+        expect(s.hasTag('busy')).toBe(s.matches('exchanging') || s.matches('retrying'));
+        expect(s.status === 'done').toBe(s.matches('bound') || s.matches('signedIn') || s.matches('failed'));
+      }
+    }
+  });
+
+  describe('pinned journeys', () => {
+    it('success on the first try signs in', () => {
+      const s = journey([login]);
+      expect(s.value).toBe('signedIn');
+      expect(s.status).toBe('done');
+      expect(selectAttempt(s)).toBe(0);
+      expect(selectPhase(s)).toBe('signedIn');
+    });
+    it('bind ends bound', () => {
+      const s = journey([bind]);
+      expect(s.value).toBe('bound');
+      expect(selectPhase(s)).toBe('bound');
+    });
+    it('one failure, then success: retried once', () => {
+      const s = journey([fail, wait, login]);
+      expect(s.value).toBe('signedIn');
+      expect(selectAttempt(s)).toBe(1);
+    });
+    it('failing three times gives up', () => {
+      const afterOne = journey([fail]);
+      expect(selectPhase(afterOne)).toBe('retrying');
+      expect(selectAttempt(afterOne)).toBe(1);
+      const s = journey([fail, wait, fail, wait, fail]);
+      expect(s.value).toBe('failed');
+      expect(s.status).toBe('done');
+      expect(selectAttempt(s)).toBe(3);
+      expect(s.context.lastError).toEqual({ text: 'state is empty or not same' });
+      // nothing moves it after giving up
+      expect(journey([fail, wait, fail, wait, fail, wait, login]).value).toBe('failed');
+    });
+    it('an HTTP failure keeps the catalogue message', () => {
+      const s = journey([errorActor('exchangeCode', httpError('oauthLark', 500, 'boom'))]);
+      expect(s.context.lastError).toEqual({ key: 'error.internal' });
+    });
+  });
+
+  describe('replay on a real actor with stub actors', () => {
+    /**
+     * Plays the path on a real actor: each exchange is a stub promise settled when the path's
+     * done/error event comes; the fake clock plays each retryBackoff for exactly its wait.
+     * After every step the actor must agree with the traversal.
+     */
+    async function replay(events: readonly AnyEventObject[], check?: (step: number, s: Snap) => void) {
+      vi.useFakeTimers();
+      const calls: OAuthCallbackInput[] = [];
+      let settle: { resolve: (o: OAuthOutcome) => void; reject: (e: unknown) => void } | null = null;
+      const machine = oauthCallbackMachine.provide({
+        actors: {
+          exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(({ input: i }) => {
+            calls.push(i);
+            return new Promise<OAuthOutcome>((resolve, reject) => {
+              settle = { resolve, reject };
+            });
+          }),
+        },
+      });
+      const actor = createActor(machine, { input });
+      const emitted: OAuthCallbackEmitted[] = [];
+      actor.on('*', (e) => emitted.push(e));
+      actor.start();
+      for (const [i, e] of events.entries()) {
+        const before = actor.getSnapshot();
+        if (e.type === 'xstate.init') {
+          // started above
+        } else if (e.type.startsWith('xstate.done.actor.')) {
+          settle!.resolve((e as unknown as { output: OAuthOutcome }).output);
+        } else if (e.type.startsWith('xstate.error.actor.')) {
+          settle!.reject((e as unknown as { error: unknown }).error);
+        } else if (e.type.startsWith('xstate.after.retryBackoff.')) {
+          await vi.advanceTimersByTimeAsync(retryStep * before.context.attempt - 1);
+          expect(actor.getSnapshot().value).toBe('retrying');
+          await vi.advanceTimersByTimeAsync(1);
+        }
+        await vi.advanceTimersByTimeAsync(0);
+        check?.(i, actor.getSnapshot());
+      }
+      const snapshot = actor.getSnapshot();
+      actor.stop();
+      return { snapshot, calls, emitted };
+    }
+
+    const chosen = realShortest().filter((p) => p.steps.length > 1);
+    it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
+      const { calls } = await replay(
+        p.steps.map((s) => s.event),
+        (i, s) => {
+          expect(s.value).toEqual(p.steps[i]!.state.value);
+          expect(s.context).toEqual(p.steps[i]!.state.context);
+          expect(s.status).toEqual(p.steps[i]!.state.status);
+        },
+      );
+      const exchanges = p.steps.filter((s) => s.event.type.includes('.actor.exchangeCode')).length;
+      expect(calls.length).toBeGreaterThanOrEqual(exchanges);
+      expect(calls.every((c) => c.code === input.code && c.state === input.state && c.provider === 'github')).toBe(true);
+    });
+
+    it('bind: notifies and goes to /setting', async () => {
+      const { emitted } = await replay([{ type: 'xstate.init' }, bind]);
+      expect(emitted).toEqual([
+        { type: 'notify', level: 'success', message: { key: 'signIn.oauth.bound' } },
+        { type: 'navigate', to: '/setting', replace: true },
+      ]);
+    });
+
+    it('login: hands the user to the session for / and says so', async () => {
+      const { emitted } = await replay([{ type: 'xstate.init' }, login]);
+      expect(emitted).toEqual([
+        { type: 'signedIn', user, to: '/' },
+        { type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } },
+      ]);
+    });
+
+    it('every catalogue key it emits exists', async () => {
+      const runs = [];
+      for (const journeyEvents of [[bind], [login], [fail, wait, fail, wait, fail]]) {
+        runs.push(await replay([{ type: 'xstate.init' }, ...journeyEvents]));
+      }
+      const keys = runs
+        .flatMap((r) => r.emitted)
+        .flatMap((e) => (e.type === 'notify' && 'key' in e.message ? [e.message.key] : []));
+      expect(keys.length).toBeGreaterThan(2);
+      expect(keys.filter((k) => !isMessageKey(k))).toEqual([]);
+    });
+
+    it('three failures: each shown, then back to /login', async () => {
+      const { emitted, calls } = await replay([{ type: 'xstate.init' }, fail, wait, fail, wait, fail]);
+      expect(calls).toHaveLength(3);
+      expect(emitted).toEqual([
+        { type: 'notify', level: 'error', message: { text: rejectedText } },
+        { type: 'notify', level: 'error', message: { text: rejectedText } },
+        { type: 'notify', level: 'error', message: { text: rejectedText } },
+        { type: 'notify', level: 'error', message: { key: 'signIn.oauth.giveUp' } },
+        { type: 'navigate', to: '/login', replace: true },
+      ]);
+    });
+  });
+
+  it('retryBackoff waits 2 s × attempt: 2 s, then 4 s', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const actor = createActor(
+      oauthCallbackMachine.provide({
+        actors: {
+          exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(async () => {
+            calls += 1;
+            await Promise.resolve();
+            throw rejected;
+          }),
+        },
+      }),
+      { input },
+    ).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    expect(actor.getSnapshot().value).toBe('retrying');
+    expect(selectAttempt(actor.getSnapshot())).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toBe(2);
+    expect(selectAttempt(actor.getSnapshot())).toBe(2);
+
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(calls).toBe(2);
+    expect(actor.getSnapshot().value).toBe('retrying');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toBe(3);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(selectAttempt(actor.getSnapshot())).toBe(3);
+    actor.stop();
+  });
+});

@@ -1,0 +1,345 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { failure, httpError } from '../../src/domain/apiError';
+import { checkTurnstile, validateRegistration } from '../../src/domain/validation';
+import { renderMessage, isMessageKey } from '../../src/i18n';
+import {
+  afterRegistration,
+  registerMachine,
+  selectAffCode,
+  selectCanSendCode,
+  selectCodeSecondsLeft,
+  selectIsRegistered,
+  selectIsSendingCode,
+  selectIsSubmitting,
+  type RegisterEmitted,
+  type RegisterEvent,
+  type RegisterInput,
+  type RegisterUserInput,
+  type RegistrationValues,
+  type RememberAffCodeInput,
+  type SendVerificationCodeInput,
+} from '../../src/machines/register';
+import { resendCooldownMachine, resendCooldownSeconds } from '../../src/machines/resendCooldown';
+import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './account.stubs';
+
+type Snap = SnapshotFrom<typeof registerMachine>;
+type Submit = Extract<RegisterEvent, { type: 'register.submit' }>;
+type SendCode = Extract<RegisterEvent, { type: 'code.send' }>;
+
+const full: RegisterInput = { emailVerification: true, turnstileEnabled: true, affCode: '' };
+const plain: RegisterInput = { emailVerification: false, turnstileEnabled: false, affCode: 'Ab3x' };
+
+const good: RegistrationValues = {
+  username: 'alice',
+  password: 'secret123',
+  password2: 'secret123',
+  email: 'alice@example.com',
+  verification_code: 'a1b2c3',
+};
+const submit = (values: Partial<RegistrationValues>, turnstileToken = 'tok'): Submit => ({
+  type: 'register.submit',
+  values: { ...good, ...values },
+  turnstileToken,
+});
+const valid = submit({});
+const noToken = submit({}, '');
+const shortPassword = submit({ password: 'short', password2: 'short' });
+const mismatch = submit({ password2: 'secret124' });
+const noUsername = submit({ username: '' });
+const sendCode = (email: string, turnstileToken = 'tok'): SendCode => ({ type: 'code.send', email, turnstileToken });
+const codeOk = sendCode('alice@example.com');
+const codeNoEmail = sendCode('');
+const codeNoToken = sendCode('alice@example.com', '');
+
+const fixtures: EventFixtures<typeof registerMachine> = {
+  'register.submit': [valid, noToken, shortPassword, mismatch, noUsername],
+  'code.send': [codeOk, codeNoEmail, codeNoToken],
+};
+const registered = doneActor('registerUser');
+const registerFailed = errorActor('registerUser', failure('register', '管理员关闭了新用户注册'));
+const codeSent = doneActor('sendVerificationCode');
+const codeFailed = errorActor('sendVerificationCode', failure('sendVerificationCode', '邮箱地址已被占用'));
+const tickedTo = (secondsLeft: number): AnyEventObject => ({
+  type: 'xstate.snapshot.resendCooldown',
+  snapshot: resendCooldownMachine.resolveState({ value: 'coolingDown', context: { total: 30, secondsLeft } }),
+});
+const ticked = tickedTo(12);
+const cooled = doneActor('resendCooldown');
+const remembered = doneActor('rememberAffCode', 'INV1');
+const storageRefused = errorActor('rememberAffCode', new Error('storage refused'));
+const internal = [registered, registerFailed, codeSent, codeFailed, ticked, cooled, remembered, storageRefused];
+const model = (input: RegisterInput) => ({ fixtures, internal, input });
+
+function journey(events: readonly AnyEventObject[], input: RegisterInput = full): Snap {
+  let [s] = initialTransition(registerMachine, input);
+  for (const e of events) [s] = transition(registerMachine, s, e as never);
+  return s;
+}
+const realShortest = (input: RegisterInput) => shortestPaths(registerMachine, model(input)).filter(isRealistic);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('register model', () => {
+  it('reaches every state (e-mail verification and bot check on)', () => {
+    expect(unreachedStates(registerMachine, realShortest(full))).toEqual([]);
+  });
+  it('without e-mail verification the code region never leaves idle', () => {
+    expect(unreachedStates(registerMachine, realShortest(plain))).toEqual(['code.sending', 'code.coolingDown']);
+  });
+
+  it.each([
+    ['e-mail verification and bot check on', full],
+    ['both off, with an invite code', plain],
+  ])('keeps its invariants on every simple path (%s)', (_, input) => {
+    // One passing and one failing event of each kind keeps the simple paths few (the pinned
+    // journeys and the shortest paths cover the other fixtures).
+    const few: EventFixtures<typeof registerMachine> = { 'register.submit': [valid, noToken, mismatch], 'code.send': [codeOk, codeNoEmail] };
+    const paths = simplePaths(registerMachine, {
+      fixtures: few,
+      internal: [registered, registerFailed, codeSent, codeFailed, cooled, remembered],
+      input,
+    }).filter(isRealistic);
+    expect(paths.length).toBeGreaterThan(10);
+    for (const p of paths) {
+      const snaps = snapshotsOf(p);
+      for (const [i, s] of snaps.entries()) {
+        // the flags never change
+        expect(s.context.emailVerification).toBe(input.emailVerification);
+        expect(s.context.turnstileEnabled).toBe(input.turnstileEnabled);
+        // the inviter code is the link's or the remembered one
+        expect([input.affCode, 'INV1']).toContain(selectAffCode(s));
+        // the countdown is within 0..30 and shown exactly while cooling down
+        expect(selectCodeSecondsLeft(s)).toBeGreaterThanOrEqual(0);
+        expect(selectCodeSecondsLeft(s)).toBeLessThanOrEqual(resendCooldownSeconds);
+        expect(selectCodeSecondsLeft(s) > 0).toBe(s.matches({ code: 'coolingDown' }));
+        // never sending a code while cooling down; each call only in its own state
+        const children = s.children as Record<string, unknown>;
+        expect(children.sendVerificationCode !== undefined).toBe(s.matches({ code: 'sending' }));
+        expect(children.resendCooldown !== undefined).toBe(s.matches({ code: 'coolingDown' }));
+        expect(children.registerUser !== undefined).toBe(s.matches({ form: 'submitting' }));
+        expect(selectCanSendCode(s)).toBe(s.matches({ code: 'idle' }));
+        expect(selectIsSendingCode(s)).toBe(s.matches({ code: 'sending' }));
+        // without e-mail verification no code is ever sent
+        if (!input.emailVerification) expect(s.matches({ code: 'idle' })).toBe(true);
+        // busy exactly while submitting
+        expect(s.hasTag('busy')).toBe(selectIsSubmitting(s));
+        // a request leaves only after a submit that passes every check
+        if (i > 0 && s.matches({ form: 'submitting' }) && !snaps[i - 1]!.matches({ form: 'submitting' })) {
+          const e = p.steps[i]!.event as Submit;
+          // without the bot check an empty token is fine
+          expect(input.turnstileEnabled ? [valid] : [valid, noToken]).toContainEqual(e);
+        }
+        if (i > 0 && s.matches({ code: 'sending' }) && !snaps[i - 1]!.matches({ code: 'sending' })) {
+          expect(p.steps[i]!.event).toEqual(codeOk);
+        }
+        // registered only through the server's yes
+        if (selectIsRegistered(s) && i > 0 && !selectIsRegistered(snaps[i - 1]!)) {
+          expect(p.steps[i]!.event.type).toBe(registered.type);
+        }
+        expect(s.status).toBe('active');
+      }
+    }
+  }, 60_000);
+
+  describe('pinned journeys', () => {
+    it('a valid form with a token is sent, and the yes registers', () => {
+      expect(selectIsSubmitting(journey([valid]))).toBe(true);
+      expect(selectIsRegistered(journey([valid, registered]))).toBe(true);
+    });
+    it('invalid forms and a missing token send nothing', () => {
+      for (const e of [shortPassword, mismatch, noUsername, noToken]) {
+        expect(journey([e]).value).toEqual({ form: 'editing', code: 'idle' });
+      }
+    });
+    it('without the bot check no token is needed', () => {
+      expect(selectIsSubmitting(journey([noToken], plain))).toBe(true);
+    });
+    it('a refusal returns to the form, which can be sent again', () => {
+      const s = journey([valid, registerFailed]);
+      expect(s.value).toEqual({ form: 'editing', code: 'idle' });
+      expect(selectIsSubmitting(journey([valid, registerFailed, valid]))).toBe(true);
+    });
+    it('sending a code: then 30 s of countdown, then it can be sent again', () => {
+      const cooling = journey([codeOk, codeSent]);
+      expect(cooling.value).toEqual({ form: 'editing', code: 'coolingDown' });
+      expect(selectCodeSecondsLeft(cooling)).toBe(30);
+      expect(selectCanSendCode(cooling)).toBe(false);
+      expect(selectCodeSecondsLeft(journey([codeOk, codeSent, ticked]))).toBe(12);
+      // pressing again during the countdown does nothing
+      expect(journey([codeOk, codeSent, codeOk]).value).toEqual({ form: 'editing', code: 'coolingDown' });
+      const again = journey([codeOk, codeSent, ticked, cooled]);
+      expect(selectCanSendCode(again)).toBe(true);
+      expect(selectCodeSecondsLeft(again)).toBe(0);
+    });
+    it('a failed code request also cools down (the spec: after a send attempt)', () => {
+      expect(selectCodeSecondsLeft(journey([codeOk, codeFailed]))).toBe(30);
+    });
+    it('no e-mail or no token: no code request', () => {
+      expect(selectCanSendCode(journey([codeNoEmail]))).toBe(true);
+      expect(selectIsSendingCode(journey([codeNoToken]))).toBe(false);
+      expect(selectIsSendingCode(journey([codeOk], plain))).toBe(false);
+    });
+    it('the form and the code run side by side', () => {
+      const s = journey([codeOk, valid]);
+      expect(s.value).toEqual({ form: 'submitting', code: 'sending' });
+    });
+    it('the remembered inviter code is used when the link has none', () => {
+      expect(selectAffCode(journey([remembered]))).toBe('INV1');
+      expect(selectAffCode(journey([storageRefused], plain))).toBe('Ab3x');
+    });
+  });
+
+  describe('replay on a real actor with stub actors', () => {
+    async function replay(input: RegisterInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+      vi.useFakeTimers();
+      const registerUser = controlled<void, RegisterUserInput>();
+      const sendCodeActor = controlled<void, SendVerificationCodeInput>();
+      const remember = controlled<string, RememberAffCodeInput>();
+      const actor = createActor(
+        registerMachine.provide({
+          actors: { registerUser: registerUser.logic, sendVerificationCode: sendCodeActor.logic, rememberAffCode: remember.logic },
+        }),
+        { input },
+      );
+      const emitted: RegisterEmitted[] = [];
+      actor.on('*', (e) => emitted.push(e));
+      actor.start();
+      for (const [i, e] of events.entries()) {
+        const ev = e as AnyEventObject & { output?: unknown; error?: unknown; snapshot?: { context: { secondsLeft: number } } };
+        if (e.type === 'xstate.init') {
+          // started above
+        } else if (e.type === registered.type) registerUser.resolve(undefined);
+        else if (e.type === registerFailed.type) registerUser.reject(ev.error);
+        else if (e.type === codeSent.type) sendCodeActor.resolve(undefined);
+        else if (e.type === codeFailed.type) sendCodeActor.reject(ev.error);
+        else if (e.type === remembered.type) remember.resolve(ev.output as string);
+        else if (e.type === storageRefused.type) remember.reject(ev.error);
+        else if (e.type === ticked.type) {
+          const left = actor.getSnapshot().context.codeSecondsLeft;
+          await vi.advanceTimersByTimeAsync((left - ev.snapshot!.context.secondsLeft) * 1000);
+        } else if (e.type === cooled.type) {
+          await vi.advanceTimersByTimeAsync(actor.getSnapshot().context.codeSecondsLeft * 1000);
+        } else actor.send(e as RegisterEvent);
+        await vi.advanceTimersByTimeAsync(0);
+        check?.(i, actor.getSnapshot());
+      }
+      const snapshot = actor.getSnapshot();
+      actor.stop();
+      return { snapshot, emitted, registerUser, sendCode: sendCodeActor, remember };
+    }
+    const rendered = (e: RegisterEmitted) => (e.type === 'notify' ? renderMessage('zh', e.message) : e.to);
+
+    for (const [name, input] of [
+      ['on', full],
+      ['off', plain],
+    ] as const) {
+      it.each(realShortest(input).filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))(
+        `flags ${name}: %s`,
+        async (_, p) => {
+          await replay(
+            input,
+            p.steps.map((s) => s.event),
+            (i, s) => {
+              expect(s.value).toEqual(p.steps[i]!.state.value);
+              expect(s.context).toEqual(p.steps[i]!.state.context);
+            },
+          );
+        },
+      );
+    }
+
+    it('registers with the payload, the token and the remembered inviter, then says so and goes to /login', async () => {
+      const { emitted, registerUser } = await replay(full, [remembered, valid, registered]);
+      expect(registerUser.calls).toEqual([
+        {
+          payload: { ...good, aff_code: 'INV1' },
+          turnstile: 'tok',
+        },
+      ]);
+      expect(emitted).toEqual([
+        { type: 'notify', level: 'success', message: { key: 'account.register.success' } },
+        { type: 'navigate', to: afterRegistration, replace: false },
+      ]);
+      expect(emitted.map(rendered)).toEqual(['注册成功！', '/login']);
+    });
+    it('without e-mail verification the e-mail and code are not sent', async () => {
+      const { registerUser } = await replay(plain, [storageRefused, submit({}, '')]);
+      expect(registerUser.calls[0]!.payload).toEqual({
+        ...good,
+        email: '',
+        verification_code: '',
+        aff_code: 'Ab3x',
+      });
+    });
+    it('the spec §5 messages, verbatim; empty username or password is silent', async () => {
+      const say = async (e: Submit, input = full) => (await replay(input, [e])).emitted.map(rendered);
+      expect(await say(shortPassword)).toEqual(['密码长度不得小于 8 位！']);
+      expect(await say(mismatch)).toEqual(['两次输入的密码不一致']);
+      expect(await say(noToken)).toEqual(['请稍后几秒重试，Turnstile 正在检查用户环境！']);
+      expect(await say(noUsername)).toEqual([]);
+      expect(await say(submit({ password: '', password2: '' }))).toEqual([]);
+      // the messages are exactly what the domain rules say
+      const v = validateRegistration({ username: 'alice', password: 'short', password2: 'short' });
+      expect(v.ok).toBe(false);
+      const t = checkTurnstile({ enabled: true, token: '', english: false });
+      expect(t.ok).toBe(false);
+    });
+    it('a server refusal shows its message; an HTTP error the catalogue one', async () => {
+      expect((await replay(full, [valid, registerFailed])).emitted).toEqual([
+        { type: 'notify', level: 'error', message: { text: '管理员关闭了新用户注册' } },
+      ]);
+      const http = errorActor('registerUser', httpError('register', 500, 'Internal Server Error'));
+      expect((await replay(full, [valid, http])).emitted.map(rendered)).toEqual(['错误：服务器内部错误，请联系管理员！']);
+    });
+    it('sends the code with the e-mail and token and says so; the bot-check wait blocks it', async () => {
+      const { emitted, sendCode: sent } = await replay(full, [sendCode(' alice@example.com '), codeSent]);
+      expect(sent.calls).toEqual([{ email: 'alice@example.com', turnstile: 'tok' }]);
+      expect(emitted.map(rendered)).toEqual(['验证码发送成功，请检查你的邮箱！']);
+      expect((await replay(full, [codeNoToken])).emitted.map(rendered)).toEqual([
+        '请稍后几秒重试，Turnstile 正在检查用户环境！',
+      ]);
+      expect((await replay(full, [codeNoEmail])).emitted).toEqual([]);
+    });
+    it('every catalogue key it emits exists', async () => {
+      const all = [
+        ...(await replay(full, [valid, registered])).emitted,
+        ...(await replay(full, [codeOk, codeSent])).emitted,
+        ...(await replay(full, [shortPassword])).emitted,
+      ];
+      for (const e of all) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
+    });
+  });
+
+  it('tick (resendCooldown): after a code request the button counts down every second and is free after 30 s', async () => {
+    vi.useFakeTimers();
+    const stub = controlled<void, SendVerificationCodeInput>();
+    const live = createActor(
+      registerMachine.provide({ actors: { sendVerificationCode: stub.logic, rememberAffCode: controlled<string, RememberAffCodeInput>().logic } }),
+      { input: full },
+    ).start();
+    live.send(codeOk);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.resolve(undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(selectCodeSecondsLeft(live.getSnapshot())).toBe(30);
+    for (let left = 29; left >= 1; left--) {
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(selectCodeSecondsLeft(live.getSnapshot())).toBe(left);
+      expect(selectCanSendCode(live.getSnapshot())).toBe(false);
+      // pressing during the countdown sends nothing
+      live.send(codeOk);
+    }
+    await vi.advanceTimersByTimeAsync(999);
+    expect(selectCanSendCode(live.getSnapshot())).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(selectCanSendCode(live.getSnapshot())).toBe(true);
+    expect(selectCodeSecondsLeft(live.getSnapshot())).toBe(0);
+    expect(stub.calls).toHaveLength(1);
+    live.stop();
+  });
+});

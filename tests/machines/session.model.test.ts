@@ -1,0 +1,306 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createActor,
+  fromCallback,
+  fromPromise,
+  initialTransition,
+  transition,
+  type AnyEventObject,
+  type EventObject,
+  type SnapshotFrom,
+} from 'xstate';
+import { failure, httpError, networkError } from '../../src/domain/apiError';
+import type { Status } from '../../src/domain/status';
+import type { LoginPayload, User } from '../../src/domain/user';
+import { isMessageKey, renderMessage } from '../../src/i18n';
+import {
+  hasNewVersion,
+  selectIsAdmin,
+  selectIsRoot,
+  selectIsSignedIn,
+  selectIsSigningIn,
+  selectStatus,
+  selectStatusPhase,
+  selectUser,
+  sessionMachine,
+  type SessionEmitted,
+  type SessionInput,
+  type SessionStorageCommand,
+} from '../../src/machines/session';
+import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+
+const status = (JSON.parse(readFileSync(new URL('../fixtures/api/status.json', import.meta.url), 'utf8')) as { data: Status }).data;
+const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
+const admin: User = { id: 3, username: 'boss', display_name: '', role: 10, status: 1 };
+const root: User = { id: 1, username: 'root', display_name: 'Root User', role: 100, status: 1 };
+
+const fixtures: EventFixtures<typeof sessionMachine> = {
+  'login.submit': [
+    { type: 'login.submit', username: ' alice ', password: 'secret123', from: '/log?p=2' },
+    { type: 'login.submit', username: 'root', password: '123456' },
+    { type: 'login.submit', username: '', password: 'secret123' },
+    { type: 'login.submit', username: 'alice', password: '' },
+  ],
+  'session.signedIn': [{ type: 'session.signedIn', user: admin, to: '/' }],
+  'session.userUpdated': [{ type: 'session.userUpdated', user: { ...alice, display_name: 'Alice B.' } }],
+  'logout.request': [{ type: 'logout.request' }],
+  'session.expired': [{ type: 'session.expired' }],
+  'session.storageChanged': [
+    { type: 'session.storageChanged', user: root },
+    { type: 'session.storageChanged', user: null },
+  ],
+  'status.reload': [{ type: 'status.reload' }],
+};
+const [aliceLogin, rootLogin, noUsername, noPassword] = fixtures['login.submit'] as unknown as [AnyEventObject, AnyEventObject, AnyEventObject, AnyEventObject];
+const signedInElsewhere = fixtures['session.signedIn'][0]!;
+const profileEdited = fixtures['session.userUpdated'][0]!;
+const logout = fixtures['logout.request'][0]!;
+const expired = fixtures['session.expired'][0]!;
+const [otherTabIn, otherTabOut] = fixtures['session.storageChanged'] as unknown as [AnyEventObject, AnyEventObject];
+const reload = fixtures['status.reload'][0]!;
+
+const statusLoaded = doneActor('loadStatus', status);
+const statusFailed = errorActor('loadStatus', networkError('getStatus', 'Failed to fetch'));
+const loggedIn = doneActor('logIn', alice);
+const rootLoggedIn = doneActor('logIn', root);
+const loginRefused = errorActor('logIn', failure('login', '用户名或密码错误，或用户已被封禁'));
+const loggedOut = doneActor('logOut');
+const logoutFailed = errorActor('logOut', httpError('logout', 500, 'Internal Server Error'));
+
+const signedOutInput: SessionInput = { user: null, status: null, buildVersion: 'v0.1.0' };
+const signedInInput: SessionInput = { user: alice, status, buildVersion: 'v0.1.0' };
+
+type Snap = SnapshotFrom<typeof sessionMachine>;
+const serializeState = (s: Snap) =>
+  JSON.stringify([s.value, s.context.user, s.context.status?.version ?? null, s.context.pendingLogin, s.status]);
+const model = (input: SessionInput, internal: readonly AnyEventObject[]) => ({ fixtures, internal, input, serializeState });
+const outInternal = [statusLoaded, statusFailed, loggedIn, loginRefused, loggedOut, logoutFailed];
+
+function journey(input: SessionInput, events: readonly AnyEventObject[]): Snap {
+  let [s] = initialTransition(sessionMachine, input);
+  for (const e of events) [s] = transition(sessionMachine, s, e as never);
+  return s;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('session model', () => {
+  it('reaches every state, from a signed-out and from a restored start', () => {
+    const paths = [
+      ...shortestPaths(sessionMachine, model(signedOutInput, outInternal)),
+      ...shortestPaths(sessionMachine, model(signedInInput, outInternal)),
+    ].filter(isRealistic);
+    // `restoring` is transient: it decides at once and is never a resting snapshot.
+    expect(unreachedStates(sessionMachine, paths)).toEqual(['auth.restoring']);
+    expect(paths.map(describePath)).toContain('xstate.init → login.submit');
+  });
+
+  it('keeps its invariants on every simple path', () => {
+    // The auth region's own events (the status region is independent and has its own checks).
+    const authOnly: EventFixtures<typeof sessionMachine> = {
+      ...fixtures,
+      'login.submit': [aliceLogin, noUsername] as never,
+      'session.storageChanged': [otherTabOut] as never,
+      'session.userUpdated': [],
+      'status.reload': [],
+    };
+    const paths = simplePaths(sessionMachine, {
+      fixtures: authOnly,
+      internal: [loggedIn, loginRefused, loggedOut],
+      input: signedOutInput,
+      serializeState,
+    }).filter(isRealistic);
+    expect(paths.length).toBeGreaterThan(20);
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        // signed in exactly when a user is held
+        expect(selectIsSignedIn(s)).toBe(s.context.user !== null);
+        if (s.matches({ auth: 'signedIn' })) expect(s.context.user).not.toBeNull();
+        if (s.matches({ auth: 'signedOut' })) expect(s.context.user).toBeNull();
+        // a login plan exists exactly while a login runs, and never holds a password
+        expect(s.context.pendingLogin !== null).toBe(s.matches({ auth: 'signingIn' }));
+        expect(JSON.stringify(s.context)).not.toContain('secret123');
+        // one login or logout at a time, besides the status load and the watcher
+        const running = Object.keys(s.children).filter((id) => id === 'logIn' || id === 'logOut');
+        expect(running.length).toBeLessThanOrEqual(1);
+        expect(selectIsSigningIn(s)).toBe(s.matches({ auth: 'signingIn' }));
+        expect(Object.keys(s.children)).toContain('watchSession');
+      }
+    }
+  });
+
+  describe('pinned journeys', () => {
+    it('restores the stored user and shows the stored status until the server answers', () => {
+      const s = journey(signedInInput, []);
+      expect(s.matches({ auth: 'signedIn' })).toBe(true);
+      expect(selectUser(s)).toEqual(alice);
+      expect(selectStatus(s)).toEqual(status);
+      expect(selectStatusPhase(s)).toBe('loading');
+      expect(selectStatusPhase(journey(signedInInput, [statusLoaded]))).toBe('ready');
+      expect(selectStatusPhase(journey(signedInInput, [statusFailed]))).toBe('failed');
+      expect(selectStatusPhase(journey(signedInInput, [statusFailed, reload]))).toBe('loading');
+    });
+    it('needs both fields to log in', () => {
+      expect(journey(signedOutInput, [noUsername]).matches({ auth: 'signedOut' })).toBe(true);
+      expect(journey(signedOutInput, [noPassword]).matches({ auth: 'signedOut' })).toBe(true);
+      expect(journey(signedOutInput, [aliceLogin]).matches({ auth: 'signingIn' })).toBe(true);
+    });
+    it('logs in, then out', () => {
+      const s = journey(signedOutInput, [aliceLogin, loggedIn]);
+      expect(selectUser(s)).toEqual(alice);
+      expect(selectUser(journey(signedOutInput, [aliceLogin, loggedIn, logout, loggedOut]))).toBeNull();
+      expect(selectUser(journey(signedOutInput, [aliceLogin, loggedIn, logout, logoutFailed]))).toBeNull();
+    });
+    it('roles', () => {
+      expect(selectIsAdmin(journey(signedOutInput, [signedInElsewhere]))).toBe(true);
+      expect(selectIsRoot(journey(signedOutInput, [signedInElsewhere]))).toBe(false);
+      expect(selectIsRoot(journey(signedOutInput, [otherTabIn]))).toBe(true);
+      expect(selectIsAdmin(journey(signedInInput, []))).toBe(false);
+    });
+    it('a 401 and another tab signing out end the session', () => {
+      expect(selectIsSignedIn(journey(signedInInput, [expired]))).toBe(false);
+      expect(selectIsSignedIn(journey(signedInInput, [otherTabOut]))).toBe(false);
+      expect(selectUser(journey(signedOutInput, [otherTabIn]))).toEqual(root);
+    });
+    it('the profile update replaces the user', () => {
+      expect(selectUser(journey(signedInInput, [profileEdited]))?.display_name).toBe('Alice B.');
+    });
+    it('the new-version rule', () => {
+      expect(hasNewVersion('v0.6.10', 'v0.1.0')).toBe(true);
+      expect(hasNewVersion('v0.1.0', 'v0.1.0')).toBe(false);
+      expect(hasNewVersion('v0.0.0', 'v0.1.0')).toBe(false);
+      expect(hasNewVersion('', 'v0.1.0')).toBe(false);
+    });
+  });
+
+  describe('replay on a real actor with stub actors', () => {
+    async function replay(input: SessionInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+      vi.useFakeTimers();
+      const pending: Record<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }> = {};
+      const stub = <O, I>(id: string, calls: I[]) =>
+        fromPromise<O, I>(({ input: i }) => {
+          calls.push(i);
+          return new Promise<O>((resolve, reject) => {
+            pending[id] = { resolve: resolve as (v: unknown) => void, reject };
+          });
+        });
+      const logins: LoginPayload[] = [];
+      const stored: SessionStorageCommand[] = [];
+      const actor = createActor(
+        sessionMachine.provide({
+          actors: {
+            loadStatus: stub<Status, unknown>('loadStatus', []),
+            logIn: stub<User, LoginPayload>('logIn', logins),
+            logOut: stub<void, unknown>('logOut', []),
+            watchSession: fromCallback<EventObject>(({ receive }) => {
+              receive((e) => stored.push(e as SessionStorageCommand));
+            }),
+          },
+        }),
+        { input },
+      );
+      const emitted: SessionEmitted[] = [];
+      actor.on('*', (e) => emitted.push(e));
+      actor.start();
+      for (const [i, e] of events.entries()) {
+        const done = /^xstate\.done\.actor\.(.+)$/.exec(e.type);
+        const error = /^xstate\.error\.actor\.(.+)$/.exec(e.type);
+        if (done) pending[done[1]!]!.resolve((e as unknown as { output: unknown }).output);
+        else if (error) pending[error[1]!]!.reject((e as unknown as { error: unknown }).error);
+        else if (e.type !== 'xstate.init') actor.send(e as never);
+        await vi.advanceTimersByTimeAsync(0);
+        check?.(i, actor.getSnapshot());
+      }
+      actor.stop();
+      const rendered = emitted.map((x) => (x.type === 'notify' ? renderMessage('zh', x.message) : x.to));
+      return { logins, stored, emitted, rendered };
+    }
+
+    const chosen = shortestPaths(sessionMachine, model(signedOutInput, outInternal))
+      .filter(isRealistic)
+      .filter((p) => p.steps.length > 2);
+    it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
+      await replay(
+        signedOutInput,
+        p.steps.map((s) => s.event),
+        (i, s) => {
+          expect(s.value).toEqual(p.steps[i]!.state.value);
+          expect(s.context).toEqual(p.steps[i]!.state.context);
+        },
+      );
+    });
+
+    it('a login stores the user, says so and goes to the guard origin', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, statusLoaded, aliceLogin, loggedIn]);
+      expect(r.logins).toEqual([{ username: 'alice', password: 'secret123' }]);
+      expect(r.stored).toEqual([
+        { type: 'status.save', status },
+        { type: 'user.save', user: alice },
+      ]);
+      expect(r.rendered).toEqual(['新版本可用：v0.6.10，请使用快捷键 Shift + F5 刷新页面', '登录成功！', '/log?p=2']);
+      expect(r.emitted[0]).toMatchObject({ level: 'notice' });
+    });
+
+    it('without an origin a login goes to /token', async () => {
+      const plain = { type: 'login.submit', username: 'alice', password: 'secret123' };
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, plain, loggedIn]);
+      expect(r.rendered).toEqual(['登录成功！', '/token']);
+    });
+
+    it('the default root password goes to /user/edit with the warning', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, rootLogin, rootLoggedIn]);
+      expect(r.rendered).toEqual(['登录成功！', '请立刻修改默认密码！', '/user/edit']);
+      expect(r.emitted[1]).toMatchObject({ level: 'warning' });
+    });
+
+    it('a refused login shows the server message and stores nothing', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, aliceLogin, loginRefused]);
+      expect(r.rendered).toEqual(['用户名或密码错误，或用户已被封禁']);
+      expect(r.stored).toEqual([]);
+    });
+
+    it('an unreachable server says so', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, statusFailed]);
+      expect(r.rendered).toEqual(['无法正常连接至服务器！']);
+    });
+
+    it('logout clears the stored user and goes to /login, even when the server call fails', async () => {
+      const ok = await replay(signedInInput, [{ type: 'xstate.init' }, logout, loggedOut]);
+      expect(ok.stored).toEqual([{ type: 'user.save', user: null }]);
+      expect(ok.rendered).toEqual(['注销成功！', '/login']);
+      const failed = await replay(signedInInput, [{ type: 'xstate.init' }, logout, logoutFailed]);
+      expect(failed.stored).toEqual([{ type: 'user.save', user: null }]);
+      expect(failed.rendered).toEqual(['错误：服务器内部错误，请联系管理员！', '/login']);
+    });
+
+    it('a 401 clears the user and goes to /login?expired=true', async () => {
+      const r = await replay(signedInInput, [{ type: 'xstate.init' }, expired]);
+      expect(r.stored).toEqual([{ type: 'user.save', user: null }]);
+      expect(r.emitted).toEqual([{ type: 'navigate', to: '/login?expired=true', replace: true }]);
+    });
+
+    it('another tab: follows it without writing storage back', async () => {
+      const r = await replay(signedInInput, [{ type: 'xstate.init' }, otherTabOut, otherTabIn]);
+      expect(r.stored).toEqual([]);
+      expect(r.emitted).toEqual([]);
+    });
+
+    it('a user signed in by OAuth or WeChat is stored and sent on', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, signedInElsewhere]);
+      expect(r.stored).toEqual([{ type: 'user.save', user: admin }]);
+      expect(r.emitted).toEqual([{ type: 'navigate', to: '/', replace: false }]);
+    });
+
+    it('every catalogue key it emits exists', async () => {
+      const all = [
+        ...(await replay(signedOutInput, [{ type: 'xstate.init' }, statusLoaded, rootLogin, rootLoggedIn, logout, loggedOut])).emitted,
+        ...(await replay(signedOutInput, [{ type: 'xstate.init' }, statusFailed])).emitted,
+      ];
+      for (const e of all) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { failure } from '../../src/domain/apiError';
+import { isMessageKey } from '../../src/i18n';
+import type { User } from '../../src/domain/user';
+import {
+  selectError,
+  selectIsOpen,
+  selectIsSubmitting,
+  wechatLoginMachine,
+  type WeChatLoginEmitted,
+} from '../../src/machines/wechatLogin';
+import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+
+const user: User = { id: 3, username: 'wechat_3', display_name: 'WeChat User', role: 1, status: 1 };
+const fixtures: EventFixtures<typeof wechatLoginMachine> = {
+  'dialog.open': [{ type: 'dialog.open' }],
+  'dialog.close': [{ type: 'dialog.close' }],
+  'code.submit': [
+    { type: 'code.submit', code: ' 123456 ' },
+    { type: 'code.submit', code: '' },
+    { type: 'code.submit', code: '   ' },
+  ],
+};
+const [submit, submitEmpty, submitBlank] = fixtures['code.submit'] as unknown as [AnyEventObject, AnyEventObject, AnyEventObject];
+const open = fixtures['dialog.open'][0]!;
+const close = fixtures['dialog.close'][0]!;
+const loggedIn = doneActor('loginWithWeChat', user);
+const rejected = errorActor('loginWithWeChat', failure('wechatLogin', '验证码错误或已过期'));
+const model = { fixtures, internal: [loggedIn, rejected] };
+
+type Snap = SnapshotFrom<typeof wechatLoginMachine>;
+const realShortest = () => shortestPaths(wechatLoginMachine, model).filter(isRealistic);
+const realSimple = () => simplePaths(wechatLoginMachine, model).filter(isRealistic);
+
+function journey(events: readonly AnyEventObject[]): Snap {
+  let [s] = initialTransition(wechatLoginMachine);
+  for (const e of events) [s] = transition(wechatLoginMachine, s, e as never);
+  return s;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('wechatLogin model', () => {
+  it('reaches every state', () => {
+    const paths = realShortest();
+    expect(unreachedStates(wechatLoginMachine, paths)).toEqual([]);
+    expect(paths.map(describePath)).toContain('xstate.init → dialog.open → code.submit');
+  });
+
+  it('keeps its invariants on every simple path', () => {
+    const paths = realSimple();
+    expect(paths.length).toBeGreaterThan(3);
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        // never two logins in flight; one runs exactly while submitting
+        const running = Object.keys(s.children);
+        expect(running.length).toBeLessThanOrEqual(1);
+        expect(running.length === 1).toBe(s.matches('submitting'));
+        expect(selectIsSubmitting(s)).toBe(s.matches('submitting'));
+        // only a non-empty, trimmed code is ever sent
+        if (s.matches('submitting')) expect(s.context.code).toBe('123456');
+        // a closed dialog holds nothing
+        if (s.matches('closed')) expect(s.context).toEqual({ code: '', error: null });
+        // an error is on show only in the open dialog
+        if (s.context.error !== null) expect(s.matches('open')).toBe(true);
+      }
+    }
+  });
+
+  describe('pinned journeys', () => {
+    it('opening shows the dialog', () => {
+      const s = journey([open]);
+      expect(selectIsOpen(s)).toBe(true);
+      expect(selectIsSubmitting(s)).toBe(false);
+    });
+    it('an empty or blank code does nothing', () => {
+      expect(journey([open, submitEmpty]).value).toBe('open');
+      expect(journey([open, submitBlank]).value).toBe('open');
+    });
+    it('a good code signs in and closes', () => {
+      const s = journey([open, submit, loggedIn]);
+      expect(s.value).toBe('closed');
+      expect(selectIsOpen(s)).toBe(false);
+    });
+    it('a bad code shows the server message and stays open', () => {
+      const s = journey([open, submit, rejected]);
+      expect(s.value).toBe('open');
+      expect(selectError(s)).toEqual({ text: '验证码错误或已过期' });
+      // a new try clears it
+      expect(selectError(journey([open, submit, rejected, submit]))).toBeNull();
+      // closing clears it
+      expect(selectError(journey([open, submit, rejected, close, open]))).toBeNull();
+    });
+    it('the dialog cannot be closed while the code is checked', () => {
+      expect(journey([open, submit, close]).value).toBe('submitting');
+    });
+  });
+
+  describe('replay on a real actor with stub actors', () => {
+    async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+      vi.useFakeTimers();
+      let settle: { resolve: (u: User) => void; reject: (e: unknown) => void } | null = null;
+      const codes: string[] = [];
+      const actor = createActor(
+        wechatLoginMachine.provide({
+          actors: {
+            loginWithWeChat: fromPromise<User, string>(({ input }) => {
+              codes.push(input);
+              return new Promise<User>((resolve, reject) => {
+                settle = { resolve, reject };
+              });
+            }),
+          },
+        }),
+      );
+      const emitted: WeChatLoginEmitted[] = [];
+      actor.on('*', (e) => emitted.push(e));
+      actor.start();
+      for (const [i, e] of events.entries()) {
+        if (e.type.startsWith('xstate.done.actor.')) settle!.resolve((e as unknown as { output: User }).output);
+        else if (e.type.startsWith('xstate.error.actor.')) settle!.reject((e as unknown as { error: unknown }).error);
+        else if (e.type !== 'xstate.init') actor.send(e as never);
+        await vi.advanceTimersByTimeAsync(0);
+        check?.(i, actor.getSnapshot());
+      }
+      actor.stop();
+      return { codes, emitted };
+    }
+
+    const chosen = realSimple().filter((p) => p.steps.length > 2);
+    it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
+      await replay(
+        p.steps.map((s) => s.event),
+        (i, s) => {
+          expect(s.value).toEqual(p.steps[i]!.state.value);
+          expect(s.context).toEqual(p.steps[i]!.state.context);
+        },
+      );
+    });
+
+    it('success hands the user to the session for / and says so', async () => {
+      const { codes, emitted } = await replay([{ type: 'xstate.init' }, open, submitEmpty, submit, loggedIn]);
+      expect(codes).toEqual(['123456']);
+      expect(isMessageKey('signIn.loggedIn')).toBe(true);
+      expect(emitted).toEqual([
+        { type: 'signedIn', user, to: '/' },
+        { type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } },
+      ]);
+    });
+
+    it('failure shows the server message as a toast', async () => {
+      const { emitted } = await replay([{ type: 'xstate.init' }, open, submit, rejected]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { text: '验证码错误或已过期' } }]);
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { setOption } from './support/db';
+import { setupSuite } from './support/suite';
+import { dbTargets } from './support/targets';
+
+const channelModels = JSON.parse(readFileSync(new URL('../../server/data/channel-models.json', import.meta.url), 'utf8')) as unknown;
+const startMs = 1_750_000_000_123;
+
+const defaultStatus = {
+  version: 'v0.0.0',
+  start_time: 1_750_000_000,
+  email_verification: false,
+  github_oauth: false,
+  github_client_id: '',
+  lark_client_id: '',
+  system_name: 'One API',
+  logo: '',
+  footer_html: '',
+  wechat_qrcode: '',
+  wechat_login: false,
+  server_address: 'http://localhost:3000',
+  turnstile_check: false,
+  turnstile_site_key: '',
+  top_up_link: '',
+  chat_link: '',
+  quota_per_unit: 500000,
+  display_in_currency: true,
+  oidc: false,
+  oidc_client_id: '',
+  oidc_well_known: '',
+  oidc_authorization_endpoint: '',
+  oidc_token_endpoint: '',
+  oidc_userinfo_endpoint: '',
+};
+
+for (const target of dbTargets) {
+  describe.skipIf(target.skipReason !== null)(`public endpoints — ${target.label}`, () => {
+    const suite = setupSuite(target, { now: () => startMs });
+
+    it('GET /api/status returns exactly the 24 fields with their defaults', async () => {
+      const reply = await suite.client().get('/api/status');
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(reply.headers.get('x-oneapi-request-id')).toMatch(/^\d{14}\d{1,9}\d{8}$/);
+      expect(reply.body).toEqual({ success: true, message: '', data: defaultStatus });
+      expect(Object.keys(reply.body.data)).toHaveLength(24);
+    });
+
+    it('reflects option changes at once, with one-api parsing rules', async () => {
+      const { db } = suite.api.handle;
+      await setOption(db, 'ServerAddress', 'https://gw.example.com');
+      await setOption(db, 'SystemName', 'Gateway');
+      await setOption(db, 'GitHubOAuthEnabled', 'true');
+      await setOption(db, 'DisplayInCurrencyEnabled', 'TRUE');
+      await setOption(db, 'QuotaPerUnit', 'abc');
+      await setOption(db, 'LarkClientId', 'cli_123');
+      await setOption(db, 'OidcEnabled', 'true');
+      const reply = await suite.client().get('/api/status/');
+      expect(reply.body.data).toMatchObject({
+        server_address: 'https://gw.example.com',
+        system_name: 'Gateway',
+        github_oauth: true,
+        display_in_currency: false,
+        quota_per_unit: 0,
+        lark_client_id: 'cli_123',
+        oidc: true,
+      });
+      await setOption(db, 'QuotaPerUnit', '1000.5');
+      expect((await suite.client().get('/api/status')).body.data.quota_per_unit).toBe(1000.5);
+    });
+
+    it.each([
+      ['/api/notice', 'Notice'],
+      ['/api/about', 'About'],
+      ['/api/home_page_content', 'HomePageContent'],
+    ])('%s returns the raw option string', async (path, key) => {
+      const browser = suite.client();
+      expect((await browser.get(path)).body).toEqual({ success: true, message: '', data: '' });
+      await setOption(suite.api.handle.db, key, '# Title\n<b>raw</b> https://x');
+      expect((await browser.get(path)).body).toEqual({ success: true, message: '', data: '# Title\n<b>raw</b> https://x' });
+    });
+
+    it('GET /api/models needs a user and returns the per-type model lists', async () => {
+      const anonymous = await suite.client().get('/api/models');
+      expect(anonymous.status).toBe(401);
+      const browser = suite.client();
+      await browser.login('root', '123456');
+      const reply = await browser.get('/api/models', { headers: { 'accept-encoding': 'gzip' } });
+      expect(reply.headers.get('content-encoding')).toBe('gzip');
+      expect(reply.body.success).toBe(true);
+      expect(reply.body.data).toEqual(channelModels);
+      expect(Object.keys(reply.body.data)).toHaveLength(51);
+      expect(reply.body.data['43']).toBeNull();
+      expect(reply.body.data['34']).toEqual([]);
+      expect(reply.body.data['36']).toEqual(['deepseek-chat', 'deepseek-reasoner']);
+      expect(reply.body.data['1']).toHaveLength(53);
+    });
+
+    it.each([
+      ['GET', '/api/foo'],
+      ['GET', '/api'],
+      ['POST', '/api/status'],
+      ['PATCH', '/api/user/self'],
+    ])('%s %s is an OpenAI-style 404', async (method, path) => {
+      const reply = await suite.client().request(method, path);
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({
+        error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: '', code: '' },
+      });
+    });
+  });
+}

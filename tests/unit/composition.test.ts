@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { AnyStateMachine } from 'xstate';
+import * as footer from '../../src/machines/footer';
+import * as oauthCallback from '../../src/machines/oauthCallback';
+import * as oauthLaunch from '../../src/machines/oauthLaunch';
+import * as pageContent from '../../src/machines/pageContent';
+import * as passwordResetConfirm from '../../src/machines/passwordResetConfirm';
+import * as passwordResetRequest from '../../src/machines/passwordResetRequest';
+import * as register from '../../src/machines/register';
+import * as turnstile from '../../src/machines/turnstile';
+import * as wechatLogin from '../../src/machines/wechatLogin';
+
+const modules = [footer, oauthCallback, oauthLaunch, pageContent, passwordResetConfirm, passwordResetRequest, register, turnstile, wechatLogin];
+const machines = new Map<string, AnyStateMachine>(
+  modules.flatMap((m) => Object.entries(m)).filter(([name]) => name.endsWith('Machine')) as [string, AnyStateMachine][],
+);
+
+describe('the composition root', () => {
+  const main = readFileSync('src/main.tsx', 'utf8');
+  const wired = [...main.matchAll(/implement<typeof (\w+)>\('(\w+)'/g)].map((m) => ({ name: m[1]!, id: m[2]! }));
+
+  it('names every page machine by its own id', () => {
+    expect(wired.length).toBe(machines.size);
+    for (const { name, id } of wired) expect(machines.get(name)?.id, name).toBe(id);
+  });
+
+  it('provides every actor a page machine declares', () => {
+    for (const { name } of wired) {
+      const machine = machines.get(name)!;
+      const actors = machine.implementations.actors as Record<string, object>;
+      const block = main.slice(main.indexOf(`implement<typeof ${name}>`));
+      const next = block.indexOf('\n  implement<');
+      const body = next === -1 ? block : block.slice(0, next);
+      // child machines (e.g. the resend cooldown) come with the machine itself
+      const own = Object.keys(actors).filter((a) => !('config' in actors[a]!));
+      for (const actor of own) expect(body, `${name}.${actor}`).toMatch(new RegExp(`\\b${actor}\\b`));
+    }
+  });
+});
