@@ -26,6 +26,7 @@ import type { footerMachine } from './machines/footer';
 import type { oauthCallbackMachine } from './machines/oauthCallback';
 import type { FetchContentInput, pageContentMachine } from './machines/pageContent';
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
+import type { profileEditMachine } from './machines/profileEdit';
 import type { passwordResetConfirmMachine } from './machines/passwordResetConfirm';
 import type { passwordResetRequestMachine } from './machines/passwordResetRequest';
 import { preferencesMachine, type PreferencesChanged } from './machines/preferences';
@@ -96,6 +97,9 @@ const implementations = [
         provider === 'github' ? api.auth.oauthGitHub({ code, state }) : api.auth.oauthLark({ code, state }),
       ),
     },
+  }),
+  implement<typeof profileEditMachine>('profileEdit', {
+    actors: { loadSelf: fromApi(() => api.user.getSelf()), saveSelf: fromApi(api.user.updateSelf) },
   }),
   implement<typeof wechatLoginMachine>('wechatLogin', { actors: { loginWithWeChat: fromApi(api.auth.wechatLogin) } }),
   implement<typeof turnstileMachine>('turnstile', { actors: { loadTurnstile } }),

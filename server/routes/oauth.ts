@@ -14,6 +14,7 @@ import {
   createExternalUser,
   gitHubIdentity,
   larkIdentity,
+  oidcIdentity,
   userByExternalId,
   weChatId,
   withIdentityLock,
@@ -44,9 +45,11 @@ const text = {
   stateMismatch: 'state is empty or not same',
   registerDisabled: '管理员关闭了新用户注册',
   gitHubDisabled: '管理员未开启通过 GitHub 登录以及注册',
+  oidcDisabled: '管理员未开启通过 OIDC 登录以及注册',
   weChatDisabled: '管理员未开启通过微信登录以及注册',
   gitHubTaken: '该 GitHub 账户已被绑定',
   larkTaken: '该飞书账户已被绑定',
+  oidcTaken: '该 OIDC 账户已被绑定',
   weChatTaken: '该微信账号已被绑定',
   bind: 'bind',
 } as const;
@@ -208,7 +211,41 @@ const lark: CallbackProvider = {
   },
 };
 
-/** `GET /api/oauth/github|lark?code=&state=`: bind when the session has a user, else login/register. */
+const oidc: CallbackProvider = {
+  flag: { key: 'OidcEnabled', message: text.oidcDisabled },
+  column: 'oidc_id',
+  takenMessage: text.oidcTaken,
+  exchange: async (c, code) => {
+    const options = await readOptions(db(c), [
+      'OidcClientId',
+      'OidcClientSecret',
+      'OidcTokenEndpoint',
+      'OidcUserinfoEndpoint',
+      'ServerAddress',
+    ]);
+    const serverAddress = options.str('ServerAddress') === '' ? defaultServerAddress : options.str('ServerAddress');
+    const identity = await oidcIdentity(
+      {
+        id: options.str('OidcClientId'),
+        secret: options.str('OidcClientSecret'),
+        redirectUri: `${serverAddress}/oauth/oidc`,
+        tokenEndpoint: options.str('OidcTokenEndpoint'),
+        userinfoEndpoint: options.str('OidcUserinfoEndpoint'),
+      },
+      code,
+    );
+    return E.map((u: { sub: string; email: string; name: string; preferredUsername: string }) => ({
+      column: 'oidc_id' as const,
+      externalId: u.sub,
+      usernamePrefix: 'oidc',
+      preferredUsername: u.preferredUsername,
+      displayName: u.name === '' ? 'OIDC User' : u.name,
+      email: u.email,
+    }))(identity);
+  },
+};
+
+/** `GET /api/oauth/github|lark|oidc?code=&state=`: bind when the session has a user, else login/register. */
 function callback(provider: CallbackProvider) {
   return async (c: Ctx): Promise<Response> => {
     const { code, state } = callbackQuery(c);
@@ -265,6 +302,7 @@ export function oauthRoutes(): Hono<AppEnv> {
   app.get('/state', issueState);
   app.get('/github', callback(gitHub));
   app.get('/lark', callback(lark));
+  app.get('/oidc', callback(oidc));
   app.get('/wechat', weChatLogin);
   app.get('/wechat/bind', userAuth, weChatBind);
   return app;

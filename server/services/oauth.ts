@@ -15,7 +15,7 @@ import { createUser } from './userAdmin';
 type Db = Kysely<Database>;
 
 /** The external-id columns of `users`. */
-export type ExternalIdColumn = 'github_id' | 'lark_id' | 'wechat_id';
+export type ExternalIdColumn = 'github_id' | 'lark_id' | 'wechat_id' | 'oidc_id';
 
 /** Timeout of every provider call (ms). */
 const providerTimeoutMs = 5000;
@@ -25,6 +25,7 @@ export const oauthText = {
   invalidParameter: '无效的参数',
   githubUnreachable: '无法连接至 GitHub 服务器，请稍后重试！',
   larkUnreachable: '无法连接至飞书服务器，请稍后重试！',
+  oidcUnreachable: '无法连接至 OIDC 服务器，请稍后重试！',
   /** Ours: one-api answers the raw Go error text (with the server address) here. */
   wechatUnreachable: '无法连接至微信服务器，请稍后重试！',
   emptyUserField: '返回值非法，用户字段为空，请稍后重试！',
@@ -141,6 +142,65 @@ export async function larkIdentity(
 }
 
 // ---------------------------------------------------------------------------------------------
+// OIDC (any OpenID Connect provider; endpoints from the Oidc* options)
+
+export interface OidcIdentity {
+  readonly sub: string;
+  readonly email: string;
+  readonly name: string;
+  readonly preferredUsername: string;
+}
+
+const OidcUserReply = t.partial({ sub: optText, email: optText, name: optText, preferred_username: optText });
+
+/** code → access token (OidcTokenEndpoint) → claims (OidcUserinfoEndpoint). */
+export async function oidcIdentity(
+  client: {
+    readonly id: string;
+    readonly secret: string;
+    readonly redirectUri: string;
+    readonly tokenEndpoint: string;
+    readonly userinfoEndpoint: string;
+  },
+  code: string,
+): Promise<Exchange<OidcIdentity>> {
+  if (code === '') return E.left(oauthText.invalidParameter);
+  const token = await callJson(
+    client.tokenEndpoint,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({
+        client_id: client.id,
+        client_secret: client.secret,
+        code,
+        grant_type: 'authorization_code',
+        redirect_uri: client.redirectUri,
+      }),
+    },
+    TokenReply,
+  );
+  if (token === null) return E.left(oauthText.oidcUnreachable);
+  const claims = await callJson(
+    client.userinfoEndpoint,
+    { headers: { Authorization: `Bearer ${textOf(token.access_token)}`, Accept: 'application/json' } },
+    OidcUserReply,
+  );
+  if (claims === null) return E.left(oauthText.oidcUnreachable);
+  const identity = {
+    sub: textOf(claims.sub),
+    email: textOf(claims.email),
+    name: textOf(claims.name),
+    preferredUsername: textOf(claims.preferred_username),
+  };
+  // As for Lark: an empty subject would match every user without an OIDC id.
+  if (identity.sub === '' || ![identity.sub, identity.email, identity.name, identity.preferredUsername].every(storable)) {
+    return E.left(oauthText.emptyUserField);
+  }
+  return E.right(identity);
+}
+
+// ---------------------------------------------------------------------------------------------
 // WeChat (companion official-account server)
 
 const WeChatReply = t.intersection([t.type({ success: t.boolean }), t.partial({ message: optText, data: optText })]);
@@ -179,8 +239,10 @@ async function maxUserId(db: Db): Promise<number> {
 export interface ExternalNewUser {
   readonly column: ExternalIdColumn;
   readonly externalId: string;
-  /** `github`, `lark`, `wechat`: the username is `<prefix>_<maxUserId+1>`. */
+  /** `github`, `lark`, `wechat`, `oidc`: the username is `<prefix>_<maxUserId+1>`. */
   readonly usernamePrefix: string;
+  /** A username to try first (OIDC's `preferred_username`); the prefix rule when empty or taken. */
+  readonly preferredUsername?: string;
   readonly displayName: string;
   readonly email: string;
 }
@@ -192,10 +254,12 @@ export interface ExternalNewUser {
  */
 export async function createExternalUser(db: Db, input: ExternalNewUser, nowSeconds: number): Promise<UserRow> {
   let next = (await maxUserId(db)) + 1;
-  for (let attempt = 0; attempt < 20; attempt += 1, next += 1) {
+  const preferred = input.preferredUsername ?? '';
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const username = attempt === 0 && preferred !== '' ? preferred : `${input.usernamePrefix}_${next++}`;
     const result = await createUser(
       db,
-      { username: `${input.usernamePrefix}_${next}`, password: '', displayName: input.displayName, email: input.email, inviterId: 0 },
+      { username, password: '', displayName: input.displayName, email: input.email, inviterId: 0 },
       nowSeconds,
     );
     if (result.kind === 'created') {

@@ -6,12 +6,13 @@ import * as oauthCallback from '../../src/machines/oauthCallback';
 import * as oauthLaunch from '../../src/machines/oauthLaunch';
 import * as pageContent from '../../src/machines/pageContent';
 import * as passwordResetConfirm from '../../src/machines/passwordResetConfirm';
+import * as profileEdit from '../../src/machines/profileEdit';
 import * as passwordResetRequest from '../../src/machines/passwordResetRequest';
 import * as register from '../../src/machines/register';
 import * as turnstile from '../../src/machines/turnstile';
 import * as wechatLogin from '../../src/machines/wechatLogin';
 
-const modules = [footer, oauthCallback, oauthLaunch, pageContent, passwordResetConfirm, passwordResetRequest, register, turnstile, wechatLogin];
+const modules = [footer, oauthCallback, oauthLaunch, pageContent, passwordResetConfirm, passwordResetRequest, profileEdit, register, turnstile, wechatLogin];
 const machines = new Map<string, AnyStateMachine>(
   modules.flatMap((m) => Object.entries(m)).filter(([name]) => name.endsWith('Machine')) as [string, AnyStateMachine][],
 );

@@ -45,4 +45,18 @@ export const account: Record<keyof typeof zh, string> = {
   'account.turnstile.loading': 'Loading the bot check…',
   'account.turnstile.loadFailed': 'Failed to load Turnstile.',
   'account.turnstile.retry': 'Retry',
+
+  'account.profile.title': 'Update user info',
+  'account.profile.username': 'Username',
+  'account.profile.usernamePlaceholder': 'Enter a new username',
+  'account.profile.password': 'Password',
+  'account.profile.passwordPlaceholder': 'Enter a new password, at least 8 characters',
+  'account.profile.passwordHint': 'Leave empty to keep the current password',
+  'account.profile.displayName': 'Display name',
+  'account.profile.displayNamePlaceholder': 'Enter a new display name',
+  'account.profile.submit': 'Submit',
+  'account.profile.saved': 'User info updated!',
+  'account.profile.loading': 'Loading user info…',
+  'account.profile.loadFailed': 'Could not load the user info.',
+  'account.profile.retry': 'Retry',
 };

@@ -44,6 +44,7 @@ export const shell: Record<keyof typeof zh, string> = {
   'shell.page.oauth': 'sign-in page',
   'shell.page.about': 'about page',
   'shell.page.chat': 'chat page',
+  'shell.page.profile': 'profile page',
   'shell.loadFailed': 'The page failed to load. Check your network and try again.',
   'shell.reload': 'Reload',
 

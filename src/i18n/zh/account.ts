@@ -44,4 +44,18 @@ export const account = {
   'account.turnstile.loading': '正在加载人机验证……',
   'account.turnstile.loadFailed': 'Failed to load Turnstile.',
   'account.turnstile.retry': '重试',
+
+  'account.profile.title': '更新用户信息',
+  'account.profile.username': '用户名',
+  'account.profile.usernamePlaceholder': '请输入新的用户名',
+  'account.profile.password': '密码',
+  'account.profile.passwordPlaceholder': '请输入新的密码，最短 8 位',
+  'account.profile.passwordHint': '留空则不修改密码',
+  'account.profile.displayName': '显示名称',
+  'account.profile.displayNamePlaceholder': '请输入新的显示名称',
+  'account.profile.submit': '提交',
+  'account.profile.saved': '用户信息更新成功！',
+  'account.profile.loading': '正在加载用户信息……',
+  'account.profile.loadFailed': '无法加载用户信息。',
+  'account.profile.retry': '重试',
 } as const;

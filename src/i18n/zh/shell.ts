@@ -43,6 +43,7 @@ export const shell = {
   'shell.page.oauth': '授权页面',
   'shell.page.about': '关于页面',
   'shell.page.chat': '聊天页面',
+  'shell.page.profile': '用户信息页面',
   'shell.loadFailed': '页面加载失败，请检查网络后重试。',
   'shell.reload': '重新加载',
 

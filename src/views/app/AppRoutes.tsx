@@ -1,6 +1,7 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { selectChatLink, selectIsSignedIn, selectStatus } from '../../machines/session/session.selectors';
+import type { User } from '../../domain/user';
 import type { MessageKey } from '../../i18n';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
@@ -34,6 +35,7 @@ const PasswordResetConfirmPage = page(
   () => import('../auth/PasswordResetConfirmPage').then((m) => m.PasswordResetConfirmPage),
   'shell.page.resetConfirm',
 );
+const ProfileEditPage = page(() => import('../user/ProfileEditPage').then((m) => m.ProfileEditPage), 'shell.page.profile');
 const OAuthCallbackPage = page(() => import('../auth/OAuthCallbackPage').then((m) => m.OAuthCallbackPage), 'shell.page.oauth');
 
 /**
@@ -50,6 +52,17 @@ export function RequireUser({ children }: { readonly children: ReactNode }) {
 function HomeRoute() {
   const status = SessionContext.useSelector(selectStatus);
   return <HomePage status={status} />;
+}
+
+/** /user/edit: the saved account replaces the session's user (the header shows the new name). */
+function ProfileRoute() {
+  const session = SessionContext.useActorRef();
+  const onSaved = useCallback((user: User) => session.send({ type: 'session.userUpdated', user }), [session]);
+  return (
+    <RequireUser>
+      <ProfileEditPage onSaved={onSaved} />
+    </RequireUser>
+  );
 }
 
 function ChatRoute() {
@@ -71,6 +84,7 @@ export function AppRoutes() {
       <Route path="/user/reset" element={<PasswordResetConfirmPage />} />
       <Route path="/oauth/github" element={<OAuthCallbackPage provider="github" />} />
       <Route path="/oauth/lark" element={<OAuthCallbackPage provider="lark" />} />
+      <Route path="/user/edit" element={<ProfileRoute />} />
       <Route path="/about" element={<AboutPage />} />
       <Route path="/chat" element={<ChatRoute />} />
       <Route path="*" element={<NotFoundPage />} />

@@ -1,0 +1,2 @@
+export * from './profileEdit.machine';
+export * from './profileEdit.selectors';

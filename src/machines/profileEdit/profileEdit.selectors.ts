@@ -1,0 +1,16 @@
+import type { SnapshotFrom } from 'xstate';
+import type { profileEditMachine, ProfileForm } from './profileEdit.machine';
+
+type Snapshot = SnapshotFrom<typeof profileEditMachine>;
+
+export const selectForm = (s: Snapshot): ProfileForm => s.context.form;
+/** The account is being loaded: the form shows a progress indicator instead of fields. */
+export const selectIsLoading = (s: Snapshot): boolean => s.hasTag('loading');
+/** The account could not be loaded: show the retry button. */
+export const selectLoadFailed = (s: Snapshot): boolean => s.matches('loadFailed');
+/** A call is running: inputs and the button are disabled. */
+export const selectIsBusy = (s: Snapshot): boolean => s.hasTag('busy');
+/** Saving or reloading after the save: the button shows its spinner. */
+export const selectIsSaving = (s: Snapshot): boolean => s.matches('saving') || s.matches('refreshing');
+/** The button can send now (a username is filled in). */
+export const selectCanSubmit = (s: Snapshot): boolean => s.can({ type: 'profile.submit' });

@@ -1,0 +1,198 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { fromPromise } from 'xstate';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { failure } from '../../domain/apiError';
+import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { User } from '../../domain/user';
+import { profileEditMachine, type ProfileEditContext, type SaveSelfInput } from '../../machines/profileEdit';
+import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { ProfileEditPage } from './ProfileEditPage';
+
+const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
+
+const notify = fn<(e: NotifyEvent) => void>();
+const onSaved = fn<(user: User) => void>();
+const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
+
+type Load = ReturnType<typeof fromPromise<User>>;
+type Save = ReturnType<typeof fromPromise<void, SaveSelfInput>>;
+const machineWith = (loadSelf: Load, saveSelf: Save) => profileEditMachine.provide({ actors: { loadSelf, saveSelf } });
+let stored: User = alice;
+const loads = fromPromise<User>(() => Promise.resolve(stored));
+const saves = fromPromise<void, SaveSelfInput>(({ input }) => {
+  stored = { ...stored, username: input.username ?? stored.username, display_name: input.display_name ?? stored.display_name };
+  return Promise.resolve();
+});
+const refuses = fromPromise<void, SaveSelfInput>(async () => {
+  await Promise.resolve();
+  throw failure('saveSelf', '用户名已存在');
+});
+const loadFails = fromPromise<User>(async () => {
+  await Promise.resolve();
+  throw failure('loadSelf', '无权进行此操作，未登录且未提供 access token');
+});
+const pendingLoad = fromPromise<User>(() => new Promise<User>(() => undefined));
+const pendingSave = fromPromise<void, SaveSelfInput>(() => new Promise<void>(() => undefined));
+
+const context = (over: Partial<ProfileEditContext['form']> = {}): ProfileEditContext => ({
+  form: { username: alice.username, display_name: alice.display_name, password: '', ...over },
+});
+const seed = (value: 'loading' | 'loadFailed' | 'editing' | 'saving' | 'refreshing', over?: Partial<ProfileEditContext['form']>) => ({
+  [profileEditMachine.id]: profileEditMachine.resolveState({ value, context: context(over) }),
+});
+
+const meta = {
+  title: 'User/ProfileEditPage',
+  component: ProfileEditPage,
+  parameters: { route: '/user/edit' },
+  args: { onSaved },
+} satisfies Meta<typeof ProfileEditPage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** A live run: the account loads, a rename is saved, the toast says so and the shell hears of it. */
+export const Editing: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith(loads, saves)]}>
+        <ProfileEditPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    stored = alice;
+    notify.mockClear();
+    onSaved.mockClear();
+    const c = within(canvasElement);
+    const username = await c.findByLabelText(/用户名/);
+    await expect(username).toHaveValue('alice');
+    await expect(c.getByLabelText('密码')).toHaveValue('');
+    await userEvent.clear(c.getByLabelText('显示名称'));
+    await userEvent.type(c.getByLabelText('显示名称'), 'Alice Two');
+    await userEvent.type(c.getByLabelText('密码'), 'new-password-1');
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith({ ...alice, display_name: 'Alice Two' }));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'account.profile.saved' } });
+    await expect(c.getByLabelText('密码')).toHaveValue('');
+  },
+};
+
+/** Editing with an empty username: the button stays disabled. */
+export const EmptyUsername: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('editing', { username: '' })}>
+      <ProfileEditPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: '提交' })).toBeDisabled();
+  },
+};
+
+/** A refused save: the server's message, and what was typed stays. */
+export const SaveRefused: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith(loads, refuses)]} snapshots={seed('editing', { username: 'bob' })}>
+        <ProfileEditPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '用户名已存在' } }));
+    await expect(c.getByLabelText(/用户名/)).toHaveValue('bob');
+  },
+};
+
+/** State `loading`: a progress line instead of the fields. */
+export const Loading: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('loading')}>
+      <ProfileEditPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载用户信息……');
+  },
+};
+
+/** State `loadFailed`, then a retry that loads. */
+export const LoadFailed: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith(loads, saves)]} snapshots={seed('loadFailed')}>
+        <ProfileEditPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    stored = alice;
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载用户信息。')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(await c.findByLabelText(/用户名/)).toHaveValue('alice');
+  },
+};
+
+/** A live run whose load fails: the error toast and the retry button. */
+export const LoadRefused: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith(loadFails, saves)]}>
+        <ProfileEditPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('button', { name: '重试' })).toBeVisible();
+    await expect(notify).toHaveBeenCalledWith({
+      type: 'notify',
+      level: 'error',
+      message: { text: '无权进行此操作，未登录且未提供 access token' },
+    });
+  },
+};
+
+/** State `saving`: fields and button disabled, the button spins. */
+export const Saving: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('saving')}>
+      <ProfileEditPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText(/用户名/)).toBeDisabled();
+    await expect(c.getByRole('button', { name: /提交/ })).toBeDisabled();
+  },
+};
+
+/** State `refreshing`: the saved account is read back; still busy. */
+export const Refreshing: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('refreshing')}>
+      <ProfileEditPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByLabelText('密码')).toBeDisabled();
+  },
+};
+
+/** Editing in English and dark mode (contrast is checked in both modes). */
+export const EditingEnglishDark: Story = {
+  parameters: { lang: 'en', colorMode: 'dark' },
+  render: (args) => (
+    <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('editing')}>
+      <ProfileEditPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: 'Update user info' })).toBeVisible();
+    await expect(c.getByLabelText(/Username/)).toHaveValue('alice');
+  },
+};

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { failure, httpError } from '../../src/domain/apiError';
+import type { User } from '../../src/domain/user';
+import { isMessageKey } from '../../src/i18n';
+import {
+  profileEditMachine,
+  savePayload,
+  selectCanSubmit,
+  selectForm,
+  selectIsBusy,
+  selectIsLoading,
+  selectIsSaving,
+  selectLoadFailed,
+  type ProfileEditEmitted,
+  type SaveSelfInput,
+} from '../../src/machines/profileEdit';
+import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './account.stubs';
+
+type Snap = SnapshotFrom<typeof profileEditMachine>;
+
+const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
+const renamed: User = { ...alice, username: 'alice2', display_name: 'Alice Two' };
+
+const fixtures: EventFixtures<typeof profileEditMachine> = {
+  'field.change': [
+    { type: 'field.change', field: 'username', value: '' },
+    { type: 'field.change', field: 'password', value: 'new-password-1' },
+  ],
+  'profile.submit': [{ type: 'profile.submit' }],
+  'profile.retry': [{ type: 'profile.retry' }],
+};
+const loaded = doneActor('loadSelf', alice);
+const loadFailed = errorActor('loadSelf', httpError('loadSelf', 500, 'Internal Server Error'));
+const saved = doneActor('saveSelf');
+const refused = errorActor('saveSelf', failure('saveSelf', '输入不合法 Key: \'User.Username\' Error:Field validation for \'Username\' failed on the \'max\' tag'));
+const internal = [loaded, loadFailed, saved, refused];
+const model = { fixtures, internal };
+
+const realShortest = () => shortestPaths(profileEditMachine, model).filter(isRealistic);
+
+function journey(events: readonly AnyEventObject[]): Snap {
+  let [s] = initialTransition(profileEditMachine);
+  for (const e of events) [s] = transition(profileEditMachine, s, e as never);
+  return s;
+}
+const change = (field: 'username' | 'display_name' | 'password', value: string) => ({ type: 'field.change', field, value });
+const submit = { type: 'profile.submit' };
+
+describe('profileEdit model', () => {
+  it('reaches every state', () => {
+    expect(unreachedStates(profileEditMachine, realShortest())).toEqual([]);
+  });
+
+  it('keeps its invariants on every simple path', () => {
+    const paths = simplePaths(profileEditMachine, model).filter(isRealistic);
+    expect(paths.length).toBeGreaterThan(0);
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        const children = Object.keys(s.children);
+        // one call at a time, and only in its state
+        expect(children.length).toBeLessThanOrEqual(1);
+        if (s.matches('loading') || s.matches('refreshing')) expect(children).toEqual(['loadSelf']);
+        if (s.matches('saving')) expect(children).toEqual(['saveSelf']);
+        expect(selectIsBusy(s)).toBe(s.matches('loading') || s.matches('saving') || s.matches('refreshing'));
+        expect(selectIsLoading(s)).toBe(s.matches('loading'));
+        expect(selectIsSaving(s)).toBe(s.matches('saving') || s.matches('refreshing'));
+        expect(selectLoadFailed(s)).toBe(s.matches('loadFailed'));
+        // the button sends only while editing, and never an empty username
+        expect(selectCanSubmit(s)).toBe(s.matches('editing') && selectForm(s).username.trim() !== '');
+        // a typed password never outlives a save
+        if (s.matches('refreshing')) expect(selectForm(s).password).toBe('');
+        expect(s.status).toBe('active');
+      }
+    }
+  });
+
+  describe('pinned journeys', () => {
+    it('load, rename, save: the form shows the account as saved, password emptied', () => {
+      const s = journey([loaded, change('username', 'alice2'), change('password', 'new-password-1'), submit, saved, doneActor('loadSelf', renamed)]);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s)).toEqual({ username: 'alice2', display_name: 'Alice Two', password: '' });
+    });
+    it('an empty username is not sent', () => {
+      const s = journey([loaded, change('username', '  '), submit]);
+      expect(s.value).toBe('editing');
+      expect(selectCanSubmit(s)).toBe(false);
+    });
+    it('a refused save keeps what was typed', () => {
+      const s = journey([loaded, change('username', 'a-very-long-username'), submit, refused]);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s).username).toBe('a-very-long-username');
+    });
+    it('a failed load can be retried', () => {
+      expect(journey([loadFailed]).value).toBe('loadFailed');
+      expect(journey([loadFailed, { type: 'profile.retry' }, loaded]).value).toBe('editing');
+    });
+    it('a failed reload after a save keeps the saved form', () => {
+      const s = journey([loaded, change('display_name', 'Al'), submit, saved, errorActor('loadSelf', new Error('offline'))]);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s).display_name).toBe('Al');
+    });
+  });
+
+  it('sends the password only when one was typed', () => {
+    expect(savePayload({ username: 'a', display_name: 'b', password: '' })).toEqual({ username: 'a', display_name: 'b' });
+    expect(savePayload({ username: 'a', display_name: 'b', password: 'p' })).toEqual({ username: 'a', display_name: 'b', password: 'p' });
+  });
+
+  describe('replay on a real actor with stub actors', () => {
+    async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+      const load = controlled<User, unknown>();
+      const save = controlled<void, SaveSelfInput>();
+      const actor = createActor(profileEditMachine.provide({ actors: { loadSelf: load.logic, saveSelf: save.logic } }));
+      const emitted: ProfileEditEmitted[] = [];
+      actor.on('*', (e) => emitted.push(e));
+      actor.start();
+      for (const [i, e] of events.entries()) {
+        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
+        if (e.type === 'xstate.init') {
+          // started above
+        } else if (e.type === 'xstate.done.actor.loadSelf') load.resolve(ev.output as User);
+        else if (e.type === 'xstate.error.actor.loadSelf') load.reject(ev.error);
+        else if (e.type === 'xstate.done.actor.saveSelf') save.resolve(undefined);
+        else if (e.type === 'xstate.error.actor.saveSelf') save.reject(ev.error);
+        else actor.send(e as never);
+        await new Promise((r) => setTimeout(r, 0));
+        check?.(i, actor.getSnapshot());
+      }
+      const snapshot = actor.getSnapshot();
+      actor.stop();
+      return { snapshot, emitted, load, save };
+    }
+
+    it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
+      await replay(
+        p.steps.map((s) => s.event),
+        (i, s) => {
+          expect(s.value).toEqual(p.steps[i]!.state.value);
+          expect(s.context).toEqual(p.steps[i]!.state.context);
+        },
+      );
+    });
+
+    it('saves the form, says so, reloads and hands the saved account on', async () => {
+      const { emitted, save, load } = await replay([
+        loaded,
+        change('username', 'alice2'),
+        change('display_name', 'Alice Two'),
+        change('password', 'new-password-1'),
+        submit,
+        saved,
+        doneActor('loadSelf', renamed),
+      ]);
+      expect(save.calls).toEqual([{ username: 'alice2', display_name: 'Alice Two', password: 'new-password-1' }]);
+      expect(load.calls).toHaveLength(2);
+      expect(emitted).toEqual([
+        { type: 'notify', level: 'success', message: { key: 'account.profile.saved' } },
+        { type: 'profile.saved', user: renamed },
+      ]);
+    });
+    it("a refusal shows the server's message; a failed load the catalogue one", async () => {
+      expect((await replay([loaded, submit, refused])).emitted).toEqual([
+        { type: 'notify', level: 'error', message: { text: (refused.error as { message: string }).message } },
+      ]);
+      const { emitted } = await replay([loadFailed]);
+      expect(emitted).toHaveLength(1);
+      expect(emitted[0]).toMatchObject({ type: 'notify', level: 'error' });
+    });
+    it('every key it emits is in the catalogue', async () => {
+      const { emitted } = await replay([loaded, submit, saved, doneActor('loadSelf', alice)]);
+      for (const e of emitted) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
+    });
+  });
+});
