@@ -53,6 +53,8 @@ export default mergeConfig(
             name: 'e2e',
             environment: 'node',
             include: ['tests/e2e/**/*.test.ts'],
+            // Builds the console once per run; every e2e file serves that build.
+            globalSetup: ['./tests/e2e/support/globalSetup.ts'],
             testTimeout: 60_000,
             hookTimeout: 180_000,
           },

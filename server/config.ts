@@ -43,6 +43,12 @@ export interface Config {
   readonly warnings: readonly string[];
   /** OAuth provider base URLs (`GITHUB_OAUTH_BASE_URL`, `GITHUB_API_BASE_URL`, `LARK_BASE_URL`, `LARK_PASSPORT_BASE_URL`; overridable for tests). */
   readonly oauthUrls: { readonly githubOAuth: string; readonly githubApi: string; readonly lark: string; readonly larkPassport: string };
+  /** Cloudflare Turnstile siteverify endpoint (`TURNSTILE_VERIFY_URL`, ours; overridable for tests). */
+  readonly turnstileVerifyUrl: string;
+  /** Seconds slept between channels in batch channel tests and balance updates (`POLLING_INTERVAL`, 0). */
+  readonly pollingIntervalSeconds: number;
+  /** The user message of a channel test (`TEST_PROMPT`). */
+  readonly testPrompt: string;
 }
 
 /** An environment variable holds a value the server cannot use. */
@@ -129,5 +135,8 @@ export function loadConfig(env: Env = process.env): Config {
       lark: (read(env, 'LARK_BASE_URL') ?? 'https://open.feishu.cn').replace(/\/+$/, ''),
       larkPassport: (read(env, 'LARK_PASSPORT_BASE_URL') ?? 'https://passport.feishu.cn').replace(/\/+$/, ''),
     },
+    turnstileVerifyUrl: read(env, 'TURNSTILE_VERIFY_URL') ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    pollingIntervalSeconds: readInt(env, 'POLLING_INTERVAL', 0),
+    testPrompt: read(env, 'TEST_PROMPT') ?? 'Output only your specific model name with no additional text.',
   };
 }

@@ -10,6 +10,7 @@ import { bootstrap } from './db/bootstrap';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { createServerApp } from './http/server';
+import { stopBatchTests } from './services/channelTest';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
   });
   const stop = (): void => {
     server.close();
-    void database.close().then(() => process.exit(0));
+    // A background channel-test run is aborted and awaited before the database closes.
+    void stopBatchTests(database.db)
+      .then(() => database.close())
+      .then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
+import { adminTopUpRoutes } from '../routes/adminTopUp';
 import { channelRoutes, groupRoutes } from '../routes/channel';
 import { logRoutes } from '../routes/log';
 import { oauthRoutes } from '../routes/oauth';
@@ -13,6 +14,7 @@ import { userRoutes } from '../routes/user';
 import { fail, invalidUrl } from './envelope';
 import type { ApiDeps, AppEnv, ResolvedDeps } from './env';
 import { createRateLimiters, criticalRoutes, type RateLimitStore } from './rateLimit';
+import { turnstileCheck, turnstileRoutes } from './turnstile';
 import { limitBody } from './validate';
 
 /**
@@ -65,6 +67,7 @@ function mountRoutes(app: Hono<AppEnv>): void {
   app.route('/api/group', groupRoutes());
   app.route('/api/log', logRoutes());
   app.route('/api/option', optionRoutes());
+  app.route('/api/topup', adminTopUpRoutes());
   app.route('/api/oauth', oauthRoutes());
 }
 
@@ -75,6 +78,7 @@ export function createApi(deps: ApiDeps, rateLimitStore?: RateLimitStore): Hono<
   const limits = createRateLimiters(deps.config, rateLimitStore, resolved.now);
   app.use('/api/*', provideDeps(resolved), compress(), limits.globalApi, limitBody());
   for (const [method, path] of criticalRoutes) app.on(method, path, limits.critical);
+  for (const [method, path] of turnstileRoutes) app.on(method, path, turnstileCheck);
   mountRoutes(app);
   app.all('/api/*', (c) => invalidUrl(c));
   app.all('/api', (c) => invalidUrl(c));

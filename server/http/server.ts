@@ -8,15 +8,20 @@ import { createRateLimiters, createRateLimitStore } from './rateLimit';
 /**
  * The whole gateway on one port: /api (and later the /v1 relay), then the built console when
  * `distDir` holds one (an API-only server otherwise). API and console share one rate-limit
- * store (memory, or Redis with REDIS_CONN_STRING); the console counts against the global web limit.
+ * store (memory, or Redis with REDIS_CONN_STRING); the console's pages count against the global web
+ * limit, its hashed /assets/ files do not.
  */
 export function createServerApp(deps: ApiDeps, distDir: string | null): Hono {
   const store = createRateLimitStore(deps.config);
-  const app = new Hono();
+  // Not strict, like the /api app it mounts: `/api/token/` and `/api/token` are one route.
+  const app = new Hono({ strict: false });
   app.route('/', createApi(deps, store));
   if (distDir !== null && existsSync(join(distDir, 'index.html'))) {
     const web = new Hono();
-    web.use('*', createRateLimiters(deps.config, store, deps.now).globalWeb);
+    const limitWeb = createRateLimiters(deps.config, store, deps.now).globalWeb;
+    // Hashed, immutable build files do not count: a first visit loads dozens of chunks, and
+    // counting them (as one-api counts every file) locks real browsers out after a few pages.
+    web.use('*', (c, next) => (c.req.path.startsWith('/assets/') ? next() : limitWeb(c, next)));
     web.route('/', consoleRoutes(distDir));
     app.route('/', web);
   }

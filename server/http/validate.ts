@@ -4,6 +4,10 @@ import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { fail, localize } from './envelope';
 
+/** JSON.parse reviver: an unpaired UTF-16 surrogate escape (`"\ud800"`) becomes U+FFFD, as Go's decoder does. */
+export const goStrings = (_key: string, value: unknown): unknown =>
+  typeof value === 'string' ? value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') : value;
+
 /**
  * Request decoding with io-ts codecs (conventions §5): every body and query is decoded before
  * the database is touched. A failure is a value (`Left`), never an exception, so a bad request
@@ -54,7 +58,7 @@ export function decodeValue<A>(codec: t.Decoder<unknown, A>, value: unknown): E.
 export async function decodeBody<A>(c: Context, codec: t.Decoder<unknown, A>): Promise<E.Either<DecodeFailure, A>> {
   let value: unknown;
   try {
-    value = JSON.parse(await c.req.text());
+    value = JSON.parse(await c.req.text(), goStrings);
   } catch (error) {
     return E.left({ reason: 'not_json', detail: error instanceof Error ? error.message : String(error) });
   }

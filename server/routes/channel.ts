@@ -21,17 +21,20 @@ import {
   updateChannel,
   type ChannelBody,
 } from '../services/channel';
+import { updateAllBalances, updateChannelBalance } from '../services/channelBalance';
+import { startBatchTest, testChannelById } from '../services/channelTest';
 import { readOptions } from '../services/options';
+import { goStrings } from '../http/validate';
 
 /**
  * Channel management (contract §2.9) under /api/channel and the group list (§2.2.4) under
- * /api/group, all behind the Admin guard. Channel tests and balance queries
- * (`/test*`, `/update_balance*`) are not served here: those paths fall to the /api catch-all.
+ * /api/group, all behind the Admin guard, including channel tests (§2.9.9, §2.9.10) and balance
+ * queries (§2.9.11, §2.9.12).
  */
 
 type Ctx = Context<AppEnv>;
 
-/** Paths reserved for the channel test / balance routes (not implemented): never read as an id. */
+/** Paths of the channel test / balance routes: never read as an id. */
 const reservedIds: ReadonlySet<string> = new Set(['test', 'update_balance']);
 
 /** Query of `GET /api/channel/search`: `keyword` (absent = ""). */
@@ -46,7 +49,7 @@ async function readChannelBody(c: Ctx): Promise<E.Either<string, ChannelBody>> {
   if (text.trim() === '') return E.left('EOF');
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text, goStrings);
   } catch (error) {
     return E.left(error instanceof Error ? error.message : String(error));
   }
@@ -68,7 +71,7 @@ async function search(c: Ctx): Promise<Response> {
   return ok(c, await searchChannels(c.get('deps').db, keyword));
 }
 
-/** Lets `/test` and `/update_balance` fall through to the catch-all's 404 (before any guard). */
+/** Keeps `/test` and `/update_balance` (other methods) from being read as an id: the catch-all's 404. */
 const notReserved: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (reservedIds.has(c.req.param('id') ?? '')) return invalidUrl(c);
   await next();
@@ -112,12 +115,44 @@ async function removeDisabled(c: Ctx): Promise<Response> {
   return ok(c, await deleteDisabledChannels(c.get('deps').db));
 }
 
+/** `GET /api/channel/test/:id?model=`: one test; answers `{success, message, time, modelName}` (not enveloped). */
+async function testOne(c: Ctx): Promise<Response> {
+  const id = idParam(c);
+  if (E.isLeft(id)) return fail(c, id.left);
+  const answer = await testChannelById(c.get('deps'), id.right, c.req.query('model') ?? '');
+  return E.isLeft(answer) ? fail(c, answer.left) : json(c, answer.right);
+}
+
+/** `GET /api/channel/test?scope=all|disabled`: starts a background run and answers at once. */
+function testAll(c: Ctx): Response {
+  const started = startBatchTest(c.get('deps'), c.req.query('scope') ?? '');
+  return E.isLeft(started) ? fail(c, started.left) : ok(c);
+}
+
+/** `GET /api/channel/update_balance/:id`: `{success, message, balance}` (balance at top level). */
+async function balanceOne(c: Ctx): Promise<Response> {
+  const id = idParam(c);
+  if (E.isLeft(id)) return fail(c, id.left);
+  const balance = await updateChannelBalance(c.get('deps'), id.right);
+  return E.isLeft(balance) ? fail(c, balance.left) : json(c, { success: true, message: '', balance: balance.right });
+}
+
+/** `GET /api/channel/update_balance`: refreshes every enabled channel's balance, then answers success. */
+async function balanceAll(c: Ctx): Promise<Response> {
+  await updateAllBalances(c.get('deps'));
+  return ok(c);
+}
+
 /** Routes mounted at /api/channel (static paths registered before `:id`). */
 export function channelRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   app.get('/', adminAuth, list);
   app.get('/search', adminAuth, search);
   app.get('/models', adminAuth, (c) => json(c, modelCatalogue));
+  app.get('/test', adminAuth, testAll);
+  app.get('/test/:id', adminAuth, testOne);
+  app.get('/update_balance', adminAuth, balanceAll);
+  app.get('/update_balance/:id', adminAuth, balanceOne);
   app.get('/:id', notReserved, adminAuth, getOne);
   app.post('/', adminAuth, create);
   app.put('/', adminAuth, update);

@@ -12,7 +12,6 @@ import { hashPassword } from '../services/password';
 import { hasNul, userLimits } from '../services/userAdmin';
 import { consumeCode, newEmailCode, newResetPassword, newResetToken, storeCode } from '../services/verification';
 import { defaultServerAddress } from './status';
-import { turnstileFailure } from './user';
 
 /**
  * E-mail endpoints (contract §2.3.4 verification code, §2.3.5 reset mail, §2.3.6 reset confirm,
@@ -45,7 +44,7 @@ const emailPattern = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"._-][^\s@<>()[\]\\
 const isEmail = (s: string): boolean =>
   emailPattern.test(s) && !s.endsWith('.') && !s.includes('..') && [...s].length <= userLimits.email && !hasNul(s);
 
-/** `?email=` (other parameters, e.g. `turnstile`, are read by the Turnstile check). */
+/** `?email=` (other parameters, e.g. `turnstile`, are read by the Turnstile middleware). */
 const EmailQuery = t.partial({ email: t.string });
 /** `?email=&code=`. */
 const BindQuery = t.partial({ email: t.string, code: t.string });
@@ -82,8 +81,6 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 
 /** `GET /api/verification?email=`: mails a 6-hex code (purpose `v`). */
 async function sendVerification(c: Ctx): Promise<Response> {
-  const turnstile = await turnstileFailure(c);
-  if (turnstile !== null) return fail(c, turnstile);
   const email = emailParam(c);
   if (email === null) return fail(c, localize(c, 'invalid_parameter'));
   if (!(await domainAllowed(c, email))) return fail(c, text.notWhitelisted);
@@ -109,8 +106,6 @@ const queryBreaking = /[+&#%=]/g;
 
 /** `GET /api/reset_password?email=`: mails a reset link with a 32-hex token (purpose `r`). */
 async function sendResetLink(c: Ctx): Promise<Response> {
-  const turnstile = await turnstileFailure(c);
-  if (turnstile !== null) return fail(c, turnstile);
   const email = emailParam(c);
   if (email === null) return fail(c, localize(c, 'invalid_parameter'));
   if (!(await emailTaken(c, email))) return fail(c, text.emailNotRegistered);

@@ -60,8 +60,6 @@ const text = {
   passwordRegisterDisabled: '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册',
   emailVerificationRequired: '管理员开启了邮箱验证，请输入邮箱地址和验证码',
   badVerificationCode: '验证码错误或已过期',
-  turnstileEmpty: 'Turnstile token 为空',
-  turnstileFailed: 'Turnstile 校验失败，请刷新重试！',
   invalidSelfInput: '输入不合法 ',
   cannotDeleteRootSelf: '不能删除超级管理员账户',
   uuidCollision: '请重试，系统生成的 UUID 竟然重复了！',
@@ -128,33 +126,10 @@ async function logout(c: Ctx): Promise<Response> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Register (§2.3.3, §1.7)
-
-/** Cloudflare's verification endpoint. */
-const turnstileVerifyUrl = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
-
-/** The Turnstile check (§1.7) when TurnstileCheckEnabled: null when passed, else the failure message. */
-export async function turnstileFailure(c: Ctx): Promise<string | null> {
-  const options = await readOptions(db(c), ['TurnstileCheckEnabled', 'TurnstileSecretKey']);
-  if (!options.bool('TurnstileCheckEnabled')) return null;
-  const response = c.req.query('turnstile') ?? '';
-  if (response === '') return text.turnstileEmpty;
-  try {
-    const form = new URLSearchParams({ secret: options.str('TurnstileSecretKey'), response });
-    const remoteIp = c.req.header('X-Forwarded-For')?.split(',')[0]?.trim();
-    if (remoteIp !== undefined && remoteIp !== '') form.set('remoteip', remoteIp);
-    const reply = await fetch(turnstileVerifyUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(5000) });
-    const result = (await reply.json()) as { success?: unknown };
-    return result.success === true ? null : text.turnstileFailed;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
+// Register (§2.3.3; the Turnstile check of §1.7 is the middleware in http/turnstile.ts)
 
 /** `POST /api/user/register`. */
 async function register(c: Ctx): Promise<Response> {
-  const turnstile = await turnstileFailure(c);
-  if (turnstile !== null) return fail(c, turnstile);
   const options = await readOptions(db(c), ['RegisterEnabled', 'PasswordRegisterEnabled', 'EmailVerificationEnabled']);
   if (!options.bool('RegisterEnabled')) return fail(c, text.registerDisabled);
   if (!options.bool('PasswordRegisterEnabled')) return fail(c, text.passwordRegisterDisabled);

@@ -125,9 +125,9 @@ export const keywordId = (keyword: string): number => E.getOrElse(() => 0)(goAto
 /** The Go types of the bindable fields and how their JSON is checked. */
 type GoKind = 'int' | 'int64' | 'uint' | 'float64' | 'string';
 
-/** A JSON value as Go's decoder names it in an UnmarshalTypeError. */
-function jsonKind(value: unknown): string {
-  if (typeof value === 'number') return `number ${String(value)}`;
+/** A JSON value as Go's decoder names it in an UnmarshalTypeError (the literal only for integer targets). */
+function jsonKind(value: unknown, integerTarget = false): string {
+  if (typeof value === 'number') return integerTarget ? `number ${String(value)}` : 'number';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
   if (Array.isArray(value)) return 'array';
@@ -157,7 +157,7 @@ function goField<A>(kind: GoKind, field: string): t.Type<A | undefined, unknown>
         ? t.success(undefined)
         : fitsGoKind(kind, u)
           ? t.success(u as A)
-          : t.failure(u, context, `json: cannot unmarshal ${jsonKind(u)} into Go struct field Channel.${field} of type ${kind}`),
+          : t.failure(u, context, `json: cannot unmarshal ${jsonKind(u, kind !== 'string' && kind !== 'float64')} into Go struct field Channel.${field} of type ${kind}`),
     (a) => a,
   );
 }

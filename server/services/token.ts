@@ -5,6 +5,7 @@ import * as t from 'io-ts';
 import type { Kysely } from 'kysely';
 import { tokenStatusEnabled } from '../../src/domain/constants';
 import type { Database, TokenRow } from '../db/schema';
+import { goStrings } from '../http/validate';
 
 /**
  * Relay API keys ("tokens", contract §2.1.2, §2.7, §3.1.2): JSON shape, key generation, the
@@ -107,7 +108,7 @@ export function decodeGoJson<A>(text: string, struct: GoStruct, codec: t.Decoder
   if (text.trim() === '') return E.left('EOF');
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text, goStrings);
   } catch (error) {
     return E.left(error instanceof Error ? error.message : String(error));
   }

@@ -28,8 +28,8 @@ export const hasNul = (s: string): boolean => s.includes('\u0000');
 
 /** A JSON field Go would decode into a string: string, null or absent. */
 export const optString = t.union([t.string, t.null, t.undefined]);
-/** A JSON field Go would decode into an int: an integer, null or absent. */
-export const optInt = t.union([t.Int, t.null, t.undefined]);
+/** A JSON field Go would decode into an int: an integer within int64 (beyond → Go's decode error), null or absent. */
+export const optInt = t.union([t.refinement(t.Int, (n) => n >= -(2 ** 63) && n < 2 ** 63, 'Int64'), t.null, t.undefined]);
 
 /** Every field of one-api's User struct with its Go type; a wrong type fails decoding, unknown keys are ignored. */
 export const UserBody = t.partial({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright';
 import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 let gw: GatewayUnderTest;
 
@@ -12,23 +12,6 @@ afterAll(async () => {
   await gw.close();
 });
 
-/** Every toast text the page shows, collected as they appear. */
-async function watchToasts(page: Page): Promise<string[]> {
-  const seen: string[] = [];
-  await page.exposeFunction('__toast', (text: string) => seen.push(text));
-  await page.addInitScript(() => {
-    new MutationObserver(() => {
-      for (const el of document.querySelectorAll('[data-scope="toast"][data-part="description"]')) {
-        if (el instanceof HTMLElement && el.dataset.seen !== '1') {
-          el.dataset.seen = '1';
-          void (window as unknown as { __toast: (t: string) => Promise<void> }).__toast(el.textContent ?? '');
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  return seen;
-}
-
 describe('the console on the real gateway', () => {
   it('serves the console and the status on one port', async () => {
     const page = await (await gw.browser.newContext()).newPage();
@@ -37,7 +20,7 @@ describe('the console on the real gateway', () => {
     await page.getByRole('navigation', { name: '主导航' }).waitFor();
     await page.getByText('One API').first().waitFor();
     await page.waitForTimeout(500);
-    expect(toasts).toEqual([]);
+    expect(toasts.texts).toEqual([]);
     await page.context().close();
   });
 
@@ -51,8 +34,8 @@ describe('the console on the real gateway', () => {
     await page.getByRole('form', { name: '用户登录' }).getByRole('button', { name: '登录' }).click();
     await page.waitForURL(`${gw.url}/user/edit`);
     await page.getByRole('button', { name: '账户菜单：Root User' }).waitFor();
-    await expect.poll(() => toasts).toEqual(expect.arrayContaining(['登录成功！', '请立刻修改默认密码！']));
-    expect(toasts.filter((t) => t.includes('格式不正确') || t.startsWith('错误'))).toEqual([]);
+    await expect.poll(() => toasts.texts, { timeout: 15_000 }).toEqual(expect.arrayContaining(['登录成功！', '请立刻修改默认密码！']));
+    expectNoUnexpectedErrors(toasts);
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === 'session');
     expect(session?.httpOnly).toBe(true);
@@ -64,9 +47,41 @@ describe('the console on the real gateway', () => {
     await page.getByRole('button', { name: '账户菜单：Root User' }).click();
     await page.getByRole('menuitem', { name: '注销' }).click();
     await page.waitForURL(`${gw.url}/login`);
-    await page.getByRole('link', { name: '注册' }).waitFor();
+    await page.getByRole('link', { name: '注册', exact: true }).waitFor();
     const after = await page.evaluate(async () => (await fetch('/api/user/self')).status);
     expect(after).toBe(401);
+    await context.close();
+  });
+
+  it('root changes the default password on /user/edit: the new name shows, the old password stops working', async () => {
+    const context = await gw.browser.newContext();
+    const page = await context.newPage();
+    const toasts = await watchToasts(page);
+    await page.goto(`${gw.url}/login`);
+    await page.getByLabel('用户名或邮箱').fill('root');
+    await page.getByLabel('密码').fill('123456');
+    await page.getByRole('form', { name: '用户登录' }).getByRole('button', { name: '登录' }).click();
+    await page.waitForURL(`${gw.url}/user/edit`);
+    const form = page.getByRole('form', { name: '更新用户信息' });
+    await expect.poll(() => form.getByLabel('用户名').inputValue(), { timeout: 15_000 }).toBe('root');
+    await form.getByLabel('密码').fill('a-new-root-password');
+    await form.getByLabel('显示名称').fill('Chief');
+    await form.getByRole('button', { name: '提交' }).click();
+    await expect.poll(() => toasts.texts, { timeout: 15_000 }).toContain('用户信息更新成功！');
+    // the header follows the saved account; the password box is emptied
+    await page.getByRole('button', { name: '账户菜单：Chief' }).waitFor();
+    expect(await form.getByLabel('密码').inputValue()).toBe('');
+    expectNoUnexpectedErrors(toasts);
+
+    const login = async (password: string) =>
+      page.evaluate(
+        async (p) =>
+          ((await (await fetch('/api/user/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'root', password: p }) })).json()) as { success: boolean }).success,
+        password,
+      );
+    expect(await login('123456')).toBe(false);
+    expect(await login('a-new-root-password')).toBe(true);
+    // (the later walks of this file do not need root's password)
     await context.close();
   });
 
@@ -77,8 +92,9 @@ describe('the console on the real gateway', () => {
     await page.getByLabel('用户名或邮箱').fill('root');
     await page.getByLabel('密码').fill('wrong-password');
     await page.getByRole('form', { name: '用户登录' }).getByRole('button', { name: '登录' }).click();
-    await expect.poll(() => toasts.length).toBeGreaterThan(0);
-    expect(toasts[0]).toBe('用户名或密码错误，或用户已被封禁');
+    await expect.poll(() => toasts.texts.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(toasts.texts[0]).toBe('用户名或密码错误，或用户已被封禁');
+    expectNoUnexpectedErrors(toasts, ['用户名或密码错误，或用户已被封禁']);
     expect(new URL(page.url()).pathname).toBe('/login');
     await page.context().close();
   });

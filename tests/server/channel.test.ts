@@ -129,12 +129,12 @@ for (const target of dbTargets) {
         expect(await channelRow(id)).toBeUndefined();
       });
 
-      it('leaves /test and /update_balance to the catch-all (404, no guard)', async () => {
-        for (const path of ['/api/channel/test', '/api/channel/test/', '/api/channel/test/1', '/api/channel/update_balance', '/api/channel/update_balance/1/']) {
+      it('serves /test and /update_balance behind the admin guard (their behaviour: channel-test and channel-balance suites)', async () => {
+        for (const path of ['/api/channel/test', '/api/channel/test/1', '/api/channel/update_balance', '/api/channel/update_balance/1']) {
           const reply = await suite.client().get(path);
-          expect(reply.status, path).toBe(404);
-          expect(reply.body.error.message).toMatch(/^Invalid URL \(GET \/api\/channel\/(test|update_balance)/);
-          expect((await root.get(path)).status).toBe(404);
+          expect(reply.status, path).toBe(401);
+          expect(reply.body, path).toEqual({ success: false, message: notLoggedIn });
+          expect((await common.get(path)).body, path).toEqual({ success: false, message: forbidden });
         }
       });
     });
@@ -215,7 +215,7 @@ for (const target of dbTargets) {
           [{ type: '1', key: 'k' }, 'json: cannot unmarshal string into Go struct field Channel.type of type int'],
           [{ key: 'k', weight: -1 }, 'json: cannot unmarshal number -1 into Go struct field Channel.weight of type uint'],
           [{ key: 'k', priority: 1.5 }, 'json: cannot unmarshal number 1.5 into Go struct field Channel.priority of type int64'],
-          [{ key: 'k', name: 5 }, 'json: cannot unmarshal number 5 into Go struct field Channel.name of type string'],
+          [{ key: 'k', name: 5 }, 'json: cannot unmarshal number into Go struct field Channel.name of type string'],
           [{ key: ['a'] }, 'json: cannot unmarshal array into Go struct field Channel.key of type string'],
           [{ key: 'k', status: true }, 'json: cannot unmarshal bool into Go struct field Channel.status of type int'],
           [{ key: 'k', used_quota: 'x' }, 'json: cannot unmarshal string into Go struct field Channel.used_quota of type int64'],

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { consoleRoutes } from '../../server/http/console';
+import { createServerApp } from '../../server/http/server';
+import { testConfig } from './support/server';
 
 /** The response body as sent (gzip not undone). */
 const rawGet = (url: string): Promise<Buffer> =>
@@ -84,5 +86,18 @@ describe('the console on the API port', () => {
   it('refuses path traversal', async () => {
     const res = await fetch(`${base}/..%2f..%2fetc/passwd`);
     expect(await res.text()).not.toContain('root:');
+  });
+});
+
+describe('the global web limit on the whole server', () => {
+  it('counts pages, not the hashed files a page loads', async () => {
+    const config = testConfig({ kind: 'sqlite', path: ':memory:', busyTimeoutMs: 1000 }, { GLOBAL_WEB_RATE_LIMIT: '3' });
+    // the console routes never touch the database
+    const app = createServerApp({ db: undefined as never, dialect: 'sqlite', config }, dist);
+    const env = { incoming: { socket: { remoteAddress: '10.0.0.7' } } };
+    for (let i = 0; i < 20; i += 1) expect((await app.request('/assets/index-AbC123.js', undefined, env)).status).toBe(200);
+    const pages = [];
+    for (let i = 0; i < 4; i += 1) pages.push((await app.request('/login', undefined, env)).status);
+    expect(pages).toEqual([200, 200, 200, 429]);
   });
 });

@@ -67,7 +67,9 @@ export function App({ session, sessionInput, preferences, preferencesInput, impl
         <LangFromPreferences>
           <SessionContext.Provider logic={session} options={{ input: sessionInput }}>
             <MachineRegistryProvider implementations={implementations}>
-              <BrowserRouter>
+              {/* Route changes render with the session state they come with (no transition): a
+                  401 sends /login?expired=true before the login guard could send plain /login. */}
+              <BrowserRouter useTransitions={false}>
                 <ShellEffects>
                   <AppShell>
                     <AppRoutes />

@@ -6,6 +6,7 @@ import { migrate } from '../../../server/db/migrate';
 import { bootstrap } from '../../../server/db/bootstrap';
 import { createApi } from '../../../server/http/api';
 import { createRateLimitStore } from '../../../server/http/rateLimit';
+import { stopBatchTests } from '../../../server/services/channelTest';
 
 /** A real HTTP server around `createApi`, listening on 127.0.0.1 with a random port. */
 export interface RunningApi {
@@ -58,6 +59,7 @@ export async function startApi(database: DatabaseConfig, options: StartOptions =
     config,
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopBatchTests(handle.db);
       await rateLimitStore.close();
       await handle.close();
     },

@@ -1,0 +1,439 @@
+import * as E from 'fp-ts/Either';
+import type { Kysely } from 'kysely';
+import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyDisabled, logTypeTest } from '../../src/domain/constants';
+import { channelTypeByValue } from '../../src/domain/channelTypes';
+import type { ChannelRow, Database } from '../db/schema';
+import type { ResolvedDeps } from '../http/env';
+import { recordNotFound } from './channel';
+import { channelDisabledText, channelEnabledText, channelStatusSubject, notifyRoot } from './notify';
+import { readOptions } from './options';
+
+/**
+ * Channel tests (contract §2.9.9, §2.9.10, §4.10) and automatic disabling / enabling (§4.9).
+ *
+ * A test sends one non-streaming chat completion straight to the channel's upstream, built the
+ * way the OpenAI adaptor builds relay requests (URL per type, `Authorization: Bearer <key>`,
+ * Azure's `api-key`). Types with a native adaptor are refused (`notSupportedForType`).
+ *
+ * A single test stores `response_time` (0 ms when it failed) and `test_time` and writes a test log;
+ * it never changes the channel's status. A batch run (one per database at a time, sequential,
+ * POLLING_INTERVAL seconds between channels) also disables slow or fatally failing enabled channels
+ * and re-enables passing ones, when the options say so. Deviation (contract §6 #31, fixed): only
+ * automatically disabled channels (status 3) are re-enabled; a manually disabled one (2) stays off.
+ * The "test finished" and "slow channel" notifications are not sent, as in one-api (§6 #43).
+ */
+
+type Db = Kysely<Database>;
+
+/** The model a test uses when the request names none (batch tests always). */
+export const defaultTestModel = 'gpt-3.5-turbo';
+
+/** Answer of `GET /api/channel/test?scope=` while a run is in progress. */
+export const testAlreadyRunning = '测试已在运行中';
+
+/** Failure text for channel types whose upstream does not speak the OpenAI wire format. */
+export const notSupportedForType = (type: number): string => `channel type ${type} is not supported for channel tests yet`;
+
+/** The OpenAI-style error object of an upstream answer (`Error` of one-api's relay model). */
+export interface UpstreamError {
+  readonly message: string;
+  readonly type: string;
+  readonly code: unknown;
+}
+
+/** What one test gives: the reply text, or the error text plus the upstream error when there was one. */
+export type TestOutcome =
+  | { readonly ok: true; readonly reply: string; readonly model: string }
+  | { readonly ok: false; readonly error: string; readonly upstream: UpstreamError | null; readonly model: string };
+
+/** The channel columns a test needs. */
+export type TestableChannel = Pick<ChannelRow, 'id' | 'type' | 'key' | 'status' | 'name' | 'base_url' | 'other' | 'models' | 'model_mapping' | 'config'>;
+
+const testableColumns = ['id', 'type', 'key', 'status', 'name', 'base_url', 'other', 'models', 'model_mapping', 'config'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// The request
+
+/** Types relayed by a native (non-OpenAI) adaptor (contract §3.6). */
+const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46]);
+
+/** Whether channel tests can reach channels of `type`. */
+export const isTestableType = (type: number): boolean => !nativeTypes.has(type);
+
+/** Parses a JSON object of strings, or null (one-api ignores a model mapping it cannot parse). */
+function stringMap(text: string | null): Readonly<Record<string, unknown>> | null {
+  if (text === null || text === '') return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The model a test sends: the requested one (default gpt-3.5-turbo) unless the channel's `models`
+ * text does not contain it (substring test), then the channel's first model; then the mapping.
+ */
+export function testModel(channel: Pick<ChannelRow, 'models' | 'model_mapping'>, requested: string): string {
+  const models = channel.models ?? '';
+  let model = requested === '' ? defaultTestModel : requested;
+  if (!models.includes(model)) model = models.split(',')[0] ?? '';
+  const mapped = stringMap(channel.model_mapping)?.[model];
+  return typeof mapped === 'string' && mapped !== '' ? mapped : model;
+}
+
+/** The base URL of a channel: its `base_url`, else the type's default. */
+export const channelBaseUrl = (channel: Pick<ChannelRow, 'type' | 'base_url'>): string =>
+  channel.base_url !== null && channel.base_url !== '' ? channel.base_url : channelTypeByValue(channel.type).defaultBaseUrl;
+
+/** Drops trailing slashes. */
+const trimSlash = (s: string): string => s.replace(/\/+$/, '');
+
+/** Whether a base URL is a Cloudflare AI Gateway (prefix dropped for types 1 and 3). */
+const isCloudflareGateway = (base: string): boolean => base.startsWith('https://gateway.ai.cloudflare.com');
+
+/** The chat-completion URL and auth headers for `channel` (OpenAI adaptor rules, contract §3.6). */
+export function chatCompletionTarget(channel: TestableChannel, model: string): { url: string; headers: Record<string, string> } {
+  const base = channelBaseUrl(channel);
+  const key = channel.key ?? '';
+  const bearer = { Authorization: `Bearer ${key}` };
+  switch (channel.type) {
+    case 3: {
+      const config = stringMap(channel.config);
+      const version = typeof config?.api_version === 'string' && config.api_version !== '' ? config.api_version : (channel.other ?? '');
+      const deployment = model.replaceAll('.', '');
+      const prefix = isCloudflareGateway(base) ? base : `${base}/openai/deployments`;
+      return { url: `${prefix}/${deployment}/chat/completions?api-version=${version}`, headers: { 'api-key': key } };
+    }
+    case 20:
+      return {
+        url: `${base}/v1/chat/completions`,
+        headers: { ...bearer, 'HTTP-Referer': 'https://github.com/songquanpeng/one-api', 'X-Title': 'One API' },
+      };
+    case 27:
+      return { url: `${base}/v1/text/chatcompletion_v2`, headers: bearer };
+    case 40:
+      return { url: `${base}/api/v3/chat/completions`, headers: bearer };
+    case 41:
+      return { url: `${base}/chat/completions`, headers: bearer };
+    case 47:
+      return { url: `${base}/v2/chat/completions`, headers: bearer };
+    case 49:
+      return { url: `${base}/compatible-mode/v1/chat/completions`, headers: bearer };
+    case 50:
+    case 51:
+      return { url: `${trimSlash(base)}/chat/completions`, headers: bearer };
+    default:
+      return { url: isCloudflareGateway(base) && channel.type === 1 ? `${base}/chat/completions` : `${base}/v1/chat/completions`, headers: bearer };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The answer
+
+/** The error text of an unknown thrown value. */
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+const str = (u: unknown): string => (typeof u === 'string' ? u : '');
+
+/**
+ * The error of a non-200 answer as one-api's relay error handler reads it: `error.{message,type,code}`
+ * when `error.message` is set, else the first message field found elsewhere; defaults type
+ * `upstream_error`, code `bad_response_status_code`; message `bad response status code <n>` when the
+ * body is JSON without any message, "" when it is not JSON.
+ */
+export function upstreamError(status: number, text: string): UpstreamError {
+  const fallback = { message: '', type: 'upstream_error', code: 'bad_response_status_code' };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+  if (!isObject(body)) return fallback;
+  const error = isObject(body.error) ? body.error : {};
+  if (str(error.message) !== '') return { message: str(error.message), type: str(error.type), code: error.code ?? null };
+  const header = isObject(body.header) ? body.header : {};
+  const response = isObject(body.response) && isObject(body.response.error) ? body.response.error : {};
+  const message = [body.message, body.msg, body.err, body.error_msg, header.message, response.message].map(str).find((m) => m !== '') ?? '';
+  return { ...fallback, message: message === '' ? `bad response status code ${status}` : message };
+}
+
+/** Reads a 200 answer: a usage object and a string `choices[0].message.content` are required. */
+function readCompletion(text: string): E.Either<{ error: string; upstream: UpstreamError | null }, string> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    return E.left({ error: errorText(error), upstream: null });
+  }
+  if (!isObject(body)) return E.left({ error: 'response is not a JSON object', upstream: null });
+  if (isObject(body.error) && str(body.error.type) !== '') {
+    const upstream = { message: str(body.error.message), type: str(body.error.type), code: body.error.code ?? null };
+    return E.left({ error: upstream.message, upstream });
+  }
+  if (!isObject(body.usage)) return E.left({ error: 'usage is nil', upstream: null });
+  const choices = Array.isArray(body.choices) ? (body.choices as unknown[]) : [];
+  if (choices.length === 0) return E.left({ error: 'response has no choices', upstream: null });
+  const first = choices[0];
+  const content = isObject(first) && isObject(first.message) ? first.message.content : undefined;
+  return typeof content === 'string' ? E.right(content) : E.left({ error: 'response is not string', upstream: null });
+}
+
+/** Sends the test request for `channel` and reads the answer; never throws. */
+export async function runTest(channel: TestableChannel, requestedModel: string, prompt: string, signal?: AbortSignal): Promise<TestOutcome> {
+  const model = testModel(channel, requestedModel);
+  if (!isTestableType(channel.type)) return { ok: false, error: notSupportedForType(channel.type), upstream: null, model };
+  const { url, headers } = chatCompletionTarget(channel, model);
+  const body = JSON.stringify({ model, messages: [{ role: 'user', content: prompt }] });
+  let status: number;
+  let text: string;
+  try {
+    const response = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body, signal });
+    status = response.status;
+    text = await response.text();
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return { ok: false, error: `Post "${url}": ${errorText(error)}${cause}`, upstream: null, model };
+  }
+  if (status !== 200) {
+    const upstream = upstreamError(status, text);
+    const suffix = upstream.message === '' ? '' : `, error message: ${upstream.message}`;
+    return { ok: false, error: `http status code: ${status}${suffix}`, upstream, model };
+  }
+  const reply = readCompletion(text);
+  return E.isRight(reply) ? { ok: true, reply: reply.right, model } : { ok: false, ...reply.left, model };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Automatic disabling / enabling (§4.9)
+
+/** Lower-cased message fragments that mark a fatal upstream error. */
+const fatalMessageParts = [
+  'your access was terminated',
+  'violation of our policies',
+  'your credit balance is too low',
+  'organization has been disabled',
+  'credit',
+  'balance',
+  'permission denied',
+  'organization has been restricted',
+  'api key not valid',
+  'api key expired',
+  '已欠费',
+];
+
+/**
+ * Whether an upstream error means the channel's credential is unusable (§4.9): HTTP 401 (pass
+ * `status` null to skip that rule, as batch tests do), a fatal error type or code, or a fatal
+ * message fragment. The AutomaticDisableChannelEnabled option is the caller's to check.
+ */
+export function isFatalUpstreamError(error: UpstreamError | null, status: number | null): boolean {
+  if (error === null) return false;
+  if (status === 401) return true;
+  if (['insufficient_quota', 'authentication_error', 'permission_error', 'forbidden'].includes(error.type)) return true;
+  if (error.code === 'invalid_api_key' || error.code === 'account_deactivated') return true;
+  const message = error.message.toLowerCase();
+  return fatalMessageParts.some((part) => message.includes(part));
+}
+
+/** Sets a channel's status and its abilities' `enabled` flag in one transaction. */
+export async function setChannelStatus(db: Db, id: number, status: number): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.updateTable('channels').set({ status }).where('id', '=', id).execute();
+    await tx.updateTable('abilities').set({ enabled: status === channelStatusEnabled }).where('channel_id', '=', id).execute();
+  });
+}
+
+/** Disables a channel automatically (status 3) and notifies the root user. */
+export async function autoDisableChannel(db: Db, channel: Pick<ChannelRow, 'id' | 'name'>, reason: string, signal?: AbortSignal): Promise<void> {
+  await setChannelStatus(db, channel.id, channelStatusAutoDisabled);
+  console.warn(`[channel] channel #${channel.id} has been disabled: ${reason}`);
+  await notifyRoot(db, channelStatusSubject, channelDisabledText(channel.name ?? '', channel.id, reason), signal);
+}
+
+/** Re-enables a channel (status 1) and notifies the root user. */
+export async function autoEnableChannel(db: Db, channel: Pick<ChannelRow, 'id' | 'name'>, signal?: AbortSignal): Promise<void> {
+  await setChannelStatus(db, channel.id, channelStatusEnabled);
+  console.warn(`[channel] channel #${channel.id} has been enabled`);
+  await notifyRoot(db, channelStatusSubject, channelEnabledText(channel.name ?? '', channel.id), signal);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storing results
+
+/** Stores `response_time` (ms) and `test_time` (Unix seconds). */
+async function storeResponseTime(db: Db, id: number, ms: number, nowSeconds: number): Promise<void> {
+  await db.updateTable('channels').set({ response_time: ms, test_time: nowSeconds }).where('id', '=', id).execute();
+}
+
+/** Writes the test log (type 5, user 0) of one test. */
+async function writeTestLog(db: Db, channel: TestableChannel, outcome: TestOutcome, elapsedMs: number, nowSeconds: number): Promise<void> {
+  const name = channel.name ?? '';
+  const content = outcome.ok ? `渠道 ${name} 测试成功，响应：${outcome.reply}` : `渠道 ${name} 测试失败，错误：${outcome.error}`;
+  await db
+    .insertInto('logs')
+    .values({
+      user_id: 0,
+      created_at: nowSeconds,
+      type: logTypeTest,
+      content,
+      username: '',
+      token_name: '',
+      model_name: outcome.model,
+      quota: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      channel_id: channel.id,
+      elapsed_time: elapsedMs,
+    })
+    .execute();
+}
+
+/** Runs one test and writes its log (not for unsupported types: nothing was sent). */
+async function testAndLog(deps: ResolvedDeps, channel: TestableChannel, model: string, signal?: AbortSignal) {
+  const started = performance.now();
+  const outcome = await runTest(channel, model, deps.config.testPrompt, signal);
+  const elapsedMs = Math.round(performance.now() - started);
+  if (isTestableType(channel.type) && signal?.aborted !== true) {
+    await writeTestLog(deps.db, channel, outcome, elapsedMs, Math.floor(deps.now() / 1000));
+  }
+  return { outcome, elapsedMs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Single test
+
+/** The answer of `GET /api/channel/test/:id` (`modelName` echoes the query). */
+export interface SingleTestAnswer {
+  readonly success: boolean;
+  readonly message: string;
+  readonly time: number;
+  readonly modelName: string;
+}
+
+/**
+ * `GET /api/channel/test/:id?model=`: tests one channel, stores the response time (0 when the test
+ * failed) and test time. Left = the plain failure message (channel not found).
+ */
+export async function testChannelById(deps: ResolvedDeps, id: number, model: string, signal?: AbortSignal): Promise<E.Either<string, SingleTestAnswer>> {
+  const channel = Number.isSafeInteger(id)
+    ? await deps.db.selectFrom('channels').select(testableColumns).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (channel === undefined) return E.left(recordNotFound);
+  const { outcome, elapsedMs } = await testAndLog(deps, channel, model, signal);
+  const ms = outcome.ok ? elapsedMs : 0;
+  await storeResponseTime(deps.db, channel.id, ms, Math.floor(deps.now() / 1000));
+  return E.right({ success: outcome.ok, message: outcome.ok ? outcome.reply : outcome.error, time: ms / 1000, modelName: model });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batch runs
+
+interface Run {
+  readonly controller: AbortController;
+  done: Promise<void>;
+}
+
+/** The run in progress per database (one-api: one per process). */
+const runs = new WeakMap<Db, Run>();
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/** The channels of a scope: `all` every channel, `disabled` status 2 or 3, anything else none. */
+async function channelsInScope(db: Db, scope: string): Promise<TestableChannel[]> {
+  if (scope !== 'all' && scope !== 'disabled') return [];
+  let query = db.selectFrom('channels').select(testableColumns).orderBy('id', 'desc');
+  if (scope === 'disabled') query = query.where('status', 'in', [channelStatusManuallyDisabled, channelStatusAutoDisabled]);
+  return query.execute();
+}
+
+/** Tests one channel of a batch run and applies the disable / enable rules (contract §4.10). */
+async function batchTestOne(deps: ResolvedDeps, channel: TestableChannel, signal: AbortSignal): Promise<void> {
+  const { db } = deps;
+  const wasEnabled = channel.status === channelStatusEnabled;
+  const { outcome, elapsedMs } = await testAndLog(deps, channel, '', signal);
+  if (signal.aborted) return;
+  const o = await readOptions(db, ['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'ChannelDisableThreshold']);
+  const autoDisable = o.bool('AutomaticDisableChannelEnabled');
+  const thresholdMs = Math.trunc(o.num('ChannelDisableThreshold') * 1000);
+  let disabled = false;
+  if (wasEnabled && thresholdMs > 0 && elapsedMs > thresholdMs) {
+    const reason = `响应时间 ${(elapsedMs / 1000).toFixed(2)}s 超过阈值 ${(thresholdMs / 1000).toFixed(2)}s`;
+    if (autoDisable) {
+      await autoDisableChannel(db, channel, reason, signal);
+      disabled = true;
+    } else {
+      console.warn(`[channel] 渠道 ${channel.name ?? ''} （${channel.id}）测试超时: ${reason}`);
+    }
+  }
+  if (wasEnabled && !disabled && autoDisable && !outcome.ok && isFatalUpstreamError(outcome.upstream, null)) {
+    await autoDisableChannel(db, channel, outcome.error, signal);
+  }
+  if (channel.status === channelStatusAutoDisabled && outcome.ok && o.bool('AutomaticEnableChannelEnabled')) {
+    await autoEnableChannel(db, channel, signal);
+  }
+  if (signal.aborted) return;
+  await storeResponseTime(db, channel.id, elapsedMs, Math.floor(deps.now() / 1000));
+}
+
+/** The body of a batch run: every channel of `scope` in turn; errors are logged, never thrown. */
+async function batchRun(deps: ResolvedDeps, scope: string, signal: AbortSignal): Promise<void> {
+  try {
+    const channels = await channelsInScope(deps.db, scope);
+    for (const [index, channel] of channels.entries()) {
+      if (signal.aborted) return;
+      if (index > 0) await pause(deps.config.pollingIntervalSeconds * 1000, signal);
+      if (signal.aborted) return;
+      try {
+        await batchTestOne(deps, channel, signal);
+      } catch (error) {
+        if (!signal.aborted) console.error(`[channel] test of channel #${channel.id} failed:`, error);
+      }
+    }
+    if (channels.length > 0 && !signal.aborted) console.log(`[channel] batch channel test finished (${channels.length} channels)`);
+  } catch (error) {
+    if (!signal.aborted) console.error('[channel] batch channel test failed:', error);
+  }
+}
+
+/**
+ * `GET /api/channel/test?scope=`: starts a batch run in the background (scope `all` by default).
+ * Left = `测试已在运行中` when a run on this database is still going.
+ */
+export function startBatchTest(deps: ResolvedDeps, scope: string): E.Either<string, void> {
+  if (runs.has(deps.db)) return E.left(testAlreadyRunning);
+  const run: Run = { controller: new AbortController(), done: Promise.resolve() };
+  runs.set(deps.db, run);
+  run.done = batchRun(deps, scope === '' ? 'all' : scope, run.controller.signal).finally(() => {
+    if (runs.get(deps.db) === run) runs.delete(deps.db);
+  });
+  return E.right(undefined);
+}
+
+/** Whether a batch run on `db` is in progress. */
+export const isBatchTestRunning = (db: Db): boolean => runs.has(db);
+
+/**
+ * Stops the batch run on `db`, if any (in-flight upstream calls are aborted), and resolves when it
+ * has ended. Call before closing the database.
+ */
+export async function stopBatchTests(db: Db): Promise<void> {
+  const run = runs.get(db);
+  if (run === undefined) return;
+  run.controller.abort();
+  await run.done;
+}

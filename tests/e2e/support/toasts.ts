@@ -1,0 +1,44 @@
+/**
+ * The console's toasts as a walk sees them: every toast collected as it appears (text and level),
+ * and the check every walk ends with (no decode error, no error toast it did not expect).
+ */
+import { expect } from 'vitest';
+import type { BrowserContext, Page } from 'playwright';
+
+export interface SeenToasts {
+  /** Every toast text, in order of appearance. */
+  readonly texts: string[];
+  /** The texts of error toasts (and of any toast saying a response could not be decoded). */
+  readonly errors: string[];
+}
+
+/**
+ * Starts collecting the toasts `target` shows across navigations and reloads: one page, or every
+ * page of a context (popups included).
+ */
+export async function watchToasts(target: Page | BrowserContext): Promise<SeenToasts> {
+  const page = target as Pick<Page, 'exposeFunction' | 'addInitScript'>;
+  const seen: SeenToasts = { texts: [], errors: [] };
+  await page.exposeFunction('__toast', (text: string, type: string) => {
+    seen.texts.push(text);
+    if (type === 'error' || text.includes('格式不正确')) seen.errors.push(text);
+  });
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('[data-scope="toast"][data-part="description"]')) {
+        if (el instanceof HTMLElement && el.dataset.seen !== '1') {
+          el.dataset.seen = '1';
+          const root = el.closest('[data-scope="toast"][data-part="root"]');
+          const type = root?.getAttribute('data-type') ?? (root?.getAttribute('role') === 'alert' ? 'error' : '');
+          void (window as unknown as { __toast: (t: string, type: string) => Promise<void> }).__toast(el.textContent ?? '', type);
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return seen;
+}
+
+/** Fails when the page showed an error toast other than the `expected` ones. */
+export function expectNoUnexpectedErrors(toasts: SeenToasts, expected: readonly string[] = []): void {
+  expect(toasts.errors.filter((t) => !expected.includes(t))).toEqual([]);
+}
