@@ -49,6 +49,8 @@ export interface Config {
   readonly pollingIntervalSeconds: number;
   /** The user message of a channel test (`TEST_PROMPT`). */
   readonly testPrompt: string;
+  /** Minutes between automatic test-all runs (`CHANNEL_TEST_FREQUENCY`); 0 = none. */
+  readonly channelTestFrequencyMinutes: number;
 }
 
 /** An environment variable holds a value the server cannot use. */
@@ -138,5 +140,6 @@ export function loadConfig(env: Env = process.env): Config {
     turnstileVerifyUrl: read(env, 'TURNSTILE_VERIFY_URL') ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     pollingIntervalSeconds: readInt(env, 'POLLING_INTERVAL', 0),
     testPrompt: read(env, 'TEST_PROMPT') ?? 'Output only your specific model name with no additional text.',
+    channelTestFrequencyMinutes: readInt(env, 'CHANNEL_TEST_FREQUENCY', 0),
   };
 }

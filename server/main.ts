@@ -10,7 +10,8 @@ import { bootstrap } from './db/bootstrap';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { createServerApp } from './http/server';
-import { stopBatchTests } from './services/channelTest';
+import { resolveDeps } from './http/api';
+import { scheduleChannelTests, stopBatchTests } from './services/channelTest';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -22,13 +23,17 @@ async function main(): Promise<void> {
   await migrate(database.db, database.dialect);
   const report = await bootstrap(database.db, database.dialect, config);
   if (report.rootCreated) console.log('First start: created the root user (root / 123456). Change its password.');
-  const app = createServerApp({ db: database.db, dialect: database.dialect, config }, 'dist');
+  const deps = resolveDeps({ db: database.db, dialect: database.dialect, config });
+  const app = createServerApp(deps, 'dist');
+  const stopSchedule =
+    config.channelTestFrequencyMinutes > 0 ? scheduleChannelTests(deps, config.channelTestFrequencyMinutes * 60_000) : () => undefined;
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
     const where = config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL';
     console.log(`Gateway listening on http://localhost:${info.port} (${where})`);
   });
   const stop = (): void => {
     server.close();
+    stopSchedule();
     // A background channel-test run is aborted and awaited before the database closes.
     void stopBatchTests(database.db)
       .then(() => database.close())

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { except } from 'hono/combine';
 import { createApi, type ApiDeps } from './api';
 import { consoleRoutes } from './console';
 import { createRateLimiters, createRateLimitStore } from './rateLimit';
@@ -21,7 +22,7 @@ export function createServerApp(deps: ApiDeps, distDir: string | null): Hono {
     const limitWeb = createRateLimiters(deps.config, store, deps.now).globalWeb;
     // Hashed, immutable build files do not count: a first visit loads dozens of chunks, and
     // counting them (as one-api counts every file) locks real browsers out after a few pages.
-    web.use('*', (c, next) => (c.req.path.startsWith('/assets/') ? next() : limitWeb(c, next)));
+    web.use('*', except('/assets/*', limitWeb));
     web.route('/', consoleRoutes(distDir));
     app.route('/', web);
   }

@@ -437,3 +437,18 @@ export async function stopBatchTests(db: Db): Promise<void> {
   run.controller.abort();
   await run.done;
 }
+
+/**
+ * `CHANNEL_TEST_FREQUENCY`: starts a test-all run every `intervalMs` (a run still going is left
+ * alone). Returns the function that stops the schedule; `stopBatchTests` still ends a run in flight.
+ */
+export function scheduleChannelTests(deps: ResolvedDeps, intervalMs: number): () => void {
+  const timer = setInterval(() => {
+    if (!runs.has(deps.db)) {
+      console.log('[channel] automatic channel test started');
+      startBatchTest(deps, 'all');
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

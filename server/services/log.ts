@@ -1,6 +1,7 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import * as t from 'io-ts';
 import { logTypeConsume, pageSize } from '../../src/domain/constants';
+import { rollupBucketSeconds, rollupNullBucket } from '../db/migrate';
 import type { Database, LogRow } from '../db/schema';
 
 /**
@@ -130,11 +131,49 @@ export function logJson(row: LogRow, hideId = false) {
 }
 export type LogJson = ReturnType<typeof logJson>;
 
-/** One page (`id` desc, 10 rows from `page × 10`) of the logs matching `f`. */
+/** Pages of all logs from this offset on skip ids in the primary key rather than whole rows. */
+const deepOffset = 1_000;
+
+/** Time windows holding at most this many logs are paged within their id range (see `listLogs`). */
+const narrowWindow = 20_000;
+
+/**
+ * The id range of the logs in the time window of `f` when the window holds at most `narrowWindow`
+ * logs, else null. Read from the `created_at` index alone (bounded by the limit).
+ */
+async function windowIds(db: Db, f: LogFilter): Promise<{ lo: number; hi: number } | null> {
+  let inner = db.selectFrom('logs').select('id');
+  if (f.startTimestamp !== 0) inner = inner.where('created_at', '>=', f.startTimestamp);
+  if (f.endTimestamp !== 0) inner = inner.where('created_at', '<=', f.endTimestamp);
+  const row = await db
+    .selectFrom(inner.limit(narrowWindow + 1).as('w'))
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('w.id').as('lo'), eb.fn.max('w.id').as('hi')])
+    .executeTakeFirst();
+  if (row === undefined || Number(row.n) > narrowWindow) return null;
+  return row.lo === null || row.hi === null ? { lo: 1, hi: 0 } : { lo: Number(row.lo), hi: Number(row.hi) };
+}
+
+/**
+ * One page (`id` desc, 10 rows from `page × 10`) of the logs matching `f`. A narrow time window with
+ * no other selective filter is read as an id range (every log of the window has its id between the
+ * window's smallest and largest id), so the newest-first scan starts at the window, not at the newest log.
+ */
 export async function listLogs(db: Db, f: LogFilter, page: number): Promise<LogRow[]> {
   if (!isSatisfiable(f)) return [];
-  const query = applyFilter(db.selectFrom('logs').selectAll(), f, true);
-  return query.orderBy('id', 'desc').limit(pageSize).offset(page * pageSize).execute();
+  let query = applyFilter(db.selectFrom('logs').selectAll(), f, true);
+  const timeOnly = f.userId === undefined && f.username === '' && f.tokenName === '' && f.modelName === '' && f.channel === 0;
+  if (timeOnly && (f.startTimestamp !== 0 || f.endTimestamp !== 0)) {
+    const ids = await windowIds(db, f);
+    if (ids !== null) query = query.where('id', '>=', ids.lo).where('id', '<=', ids.hi);
+  }
+  const offset = page * pageSize;
+  const unfiltered = timeOnly && f.type === 0 && f.startTimestamp === 0 && f.endTimestamp === 0;
+  if (unfiltered && offset >= deepOffset) {
+    // A deep page of all logs: skip `offset` ids in the primary key alone, then read 10 rows.
+    const ids = db.selectFrom('logs').select('id').orderBy('id', 'desc').limit(pageSize).offset(offset);
+    return db.selectFrom('logs').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+  }
+  return query.orderBy('id', 'desc').limit(pageSize).offset(offset).execute();
 }
 
 /** The integer a search keyword names, or null (a non-integer keyword cannot equal `type`). */
@@ -171,8 +210,54 @@ export async function searchUserLogs(db: Db, userId: number, keyword: string): P
     .execute();
 }
 
-/** Sum of `quota` over the consume logs (type 2) matching `f`; `f.type` is ignored, as in one-api. */
+/** floor(a / b) on integers, exact for any safe integer. */
+const floorDiv = (a: number, b: number): number => Number((BigInt(a) - (((BigInt(a) % BigInt(b)) + BigInt(b)) % BigInt(b))) / BigInt(b));
+
+/**
+ * Sum of `quota` over the consume logs (type 2) matching `f`; `f.type` is ignored, as in one-api.
+ * Whole hours inside the time range come from the trigger-maintained rollups (server/db/migrate.ts),
+ * the partial hours at either end from `logs`, so the answer equals `sumUsedQuotaPlain`. Filters
+ * the rollups do not keep (`token_name`, `channel`) use the plain sum.
+ */
 export async function sumUsedQuota(db: Db, f: LogFilter): Promise<number> {
+  if (!isSatisfiable(f)) return 0;
+  const absurd = (t: number) => Math.abs(t) > 1e15; // beyond any clock: keep the bucket arithmetic exact
+  if (f.tokenName !== '' || f.channel !== 0 || absurd(f.startTimestamp) || absurd(f.endTimestamp)) return sumUsedQuotaPlain(db, f);
+  const byUser = f.userId !== undefined || f.username !== '';
+  const table = byUser ? 'oa_log_quota_hourly_user' : f.modelName !== '' ? 'oa_log_quota_hourly_model' : 'oa_log_quota_hourly';
+  const conds: RawBuilder<unknown>[] = [];
+  if (f.userId !== undefined) conds.push(sql`user_id = ${f.userId}`);
+  if (f.username !== '') conds.push(sql`username = ${f.username}`);
+  if (f.modelName !== '') conds.push(sql`model_name = ${f.modelName}`);
+  const n = rollupBucketSeconds;
+  const hasStart = f.startTimestamp !== 0;
+  const hasEnd = f.endTimestamp !== 0;
+  // Whole buckets [lo, hi]: every second of them lies inside the range.
+  const lo = hasStart ? 0 - floorDiv(-f.startTimestamp, n) + 0 : null;
+  const hi = hasEnd ? floorDiv(f.endTimestamp + 1, n) - 1 : null;
+  if (lo !== null && hi !== null && lo > hi) return sumUsedQuotaPlain(db, f);
+  if (lo !== null) conds.push(sql`bucket >= ${lo}`);
+  else if (hasEnd) conds.push(sql`bucket > ${sql.raw(rollupNullBucket)}`);
+  if (hi !== null) conds.push(sql`bucket <= ${hi}`);
+  const where = conds.length === 0 ? sql`` : sql`where ${sql.join(conds, sql` and `)}`;
+  const parts: RawBuilder<unknown>[] = [sql`(select coalesce(sum(quota), 0) from ${sql.table(table)} ${where})`];
+  // The partial buckets at the ends, from the logs themselves.
+  const edge = (start: number, end: number) => {
+    const query = applyFilter(db.selectFrom('logs'), { ...f, startTimestamp: 0, endTimestamp: 0 }, false)
+      .where('type', '=', logTypeConsume)
+      .where('created_at', '>=', start)
+      .where('created_at', '<=', end)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quota'), eb.lit(0)).as('quota'));
+    parts.push(sql`(${query})`);
+  };
+  if (lo !== null && f.startTimestamp < lo * n) edge(f.startTimestamp, lo * n - 1);
+  if (hi !== null && f.endTimestamp > hi * n + n - 1) edge(hi * n + n, f.endTimestamp);
+  const { rows } = await sql<{ quota: number | string }>`select ${sql.join(parts, sql` + `)} as quota`.execute(db);
+  return Number(rows[0]?.quota ?? 0);
+}
+
+/** The plain `SUM(quota)` over `logs` that `sumUsedQuota` must equal (the rollups' test oracle). */
+export async function sumUsedQuotaPlain(db: Db, f: LogFilter): Promise<number> {
   if (!isSatisfiable(f)) return 0;
   const query = applyFilter(db.selectFrom('logs'), f, false)
     .where('type', '=', logTypeConsume)

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolveDeps } from '../../server/http/api';
+import { isBatchTestRunning, scheduleChannelTests, stopBatchTests } from '../../server/services/channelTest';
 import { insertUser, setOption } from './support/db';
 import type { Client } from './support/http';
 import { startLoopbackSmtp, type LoopbackSmtp } from './support/smtp';
@@ -326,6 +328,24 @@ for (const target of dbTargets) {
         } finally {
           await smtp.close();
         }
+      });
+
+      it('CHANNEL_TEST_FREQUENCY: test-all runs on a schedule until the schedule stops', async () => {
+        const id = await addChannel('sk-sched');
+        await db().updateTable('channels').set({ test_time: 0 }).execute();
+        const deps = resolveDeps({ db: db(), dialect: suite.api.handle.dialect, config: suite.api.config, now: () => nowMs });
+        const stop = scheduleChannelTests(deps, 100);
+        try {
+          await waitFor(async () => ((await row(id)).test_time ?? 0) > 0, 'scheduled test');
+          await waitFor(() => Promise.resolve(upstream.requests.length >= 2), 'second scheduled run');
+        } finally {
+          stop();
+          await stopBatchTests(db());
+        }
+        const sent = upstream.requests.length;
+        await new Promise((r) => setTimeout(r, 350));
+        expect(upstream.requests.length).toBe(sent);
+        expect(isBatchTestRunning(db())).toBe(false);
       });
 
       it('a run in progress stops with the server (no work after stop)', async () => {

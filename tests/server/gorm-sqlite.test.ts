@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../../server/config';
 import { bootstrap } from '../../server/db/bootstrap';
 import { openDatabase } from '../../server/db/connect';
-import { migrate } from '../../server/db/migrate';
+import { migrate, queryIndexesOf, rollupIndexes, rollupTables, rollupTriggers } from '../../server/db/migrate';
 import { createGormSqlite, fixtureRootPassword, sqliteMaster } from './support/gormSqlite';
 import { Client } from './support/http';
 import { startApi, testConfig, type RunningApi } from './support/server';
@@ -21,6 +21,14 @@ function dataRows(path: string): string {
     db.close();
   }
 }
+
+/** Our own indexes, which every migration adds (never one-api's names). */
+const ourIndexes = queryIndexesOf('sqlite').map((i) => i.name);
+const ourTables = rollupTables.map((t) => t.name);
+/** Every object of ours in sqlite_master, plus the statistics tables `analyze` creates (stat4 when compiled in). */
+const ourObjects = [...ourIndexes, ...ourTables, ...rollupIndexes.map((i) => i.name), ...rollupTriggers, 'sqlite_stat1'];
+const statTables = new Set(['sqlite_stat1', 'sqlite_stat4']);
+const isOurs = (name: string) => /^(idx_)?oa_|^sqlite_stat\d$/.test(name);
 
 describe('a SQLite database created by one-api (GORM)', () => {
   let dir: string;
@@ -49,17 +57,21 @@ describe('a SQLite database created by one-api (GORM)', () => {
     await handle.close();
 
     expect(report).toEqual({
-      createdTables: ['sessions', 'verification_codes'],
+      createdTables: ['sessions', 'verification_codes', ...ourTables],
       addedColumns: [],
-      createdIndexes: ['idx_sessions_user_id', 'idx_sessions_expires_at'],
+      createdIndexes: ['idx_sessions_user_id', 'idx_sessions_expires_at', ...ourIndexes],
       warnings: [],
     });
     expect(boot.rootCreated).toBe(false);
     const schemaAfter = sqliteMaster(path);
     for (const [name, ddl] of schemaBefore) expect(schemaAfter.get(name), name).toBe(ddl);
-    expect([...schemaAfter.keys()].filter((k) => !schemaBefore.has(k)).sort()).toEqual(
+    const added = [...schemaAfter.keys()].filter((k) => !schemaBefore.has(k));
+    expect(added.filter((k) => !isOurs(k)).sort()).toEqual(
       ['idx_sessions_expires_at', 'idx_sessions_user_id', 'sessions', 'sqlite_autoindex_sessions_1', 'verification_codes', 'sqlite_autoindex_verification_codes_1'].sort(),
     );
+    expect(added.filter(isOurs).filter((k) => k !== 'sqlite_stat4').sort()).toEqual([...ourObjects].sort());
+    expect(added.filter((k) => k.startsWith('sqlite_stat')).every((k) => statTables.has(k))).toBe(true);
+    expect([...schemaBefore.keys()].filter(isOurs)).toEqual([]);
     expect(dataRows(path)).toBe(rowsBefore);
   });
 
@@ -136,7 +148,7 @@ describe('a SQLite database created by one-api (GORM)', () => {
     const report = await migrate(handle.db, handle.dialect);
     await handle.close();
     expect(report.addedColumns).toEqual(['channels.system_prompt', 'logs.system_prompt_reset']);
-    expect(report.createdIndexes).toEqual(['idx_users_oidc_id', 'idx_sessions_user_id', 'idx_sessions_expires_at']);
+    expect(report.createdIndexes).toEqual(['idx_users_oidc_id', 'idx_sessions_user_id', 'idx_sessions_expires_at', ...ourIndexes]);
     const after = sqliteMaster(path);
     expect(after.get('users')).toBe(before.get('users'));
     expect(after.get('channels')).toBe(before.get('channels')!.replace(/\)$/, ', "system_prompt" text)'));

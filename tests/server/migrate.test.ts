@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect';
-import { migrate } from '../../server/db/migrate';
+import { migrate, queryIndexesOf, rollupTables } from '../../server/db/migrate';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
 import { dbTargets, type TestDatabase } from './support/targets';
 
 const allIndexes = tableSpecs.flatMap((t) => t.indexes.map((i) => i.name));
+/** Our own objects (query indexes, stat rollups): one-api's names never start with `oa_` / `idx_oa_`. */
+const ourTables = rollupTables.map((t) => t.name);
 
 for (const target of dbTargets) {
   describe.skipIf(target.skipReason !== null)(`migrations — ${target.label}`, () => {
@@ -24,8 +26,12 @@ for (const target of dbTargets) {
 
     it('creates every table and index on an empty database', async () => {
       const report = await migrate(handle.db, handle.dialect);
-      expect(report.createdTables).toEqual(['users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs', 'options', 'sessions', 'verification_codes']);
-      expect([...report.createdIndexes].sort()).toEqual([...allIndexes].sort());
+      expect(report.createdTables).toEqual([
+        'users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs', 'options', 'sessions', 'verification_codes', ...ourTables,
+      ]);
+      const ourIndexes = queryIndexesOf(handle.dialect).map((i) => i.name);
+      expect([...report.createdIndexes].sort()).toEqual([...allIndexes, ...ourIndexes].sort());
+      expect([...ourIndexes, ...ourTables].every((n) => /^(idx_)?oa_/.test(n))).toBe(true);
       expect(report.addedColumns).toEqual([]);
       expect(report.warnings).toEqual([]);
     });
@@ -47,7 +53,7 @@ for (const target of dbTargets) {
       const other = openDatabase(testDb);
       try {
         const reports = await Promise.all([migrate(handle.db, handle.dialect), migrate(other.db, other.dialect)]);
-        expect(reports.flatMap((r) => r.createdTables).sort()).toHaveLength(9);
+        expect(reports.flatMap((r) => r.createdTables).sort()).toHaveLength(9 + ourTables.length);
       } finally {
         await other.close();
       }

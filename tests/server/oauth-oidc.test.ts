@@ -37,7 +37,7 @@ async function startFakeOidc(): Promise<FakeOidc> {
   let next = 0;
   const app = new Hono();
   app.post('/token', async (c) => {
-    const body = (await c.req.json()) as { code?: string; client_id?: string; client_secret?: string };
+    const body = await c.req.json<{ code?: string; client_id?: string; client_secret?: string }>();
     tokenRequests.push(body);
     const claims = codes.get(body.code ?? '');
     if (claims === undefined || body.client_id !== 'oidc-client' || body.client_secret !== 'oidc-secret') {
