@@ -43,7 +43,7 @@ export default mergeConfig(
             name: 'server',
             environment: 'node',
             include: ['tests/server/**/*.test.ts'],
-            testTimeout: 30_000,
+            testTimeout: 60_000,
             hookTimeout: 60_000,
           },
         },
@@ -55,7 +55,7 @@ export default mergeConfig(
             include: ['tests/e2e/**/*.test.ts'],
             // Builds the console once per run; every e2e file serves that build.
             globalSetup: ['./tests/e2e/support/globalSetup.ts'],
-            testTimeout: 60_000,
+            testTimeout: 120_000,
             hookTimeout: 180_000,
           },
         },
@@ -64,6 +64,8 @@ export default mergeConfig(
           plugins: [storybookTest({ configDir: path.join(dirname, '.storybook') })],
           test: {
             name: 'storybook',
+            // Interaction stories take up to 4 s here; the machine that runs CI may be slower.
+            testTimeout: 30_000,
             browser: {
               enabled: true,
               headless: true,

@@ -2,6 +2,7 @@ import type { Preview } from '@storybook/react-vite';
 import { useLayoutEffect, type ReactNode } from 'react';
 import { Box, ChakraProvider } from '@chakra-ui/react';
 import { MemoryRouter } from 'react-router-dom';
+import { configure } from 'storybook/test';
 import { system } from '../src/views/app/theme';
 import { LangProvider } from '../src/views/app/i18n';
 import type { Lang } from '../src/i18n';
@@ -28,6 +29,9 @@ function ColorModeRoot({ dark, children }: { readonly dark: boolean; readonly ch
     </Box>
   );
 }
+
+// findBy*/waitFor give up after 1 s by default; a slower CI machine needs more headroom.
+configure({ asyncUtilTimeout: 5000 });
 
 const preview: Preview = {
   decorators: [
