@@ -40,6 +40,11 @@ const reservedIds: ReadonlySet<string> = new Set(['test', 'update_balance']);
 /** Query of `GET /api/channel/search`: `keyword` (absent = ""). */
 const SearchQuery = t.partial({ keyword: t.string });
 
+/** Query of `GET /api/channel/test/:id`: `model` (absent = the channel's test model). */
+const TestQuery = t.partial({ model: t.string });
+/** Query of `GET /api/channel/test`: `scope` (absent = all). */
+const ScopeQuery = t.partial({ scope: t.string });
+
 /** The `:id` path parameter as Go's `strconv.Atoi` reads it. */
 const idParam = (c: Ctx): E.Either<string, number> => goAtoi(c.req.param('id') ?? '');
 
@@ -119,13 +124,16 @@ async function removeDisabled(c: Ctx): Promise<Response> {
 async function testOne(c: Ctx): Promise<Response> {
   const id = idParam(c);
   if (E.isLeft(id)) return fail(c, id.left);
-  const answer = await testChannelById(c.get('deps'), id.right, c.req.query('model') ?? '');
+  const query = decodeQuery(c, TestQuery);
+  const model = E.isRight(query) ? (query.right.model ?? '') : '';
+  const answer = await testChannelById(c.get('deps'), id.right, model);
   return E.isLeft(answer) ? fail(c, answer.left) : json(c, answer.right);
 }
 
 /** `GET /api/channel/test?scope=all|disabled`: starts a background run and answers at once. */
 function testAll(c: Ctx): Response {
-  const started = startBatchTest(c.get('deps'), c.req.query('scope') ?? '');
+  const query = decodeQuery(c, ScopeQuery);
+  const started = startBatchTest(c.get('deps'), E.isRight(query) ? (query.right.scope ?? '') : '');
   return E.isLeft(started) ? fail(c, started.left) : ok(c);
 }
 

@@ -60,6 +60,10 @@ const anonymousSessionSeconds = 3600;
 const defaultServerAddress = 'http://localhost:3000';
 
 const db = (c: Ctx) => c.get('deps').db;
+
+/** The console's callback page for `provider` under the ServerAddress option (the redirect URI providers check). */
+const callbackUrl = (serverAddress: string, provider: 'lark' | 'oidc'): string =>
+  `${serverAddress === '' ? defaultServerAddress : serverAddress}/oauth/${provider}`;
 const nowSeconds = (c: Ctx): number => Math.floor(c.get('deps').now() / 1000);
 
 /** The callback query: `code` and `state` (absent = empty). */
@@ -194,11 +198,10 @@ const lark: CallbackProvider = {
   takenMessage: text.larkTaken,
   exchange: async (c, code) => {
     const options = await readOptions(db(c), ['LarkClientId', 'LarkClientSecret', 'ServerAddress']);
-    const serverAddress = options.str('ServerAddress') === '' ? defaultServerAddress : options.str('ServerAddress');
     const client = {
       id: options.str('LarkClientId'),
       secret: options.str('LarkClientSecret'),
-      redirectUri: `${serverAddress}/oauth/lark`,
+      redirectUri: callbackUrl(options.str('ServerAddress'), 'lark'),
     };
     const identity = await larkIdentity(c.get('deps').config.oauthUrls, client, code);
     return E.map((u: { openId: string; name: string }) => ({
@@ -223,12 +226,11 @@ const oidc: CallbackProvider = {
       'OidcUserinfoEndpoint',
       'ServerAddress',
     ]);
-    const serverAddress = options.str('ServerAddress') === '' ? defaultServerAddress : options.str('ServerAddress');
     const identity = await oidcIdentity(
       {
         id: options.str('OidcClientId'),
         secret: options.str('OidcClientSecret'),
-        redirectUri: `${serverAddress}/oauth/oidc`,
+        redirectUri: callbackUrl(options.str('ServerAddress'), 'oidc'),
         tokenEndpoint: options.str('OidcTokenEndpoint'),
         userinfoEndpoint: options.str('OidcUserinfoEndpoint'),
       },

@@ -233,7 +233,7 @@ export async function sumUsedQuota(db: Db, f: LogFilter): Promise<number> {
   const hasStart = f.startTimestamp !== 0;
   const hasEnd = f.endTimestamp !== 0;
   // Whole buckets [lo, hi]: every second of them lies inside the range.
-  const lo = hasStart ? 0 - floorDiv(-f.startTimestamp, n) + 0 : null;
+  const lo = hasStart ? -floorDiv(-f.startTimestamp, n) : null; // ceiling division
   const hi = hasEnd ? floorDiv(f.endTimestamp + 1, n) - 1 : null;
   if (lo !== null && hi !== null && lo > hi) return sumUsedQuotaPlain(db, f);
   if (lo !== null) conds.push(sql`bucket >= ${lo}`);
@@ -256,7 +256,10 @@ export async function sumUsedQuota(db: Db, f: LogFilter): Promise<number> {
   return Number(rows[0]?.quota ?? 0);
 }
 
-/** The plain `SUM(quota)` over `logs` that `sumUsedQuota` must equal (the rollups' test oracle). */
+/**
+ * The plain `SUM(quota)` over `logs`: what `sumUsedQuota` must equal (the rollups' test oracle),
+ * and its answer for the filters the rollups do not keep.
+ */
 export async function sumUsedQuotaPlain(db: Db, f: LogFilter): Promise<number> {
   if (!isSatisfiable(f)) return 0;
   const query = applyFilter(db.selectFrom('logs'), f, false)

@@ -55,6 +55,25 @@ async function callJson<A>(url: string, init: RequestInit, codec: t.Decoder<unkn
 
 const TokenReply = t.partial({ access_token: optText });
 
+/**
+ * The authorization-code exchange every provider here speaks: POST the JSON `tokenBody` to
+ * `tokenUrl` for an access token, then GET `userUrl` with it as Bearer and decode the answer with
+ * `codec`. Null when either call fails or does not decode.
+ */
+async function exchangeCode<A>(tokenUrl: string, tokenBody: object, userUrl: string, codec: t.Decoder<unknown, A>): Promise<A | null> {
+  const token = await callJson(
+    tokenUrl,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(tokenBody),
+    },
+    TokenReply,
+  );
+  if (token === null) return null;
+  return callJson(userUrl, { headers: { Authorization: `Bearer ${textOf(token.access_token)}`, Accept: 'application/json' } }, codec);
+}
+
 // ---------------------------------------------------------------------------------------------
 // GitHub
 
@@ -73,19 +92,10 @@ export async function gitHubIdentity(
   code: string,
 ): Promise<Exchange<GitHubIdentity>> {
   if (code === '') return E.left(oauthText.invalidParameter);
-  const token = await callJson(
+  const user = await exchangeCode(
     `${urls.githubOAuth}/login/oauth/access_token`,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ client_id: client.id, client_secret: client.secret, code }),
-    },
-    TokenReply,
-  );
-  if (token === null) return E.left(oauthText.githubUnreachable);
-  const user = await callJson(
+    { client_id: client.id, client_secret: client.secret, code },
     `${urls.githubApi}/user`,
-    { headers: { Authorization: `Bearer ${textOf(token.access_token)}`, Accept: 'application/json' } },
     GitHubUserReply,
   );
   if (user === null) return E.left(oauthText.githubUnreachable);
@@ -113,25 +123,10 @@ export async function larkIdentity(
   code: string,
 ): Promise<Exchange<LarkIdentity>> {
   if (code === '') return E.left(oauthText.invalidParameter);
-  const token = await callJson(
+  const user = await exchangeCode(
     `${urls.lark}/open-apis/authen/v2/oauth/token`,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({
-        client_id: client.id,
-        client_secret: client.secret,
-        code,
-        grant_type: 'authorization_code',
-        redirect_uri: client.redirectUri,
-      }),
-    },
-    TokenReply,
-  );
-  if (token === null) return E.left(oauthText.larkUnreachable);
-  const user = await callJson(
+    { client_id: client.id, client_secret: client.secret, code, grant_type: 'authorization_code', redirect_uri: client.redirectUri },
     `${urls.larkPassport}/suite/passport/oauth/userinfo`,
-    { headers: { Authorization: `Bearer ${textOf(token.access_token)}`, Accept: 'application/json' } },
     LarkUserReply,
   );
   if (user === null) return E.left(oauthText.larkUnreachable);
@@ -165,25 +160,10 @@ export async function oidcIdentity(
   code: string,
 ): Promise<Exchange<OidcIdentity>> {
   if (code === '') return E.left(oauthText.invalidParameter);
-  const token = await callJson(
+  const claims = await exchangeCode(
     client.tokenEndpoint,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({
-        client_id: client.id,
-        client_secret: client.secret,
-        code,
-        grant_type: 'authorization_code',
-        redirect_uri: client.redirectUri,
-      }),
-    },
-    TokenReply,
-  );
-  if (token === null) return E.left(oauthText.oidcUnreachable);
-  const claims = await callJson(
+    { client_id: client.id, client_secret: client.secret, code, grant_type: 'authorization_code', redirect_uri: client.redirectUri },
     client.userinfoEndpoint,
-    { headers: { Authorization: `Bearer ${textOf(token.access_token)}`, Accept: 'application/json' } },
     OidcUserReply,
   );
   if (claims === null) return E.left(oauthText.oidcUnreachable);
