@@ -31,6 +31,7 @@ export default defineConfig({
       'io-ts',
       'fp-ts/Either',
       'fp-ts/TaskEither',
+      'fp-ts/function',
       'marked',
       'dompurify',
     ],

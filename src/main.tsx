@@ -5,12 +5,15 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { pipe } from 'fp-ts/function';
+import * as TE from 'fp-ts/TaskEither';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { createApi, createApiClient } from './api';
 import {
   copyTextActor,
   createUnauthorizedSignal,
   defaultStorage,
+  downloadTextActor,
   fromApi,
   openWindow,
   readLocal,
@@ -20,9 +23,21 @@ import {
   watchSession,
   writeLocal,
 } from './api/actors';
+import { channelRowAction } from './api/actors/channelRows';
+import { listAllChannels, testChannelActor } from './api/actors/channelTests';
+import { redemptionExportActor, redemptionRowAction, saveRedemption } from './api/actors/redemptionRows';
 import { loadTurnstile } from './api/actors/turnstile';
+import { saveUser, searchUserRows, userRowAction } from './api/actors/userRows';
+import type { Message } from './domain/message';
+import type { Redemption } from './domain/redemption';
+import type { ExportRowsInput, FetchPageInput, SearchRowsInput } from './domain/rowAction';
 import { defaultLang, parseColorMode, parseLang } from './domain/preferences';
+import type { ChannelRow, channelListActionsMachine, channelTableMachine } from './machines/channelList';
+import type { channelFormMachine, SaveChannelInput } from './machines/channelForm';
+import type { channelTestMachine } from './machines/channelTest';
 import type { footerMachine } from './machines/footer';
+import type { redemptionFormMachine } from './machines/redemptionForm';
+import type { redemptionKeyCopyMachine, redemptionTableMachine } from './machines/redemptionList';
 import type { oauthCallbackMachine } from './machines/oauthCallback';
 import type { FetchContentInput, pageContentMachine } from './machines/pageContent';
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
@@ -33,7 +48,10 @@ import { preferencesMachine, type PreferencesChanged } from './machines/preferen
 import type { registerMachine } from './machines/register';
 import { sessionMachine } from './machines/session';
 import type { turnstileMachine } from './machines/turnstile';
+import type { userFormMachine } from './machines/userForm';
+import type { userTableMachine } from './machines/userList';
 import type { wechatLoginMachine } from './machines/wechatLogin';
+import type { User } from './domain/user';
 import { App } from './views/app/App';
 import { implement } from './views/app/machineRegistry';
 
@@ -119,6 +137,82 @@ const implementations = [
         writeLocal('notice', input.notice);
         return Promise.resolve();
       }),
+    },
+  }),
+  implement<typeof channelTableMachine>('channelTable', {
+    actors: {
+      fetchPage: fromApi<readonly ChannelRow[], FetchPageInput>(({ page }) => api.channel.list(page)),
+      searchRows: fromApi<readonly ChannelRow[], SearchRowsInput>(({ keyword }) => api.channel.search(keyword)),
+      runRowAction: fromApi(channelRowAction(api.channel)),
+      exportRows: fromPromise<Message | null, ExportRowsInput<ChannelRow>>(() => Promise.resolve(null)),
+    },
+  }),
+  implement<typeof channelListActionsMachine>('channelListActions', {
+    actors: {
+      loadListPrefs: fromPromise(() =>
+        Promise.resolve({ showDetail: readLocal('show_detail') === 'true', noticeDismissed: readLocal('prompt-channel-notice') === 'true' }),
+      ),
+      deleteDisabledChannels: fromApi(() => api.channel.removeDisabled()),
+      fetchGroups: fromApi<readonly string[], unknown>(() => api.user.listGroups()),
+    },
+    actions: {
+      storeShowDetail: (_, { show }) => void writeLocal('show_detail', String(show)),
+      storeNoticeDismissed: () => void writeLocal('prompt-channel-notice', 'true'),
+    },
+  }),
+  implement<typeof redemptionTableMachine>('redemptionTable', {
+    actors: {
+      fetchPage: fromApi<readonly Redemption[], FetchPageInput>(({ page }) => api.redemption.list(page)),
+      searchRows: fromApi<readonly Redemption[], SearchRowsInput>(({ keyword }) => api.redemption.search(keyword)),
+      runRowAction: fromApi(redemptionRowAction(api.redemption)),
+      exportRows: redemptionExportActor,
+    },
+  }),
+  implement<typeof redemptionKeyCopyMachine>('redemptionKeyCopy', { actors: { copyText: copyTextActor } }),
+  implement<typeof redemptionFormMachine>('redemptionForm', {
+    actors: {
+      loadRedemption: fromApi(({ id }: { readonly id: number }) => api.redemption.get(id)),
+      saveRedemption: fromApi(saveRedemption(api.redemption)),
+      downloadKeys: downloadTextActor,
+      copyText: copyTextActor,
+    },
+  }),
+  implement<typeof channelFormMachine>('channelForm', {
+    actors: {
+      loadChannel: fromApi(({ id }: { readonly id: number }) => api.channel.get(id)),
+      loadGroups: fromApi<readonly string[], unknown>(() => api.user.listGroups()),
+      loadTypeModels: fromApi(() => api.status.getModels()),
+      loadCatalogue: fromApi<readonly string[], unknown>(() => pipe(api.channel.catalogue(), TE.map((c) => c.data.map((m) => m.id)))),
+      saveChannel: fromApi(({ id, payload }: SaveChannelInput) =>
+        id === null ? api.channel.create(payload) : pipe(api.channel.update({ ...payload, id }), TE.map(() => undefined)),
+      ),
+    },
+  }),
+  implement<typeof channelTestMachine>('channelTest', {
+    actors: {
+      fetchCurrentRun: fromApi(() => api.channel.currentTestRun()),
+      startTestRun: fromApi(api.channel.startTestRun),
+      fetchTestRun: fromApi(({ id, after }) => api.channel.getTestRun(id, after)),
+      cancelTestRun: fromApi(({ id }) => api.channel.cancelTestRun(id)),
+      listAllChannels: fromApi(() => listAllChannels(api.channel.list)),
+      testChannel: testChannelActor(api.channel.test),
+    },
+  }),
+  implement<typeof userTableMachine>('userTable', {
+    actors: {
+      fetchPage: fromApi<readonly User[], FetchPageInput>(({ page, order }) =>
+        api.user.listUsers(page, order === 'quota' || order === 'used_quota' || order === 'request_count' ? order : ''),
+      ),
+      searchRows: fromApi<readonly User[], SearchRowsInput>(searchUserRows(api.user)),
+      runRowAction: fromApi(userRowAction(api.user)),
+      exportRows: fromPromise<Message | null, ExportRowsInput<User>>(() => Promise.resolve(null)),
+    },
+  }),
+  implement<typeof userFormMachine>('userForm', {
+    actors: {
+      loadUser: fromApi(({ id }: { readonly id: number }) => api.user.getUser(id)),
+      loadGroups: fromApi<readonly string[], unknown>(() => api.user.listGroups()),
+      saveUser: fromApi(saveUser(api.user)),
     },
   }),
   implement<typeof footerMachine>('footer', { actors: { readStoredFooter: fromPromise(() => Promise.resolve(readStoredFooter())) } }),

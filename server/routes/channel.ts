@@ -22,20 +22,24 @@ import {
   type ChannelBody,
 } from '../services/channel';
 import { updateAllBalances, updateChannelBalance } from '../services/channelBalance';
-import { startBatchTest, testChannelById } from '../services/channelTest';
+import { cancelTestRun, currentTestRun, findTestRun, startBatchTest, startTestRun, testChannelById } from '../services/channelTest';
 import { readOptions } from '../services/options';
-import { goStrings } from '../http/validate';
+import { describeErrors, goStrings } from '../http/validate';
+import { ChannelTestRunRequest } from '../../src/domain/channel';
 
 /**
  * Channel management (contract §2.9) under /api/channel and the group list (§2.2.4) under
  * /api/group, all behind the Admin guard, including channel tests (§2.9.9, §2.9.10) and balance
- * queries (§2.9.11, §2.9.12).
+ * queries (§2.9.11, §2.9.12), plus the recorded test runs under /api/channel/test_run (live
+ * progress of a batch test, its results and cancelling it; not in one-api).
  */
 
 type Ctx = Context<AppEnv>;
 
 /** Paths of the channel test / balance routes: never read as an id. */
-const reservedIds: ReadonlySet<string> = new Set(['test', 'update_balance']);
+const reservedIds: ReadonlySet<string> = new Set(['test', 'update_balance', 'test_run']);
+/** Paths added here (not in one-api): never read as an id by `DELETE /:id` either. */
+const ownPaths: ReadonlySet<string> = new Set(['test_run']);
 
 /** Query of `GET /api/channel/search`: `keyword` (absent = ""). */
 const SearchQuery = t.partial({ keyword: t.string });
@@ -44,6 +48,8 @@ const SearchQuery = t.partial({ keyword: t.string });
 const TestQuery = t.partial({ model: t.string });
 /** Query of `GET /api/channel/test`: `scope` (absent = all). */
 const ScopeQuery = t.partial({ scope: t.string });
+/** Query of `GET /api/channel/test_run/:id`: `after` (absent = 0). */
+const AfterQuery = t.partial({ after: t.string });
 
 /** The `:id` path parameter as Go's `strconv.Atoi` reads it. */
 const idParam = (c: Ctx): E.Either<string, number> => goAtoi(c.req.param('id') ?? '');
@@ -79,6 +85,12 @@ async function search(c: Ctx): Promise<Response> {
 /** Keeps `/test` and `/update_balance` (other methods) from being read as an id: the catch-all's 404. */
 const notReserved: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (reservedIds.has(c.req.param('id') ?? '')) return invalidUrl(c);
+  await next();
+};
+
+/** Keeps `DELETE /api/channel/test_run` (no id) from being read as a channel id. */
+const notOwnPath: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (ownPaths.has(c.req.param('id') ?? '')) return invalidUrl(c);
   await next();
 };
 
@@ -137,6 +149,66 @@ function testAll(c: Ctx): Response {
   return E.isLeft(started) ? fail(c, started.left) : ok(c);
 }
 
+/** Prefix of every refusal of a bad `POST /api/channel/test_run` body. */
+const badRunRequest = 'invalid test run request';
+
+/** Reads the body of `POST /api/channel/test_run`; Left = a readable reason. */
+async function readRunRequest(c: Ctx): Promise<E.Either<string, ChannelTestRunRequest>> {
+  const text = await c.req.text();
+  const expected = 'expected {"scope":"all"|"disabled"} or {"ids":[channel ids]}';
+  if (text.trim() === '') return E.left(`${badRunRequest}: empty body, ${expected}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text, goStrings);
+  } catch (error) {
+    return E.left(`${badRunRequest}: body is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const decoded = ChannelTestRunRequest.decode(value);
+  if (E.isRight(decoded)) return decoded;
+  const reasons = decoded.left.map((e) => e.message ?? describeErrors([e]));
+  return E.left(`${badRunRequest}: ${[...new Set(reasons)].join('; ')}`);
+}
+
+/** `POST /api/channel/test_run` `{scope}` or `{ids}`: starts a recorded run; `data` = the run. */
+async function startRun(c: Ctx): Promise<Response> {
+  const request = await readRunRequest(c);
+  if (E.isLeft(request)) return fail(c, request.left);
+  const run = await startTestRun(c.get('deps'), request.right);
+  return E.isLeft(run) ? fail(c, run.left) : ok(c, run.right);
+}
+
+/** `GET /api/channel/test_run`: the run in progress, else the latest one, else null. */
+function currentRun(c: Ctx): Response {
+  return ok(c, currentTestRun(c.get('deps').db));
+}
+
+/** `after` of `GET /api/channel/test_run/:id`: a non-negative integer, 0 when absent. */
+function afterParam(c: Ctx): E.Either<string, number> {
+  const query = decodeQuery(c, AfterQuery);
+  const raw = E.isRight(query) ? query.right.after : undefined;
+  if (raw === undefined) return E.right(0);
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(n) ? E.right(n) : E.left(`invalid after: expected a non-negative integer, got ${JSON.stringify(raw)}`);
+}
+
+/** `GET /api/channel/test_run/:id?after=N`: the run with the results of index N and later. */
+function getRun(c: Ctx): Response {
+  const id = idParam(c);
+  if (E.isLeft(id)) return fail(c, id.left);
+  const after = afterParam(c);
+  if (E.isLeft(after)) return fail(c, after.left);
+  const run = findTestRun(c.get('deps').db, id.right, after.right);
+  return E.isLeft(run) ? fail(c, run.left) : ok(c, run.right);
+}
+
+/** `DELETE /api/channel/test_run/:id`: cancels a running run; `data` = the run once it has ended. */
+async function cancelRun(c: Ctx): Promise<Response> {
+  const id = idParam(c);
+  if (E.isLeft(id)) return fail(c, id.left);
+  const run = await cancelTestRun(c.get('deps').db, id.right);
+  return E.isLeft(run) ? fail(c, run.left) : ok(c, run.right);
+}
+
 /** `GET /api/channel/update_balance/:id`: `{success, message, balance}` (balance at top level). */
 async function balanceOne(c: Ctx): Promise<Response> {
   const id = idParam(c);
@@ -159,13 +231,17 @@ export function channelRoutes(): Hono<AppEnv> {
   app.get('/models', adminAuth, (c) => json(c, modelCatalogue));
   app.get('/test', adminAuth, testAll);
   app.get('/test/:id', adminAuth, testOne);
+  app.post('/test_run', adminAuth, startRun);
+  app.get('/test_run', adminAuth, currentRun);
+  app.get('/test_run/:id', adminAuth, getRun);
+  app.delete('/test_run/:id', adminAuth, cancelRun);
   app.get('/update_balance', adminAuth, balanceAll);
   app.get('/update_balance/:id', adminAuth, balanceOne);
   app.get('/:id', notReserved, adminAuth, getOne);
   app.post('/', adminAuth, create);
   app.put('/', adminAuth, update);
   app.delete('/disabled', adminAuth, removeDisabled);
-  app.delete('/:id', adminAuth, remove);
+  app.delete('/:id', notOwnPath, adminAuth, remove);
   return app;
 }
 

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
 import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyDisabled, logTypeTest } from '../../src/domain/constants';
+import type { ChannelTestRun, ChannelTestRunRequest, ChannelTestRunResult, ChannelTestRunScope, ChannelTestRunStatus } from '../../src/domain/channel';
 import { channelTypeByValue } from '../../src/domain/channelTypes';
 import type { ChannelRow, Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
@@ -21,6 +22,10 @@ import { readOptions } from './options';
  * and re-enables passing ones, when the options say so. Deviation (contract §6 #31, fixed): only
  * automatically disabled channels (status 3) are re-enabled; a manually disabled one (2) stays off.
  * The "test finished" and "slow channel" notifications are not sent, as in one-api (§6 #43).
+ *
+ * Every batch run (started by `GET /api/channel/test?scope=`, `POST /api/channel/test_run` or the
+ * CHANNEL_TEST_FREQUENCY schedule) is recorded in memory per database with one result per tested
+ * channel, so the console can follow it (`GET /api/channel/test_run/:id?after=`) and cancel it.
  */
 
 type Db = Kysely<Database>;
@@ -332,13 +337,60 @@ export async function testChannelById(deps: ResolvedDeps, id: number, model: str
 // ---------------------------------------------------------------------------------------------
 // Batch runs
 
+/** What a run tests: a scope, or a list of channel ids (tested in the given order). */
+export type TestRunTarget = { readonly scope: 'all' | 'disabled' } | { readonly ids: readonly number[] };
+
 interface Run {
   readonly controller: AbortController;
+  /** Settles when the run has ended (finished or cancelled); never rejects. */
   done: Promise<void>;
+  /** Settles when the run's channel list is known; never rejects. */
+  ready: Promise<void>;
+  readonly id: number;
+  readonly scope: ChannelTestRunScope;
+  status: ChannelTestRunStatus;
+  readonly startedAt: number;
+  finishedAt: number;
+  channelIds: readonly number[];
+  readonly results: ChannelTestRunResult[];
 }
 
-/** The run in progress per database (one-api: one per process). */
-const runs = new WeakMap<Db, Run>();
+/** The runs of one database: the one in progress and the latest ones (newest last, the active one included). */
+interface RunRegistry {
+  active: Run | undefined;
+  readonly history: Run[];
+}
+
+/** How many runs per database stay readable by id. */
+const keptRuns = 16;
+
+/** Per database (one-api: one run per process). */
+const registries = new WeakMap<Db, RunRegistry>();
+
+/** Run ids: 1, 2, 3… per process. */
+let lastRunId = 0;
+
+function registryOf(db: Db): RunRegistry {
+  let registry = registries.get(db);
+  if (registry === undefined) {
+    registry = { active: undefined, history: [] };
+    registries.set(db, registry);
+  }
+  return registry;
+}
+
+/** The wire form of a run, with the results of index `after` and later. */
+const snapshot = (run: Run, after = 0): ChannelTestRun => ({
+  id: run.id,
+  scope: run.scope,
+  status: run.status,
+  total: run.channelIds.length,
+  done: run.results.length,
+  started_at: run.startedAt,
+  finished_at: run.finishedAt,
+  channel_ids: [...run.channelIds],
+  results: run.results.slice(after),
+});
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 const pause = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -353,20 +405,41 @@ const pause = (ms: number, signal: AbortSignal): Promise<void> =>
     signal.addEventListener('abort', done, { once: true });
   });
 
-/** The channels of a scope: `all` every channel, `disabled` status 2 or 3, anything else none. */
-async function channelsInScope(db: Db, scope: string): Promise<TestableChannel[]> {
-  if (scope !== 'all' && scope !== 'disabled') return [];
-  let query = db.selectFrom('channels').select(testableColumns).orderBy('id', 'desc');
-  if (scope === 'disabled') query = query.where('status', 'in', [channelStatusManuallyDisabled, channelStatusAutoDisabled]);
-  return query.execute();
+/** Largest id list per query. */
+const idChunk = 500;
+
+/**
+ * The channels of a run in test order: `all` every channel and `disabled` status 2 or 3, both id
+ * descending; `ids` the listed channels that exist, duplicates dropped, in the listed order.
+ */
+async function channelsOf(db: Db, target: TestRunTarget): Promise<TestableChannel[]> {
+  if ('scope' in target) {
+    let query = db.selectFrom('channels').select(testableColumns).orderBy('id', 'desc');
+    if (target.scope === 'disabled') query = query.where('status', 'in', [channelStatusManuallyDisabled, channelStatusAutoDisabled]);
+    return query.execute();
+  }
+  const ids = [...new Set(target.ids)];
+  const found = new Map<number, TestableChannel>();
+  for (let i = 0; i < ids.length; i += idChunk) {
+    const rows = await db.selectFrom('channels').select(testableColumns).where('id', 'in', ids.slice(i, i + idChunk)).execute();
+    for (const row of rows) found.set(row.id, row);
+  }
+  return ids.flatMap((id) => found.get(id) ?? []);
 }
 
-/** Tests one channel of a batch run and applies the disable / enable rules (contract §4.10). */
-async function batchTestOne(deps: ResolvedDeps, channel: TestableChannel, signal: AbortSignal): Promise<void> {
+/** A result without its index. */
+type TestedChannel = Omit<ChannelTestRunResult, 'index'>;
+
+/**
+ * Tests one channel of a batch run, applies the disable / enable rules (contract §4.10) and stores
+ * the response time. Null when the run was cancelled before anything was stored.
+ */
+async function batchTestOne(deps: ResolvedDeps, channel: TestableChannel, signal: AbortSignal): Promise<TestedChannel | null> {
   const { db } = deps;
   const wasEnabled = channel.status === channelStatusEnabled;
+  let status = channel.status;
   const { outcome, elapsedMs } = await testAndLog(deps, channel, '', signal);
-  if (signal.aborted) return;
+  if (signal.aborted) return null;
   const o = await readOptions(db, ['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'ChannelDisableThreshold']);
   const autoDisable = o.bool('AutomaticDisableChannelEnabled');
   const thresholdMs = Math.trunc(o.num('ChannelDisableThreshold') * 1000);
@@ -376,63 +449,164 @@ async function batchTestOne(deps: ResolvedDeps, channel: TestableChannel, signal
     if (autoDisable) {
       await autoDisableChannel(db, channel, reason, signal);
       disabled = true;
+      status = channelStatusAutoDisabled;
     } else {
       console.warn(`[channel] 渠道 ${channel.name ?? ''} （${channel.id}）测试超时: ${reason}`);
     }
   }
   if (wasEnabled && !disabled && autoDisable && !outcome.ok && isFatalUpstreamError(outcome.upstream, null)) {
     await autoDisableChannel(db, channel, outcome.error, signal);
+    status = channelStatusAutoDisabled;
   }
   if (channel.status === channelStatusAutoDisabled && outcome.ok && o.bool('AutomaticEnableChannelEnabled')) {
     await autoEnableChannel(db, channel, signal);
+    status = channelStatusEnabled;
   }
-  if (signal.aborted) return;
-  await storeResponseTime(db, channel.id, elapsedMs, Math.floor(deps.now() / 1000));
-}
-
-/** The body of a batch run: every channel of `scope` in turn; errors are logged, never thrown. */
-async function batchRun(deps: ResolvedDeps, scope: string, signal: AbortSignal): Promise<void> {
-  try {
-    const channels = await channelsInScope(deps.db, scope);
-    for (const [index, channel] of channels.entries()) {
-      if (signal.aborted) return;
-      if (index > 0) await pause(deps.config.pollingIntervalSeconds * 1000, signal);
-      if (signal.aborted) return;
-      try {
-        await batchTestOne(deps, channel, signal);
-      } catch (error) {
-        if (!signal.aborted) console.error(`[channel] test of channel #${channel.id} failed:`, error);
-      }
-    }
-    if (channels.length > 0 && !signal.aborted) console.log(`[channel] batch channel test finished (${channels.length} channels)`);
-  } catch (error) {
-    if (!signal.aborted) console.error('[channel] batch channel test failed:', error);
-  }
+  if (signal.aborted) return null;
+  const testTime = Math.floor(deps.now() / 1000);
+  await storeResponseTime(db, channel.id, elapsedMs, testTime);
+  return {
+    channel_id: channel.id,
+    success: outcome.ok,
+    message: outcome.ok ? outcome.reply : outcome.error,
+    time: elapsedMs / 1000,
+    model: outcome.model,
+    status,
+    response_time: elapsedMs,
+    test_time: testTime,
+  };
 }
 
 /**
- * `GET /api/channel/test?scope=`: starts a batch run in the background (scope `all` by default).
- * Left = `测试已在运行中` when a run on this database is still going.
+ * The body of a batch run: every channel in turn, POLLING_INTERVAL seconds apart, each result
+ * recorded. A test that fails on our side (database error) is recorded as a failure with
+ * `test_time` 0 (nothing stored); errors are logged, never thrown.
+ */
+async function batchRun(deps: ResolvedDeps, run: Run, channels: readonly TestableChannel[]): Promise<void> {
+  const { signal } = run.controller;
+  for (const [index, channel] of channels.entries()) {
+    if (signal.aborted) return;
+    if (index > 0) await pause(deps.config.pollingIntervalSeconds * 1000, signal);
+    if (signal.aborted) return;
+    let tested: TestedChannel | null;
+    try {
+      tested = await batchTestOne(deps, channel, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      console.error(`[channel] test of channel #${channel.id} failed:`, error);
+      tested = { channel_id: channel.id, success: false, message: errorText(error), time: 0, model: '', status: channel.status, response_time: 0, test_time: 0 };
+    }
+    if (tested !== null) run.results.push({ index: run.results.length, ...tested });
+  }
+  if (channels.length > 0 && !signal.aborted) console.log(`[channel] batch channel test finished (${channels.length} channels)`);
+}
+
+/**
+ * Starts a run of `target` on `deps.db` in the background. Left = `测试已在运行中` when a run on
+ * this database is still going. The run's channel list is known once `run.ready` settles.
+ */
+function beginRun(deps: ResolvedDeps, target: TestRunTarget): E.Either<string, Run> {
+  const registry = registryOf(deps.db);
+  if (registry.active !== undefined) return E.left(testAlreadyRunning);
+  lastRunId += 1;
+  const run: Run = {
+    controller: new AbortController(),
+    done: Promise.resolve(),
+    ready: Promise.resolve(),
+    id: lastRunId,
+    scope: 'scope' in target ? target.scope : 'ids',
+    status: 'running',
+    startedAt: Math.floor(deps.now() / 1000),
+    finishedAt: 0,
+    channelIds: [],
+    results: [],
+  };
+  registry.active = run;
+  registry.history.push(run);
+  if (registry.history.length > keptRuns) registry.history.splice(0, registry.history.length - keptRuns);
+  const channels = channelsOf(deps.db, target).then(
+    (list) => {
+      run.channelIds = list.map((c) => c.id);
+      return list;
+    },
+    (error: unknown) => {
+      console.error('[channel] batch channel test failed:', error);
+      return [];
+    },
+  );
+  run.ready = channels.then(() => undefined);
+  run.done = channels
+    .then((list) => batchRun(deps, run, list))
+    .catch((error: unknown) => {
+      console.error('[channel] batch channel test failed:', error);
+    })
+    .finally(() => {
+      run.status = run.controller.signal.aborted ? 'cancelled' : 'finished';
+      run.finishedAt = Math.floor(deps.now() / 1000);
+      if (registry.active === run) registry.active = undefined;
+    });
+  return E.right(run);
+}
+
+/**
+ * `GET /api/channel/test?scope=`: starts a batch run in the background (scope `all` by default;
+ * another scope tests nothing and records no run). Left = `测试已在运行中` when a run on this
+ * database is still going.
  */
 export function startBatchTest(deps: ResolvedDeps, scope: string): E.Either<string, void> {
-  if (runs.has(deps.db)) return E.left(testAlreadyRunning);
-  const run: Run = { controller: new AbortController(), done: Promise.resolve() };
-  runs.set(deps.db, run);
-  run.done = batchRun(deps, scope === '' ? 'all' : scope, run.controller.signal).finally(() => {
-    if (runs.get(deps.db) === run) runs.delete(deps.db);
-  });
-  return E.right(undefined);
+  if (registryOf(deps.db).active !== undefined) return E.left(testAlreadyRunning);
+  const chosen = scope === '' ? 'all' : scope;
+  if (chosen !== 'all' && chosen !== 'disabled') return E.right(undefined);
+  return E.map(() => undefined)(beginRun(deps, { scope: chosen }));
+}
+
+/**
+ * `POST /api/channel/test_run`: starts a run and answers it once its channel list is known.
+ * Left = `测试已在运行中` when a run on this database is still going.
+ */
+export async function startTestRun(deps: ResolvedDeps, request: ChannelTestRunRequest): Promise<E.Either<string, ChannelTestRun>> {
+  const run = beginRun(deps, 'scope' in request ? { scope: request.scope } : { ids: request.ids });
+  if (E.isLeft(run)) return run;
+  await run.right.ready;
+  return E.right(snapshot(run.right));
+}
+
+/** `GET /api/channel/test_run`: the run in progress on `db`, else the latest one, else null. */
+export function currentTestRun(db: Db): ChannelTestRun | null {
+  const registry = registryOf(db);
+  const run = registry.active ?? registry.history.at(-1);
+  return run === undefined ? null : snapshot(run);
+}
+
+/** `GET /api/channel/test_run/:id?after=`: the run with the results of index `after` and later. */
+export function findTestRun(db: Db, id: number, after: number): E.Either<string, ChannelTestRun> {
+  const run = registryOf(db).history.find((r) => r.id === id);
+  return run === undefined ? E.left(recordNotFound) : E.right(snapshot(run, after));
+}
+
+/**
+ * `DELETE /api/channel/test_run/:id`: cancels the run if it is still going (the in-flight upstream
+ * call is aborted) and answers it once it has ended; an ended run is answered unchanged.
+ */
+export async function cancelTestRun(db: Db, id: number): Promise<E.Either<string, ChannelTestRun>> {
+  const run = registryOf(db).history.find((r) => r.id === id);
+  if (run === undefined) return E.left(recordNotFound);
+  if (run.status === 'running') {
+    run.controller.abort();
+    await run.done;
+  }
+  return E.right(snapshot(run));
 }
 
 /** Whether a batch run on `db` is in progress. */
-export const isBatchTestRunning = (db: Db): boolean => runs.has(db);
+export const isBatchTestRunning = (db: Db): boolean => registryOf(db).active !== undefined;
 
 /**
  * Stops the batch run on `db`, if any (in-flight upstream calls are aborted), and resolves when it
  * has ended. Call before closing the database.
  */
 export async function stopBatchTests(db: Db): Promise<void> {
-  const run = runs.get(db);
+  const run = registries.get(db)?.active;
   if (run === undefined) return;
   run.controller.abort();
   await run.done;
@@ -444,7 +618,7 @@ export async function stopBatchTests(db: Db): Promise<void> {
  */
 export function scheduleChannelTests(deps: ResolvedDeps, intervalMs: number): () => void {
   const timer = setInterval(() => {
-    if (!runs.has(deps.db)) {
+    if (!isBatchTestRunning(deps.db)) {
       console.log('[channel] automatic channel test started');
       startBatchTest(deps, 'all');
     }

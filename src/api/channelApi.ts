@@ -6,9 +6,11 @@ import {
   BalanceResult,
   Channel,
   ChannelTestResult,
+  ChannelTestRun,
   ModelCatalogue,
   type ChannelPatch,
   type ChannelPayload,
+  type ChannelTestRunRequest,
 } from '../domain/channel';
 import { readData, readNoData, readPlain, readResult, segment, type ApiClient, type BodyReader } from './client';
 import { decodeAt } from './decode';
@@ -44,6 +46,14 @@ export interface ChannelApi {
   readonly updateAllBalances: () => TaskEither<ApiError, void>;
   /** GET /api/channel/models: the global model catalogue (OpenAI list, not enveloped). */
   readonly catalogue: () => TaskEither<ApiError, ModelCatalogue>;
+  /** POST /api/channel/test_run: starts a recorded test run of a scope or of some channels. */
+  readonly startTestRun: (request: ChannelTestRunRequest) => TaskEither<ApiError, ChannelTestRun>;
+  /** GET /api/channel/test_run: the run in progress, else the latest one, else null. */
+  readonly currentTestRun: () => TaskEither<ApiError, ChannelTestRun | null>;
+  /** GET /api/channel/test_run/:id?after=: the run with the results of index `after` and later. */
+  readonly getTestRun: (id: number, after: number) => TaskEither<ApiError, ChannelTestRun>;
+  /** DELETE /api/channel/test_run/:id: cancels a running run; the run once it has ended. */
+  readonly cancelTestRun: (id: number) => TaskEither<ApiError, ChannelTestRun>;
 }
 
 /** `{success, message, balance}`: success false is a Failure; a success without `balance` is a Decode error. */
@@ -74,4 +84,12 @@ export const createChannelApi = (client: ApiClient): ChannelApi => ({
     client.request({ method: 'GET', path: `/api/channel/update_balance/${segment(id)}/`, read: readBalance }),
   updateAllBalances: () => client.request({ method: 'GET', path: '/api/channel/update_balance', read: readNoData }),
   catalogue: () => client.request({ method: 'GET', path: '/api/channel/models', read: readPlain(ModelCatalogue) }),
+  startTestRun: (request) =>
+    client.request({ method: 'POST', path: '/api/channel/test_run', body: request, read: readData(ChannelTestRun) }),
+  currentTestRun: () =>
+    client.request({ method: 'GET', path: '/api/channel/test_run', read: readData(t.union([ChannelTestRun, t.null])) }),
+  getTestRun: (id, after) =>
+    client.request({ method: 'GET', path: `/api/channel/test_run/${segment(id)}`, query: { after }, read: readData(ChannelTestRun) }),
+  cancelTestRun: (id) =>
+    client.request({ method: 'DELETE', path: `/api/channel/test_run/${segment(id)}`, read: readData(ChannelTestRun) }),
 });

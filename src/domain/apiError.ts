@@ -50,3 +50,16 @@ export function describeApiError(e: ApiError): { readonly level: NoticeLevel; re
       }
   }
 }
+
+const apiErrorTags: ReadonlySet<string> = new Set(['Failure', 'Decode', 'Network', 'HttpStatus']);
+
+/** Whether a thrown value is an ApiError (actors built with fromApi reject with one). */
+export const isApiError = (e: unknown): e is ApiError =>
+  typeof e === 'object' && e !== null && apiErrorTags.has(String((e as { _tag?: unknown })._tag));
+
+/** Like describeApiError for anything an actor may throw: a non-API error shows 'Error: ' plus its text. */
+export function describeError(e: unknown): { readonly level: NoticeLevel; readonly message: Message } {
+  if (isApiError(e)) return describeApiError(e);
+  const text = e instanceof Error ? e.message : typeof e === 'string' ? e : 'unknown error';
+  return { level: 'error', message: { key: 'error.prefixed', params: { message: text } } };
+}

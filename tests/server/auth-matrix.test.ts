@@ -96,6 +96,11 @@ const routes: readonly RouteRow[] = [
   { n: 66, method: 'GET', path: '/api/log/self?p=0', guard: 'User' },
   { n: 67, method: 'GET', path: '/api/log/self/search?keyword=x', guard: 'User' },
   { n: 68, method: 'GET', path: '/api/group/', guard: 'Admin' },
+  // Recorded channel test runs (not in one-api); the POST body is refused, so nothing starts.
+  { n: 69, method: 'POST', path: '/api/channel/test_run', guard: 'Admin', body: { ids: [] } },
+  { n: 70, method: 'GET', path: '/api/channel/test_run', guard: 'Admin' },
+  { n: 71, method: 'GET', path: '/api/channel/test_run/999999', guard: 'Admin' },
+  { n: 72, method: 'DELETE', path: '/api/channel/test_run/999999', guard: 'Admin' },
 ];
 
 type CallerKind = 'anonymous' | 'common' | 'admin' | 'root' | 'banned' | 'commonToken' | 'adminToken' | 'invalidToken';

@@ -161,6 +161,55 @@ for (const target of dbTargets) {
       await refused({ method: 'GET', path: `/api/channel/test?scope=${encodeURIComponent(scope)}` }, { success: true, message: '' });
     });
 
+    describe('/api/channel/test_run', () => {
+      const path = '/api/channel/test_run';
+      const badRequest = 'invalid test run request';
+
+      it.each([
+        ['empty', ''],
+        ['not JSON', '{"ids":[1,'],
+        ['a number', '7'],
+        ['a string', '"all"'],
+        ['both scope and ids', '{"scope":"all","ids":[1]}'],
+        ['scope SQL payload', JSON.stringify({ scope: "all' OR '1'='1" })],
+        ['scope script', JSON.stringify({ scope: '<script>alert(1)</script>' })],
+        ['scope NUL', JSON.stringify({ scope: 'all\u0000' })],
+        ['scope null', '{"scope":null}'],
+        ['ids null', '{"ids":null}'],
+        ['ids empty', '{"ids":[]}'],
+        ['ids of strings', '{"ids":["1 OR 1=1"]}'],
+        ['ids of objects', '{"ids":[{"id":1}]}'],
+        ['ids fraction', '{"ids":[1.5]}'],
+        ['ids out of range', '{"ids":[99999999999999999999]}'],
+        ['ids too many', JSON.stringify({ ids: Array.from({ length: 10_001 }, () => 1) })],
+      ])('POST with %s body → a clear error, no run, nothing written', async (_label, raw) => {
+        const reply = await expectSomeFailure(db(), suite.client(), root, { method: 'POST', path, raw });
+        expect(reply.body.message).toMatch(new RegExp(`^${badRequest}: `));
+        await refused({ method: 'GET', path }, { success: true, message: '', data: null });
+      });
+
+      it('POST with a body over the size limit → invalid parameter', async () => {
+        await refused({ method: 'POST', path, raw: overLimitBody('scope') }, invalidParameter);
+      });
+
+      it.each(['GET', 'DELETE'] as const)('%s /api/channel/test_run/:id with bad ids → Atoi error or record not found, nothing written', async (method) => {
+        for (const [, id, expected] of badPathIds) await refused({ method, path: `${path}/${encodeURIComponent(id)}` }, expected);
+        for (const id of ['0', '-1', '987654']) await refused({ method, path: `${path}/${id}` }, notFound);
+      });
+
+      it.each([
+        ['negative', '-1'],
+        ['fraction', '0.5'],
+        ['SQL payload', "0 OR 1=1"],
+        ['out of range', '99999999999999999999'],
+      ])('GET /api/channel/test_run/:id?after= %s → a clear error, nothing written', async (_label, after) => {
+        await refused(
+          { method: 'GET', path: `${path}/1?after=${encodeURIComponent(after)}` },
+          failure(`invalid after: expected a non-negative integer, got ${JSON.stringify(after)}`),
+        );
+      });
+    });
+
     it('GET /api/channel/update_balance with junk → success; no channel of a supported type, nothing written', async () => {
       await refused({ method: 'GET', path: `/api/channel/update_balance?id=${encodeURIComponent("1 OR 1=1")}`, raw: undefined }, { success: true, message: '' });
     });

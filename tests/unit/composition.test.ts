@@ -1,18 +1,43 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
+import * as channelForm from '../../src/machines/channelForm';
+import * as channelList from '../../src/machines/channelList';
+import * as channelTest from '../../src/machines/channelTest';
 import * as footer from '../../src/machines/footer';
 import * as oauthCallback from '../../src/machines/oauthCallback';
 import * as oauthLaunch from '../../src/machines/oauthLaunch';
 import * as pageContent from '../../src/machines/pageContent';
 import * as passwordResetConfirm from '../../src/machines/passwordResetConfirm';
 import * as profileEdit from '../../src/machines/profileEdit';
+import * as redemptionForm from '../../src/machines/redemptionForm';
+import * as redemptionList from '../../src/machines/redemptionList';
 import * as passwordResetRequest from '../../src/machines/passwordResetRequest';
 import * as register from '../../src/machines/register';
 import * as turnstile from '../../src/machines/turnstile';
+import * as userForm from '../../src/machines/userForm';
+import * as userList from '../../src/machines/userList';
 import * as wechatLogin from '../../src/machines/wechatLogin';
 
-const modules = [footer, oauthCallback, oauthLaunch, pageContent, passwordResetConfirm, passwordResetRequest, profileEdit, register, turnstile, wechatLogin];
+const modules = [
+  channelForm,
+  channelList,
+  channelTest,
+  footer,
+  oauthCallback,
+  oauthLaunch,
+  pageContent,
+  passwordResetConfirm,
+  passwordResetRequest,
+  profileEdit,
+  redemptionForm,
+  redemptionList,
+  register,
+  turnstile,
+  userForm,
+  userList,
+  wechatLogin,
+];
 const machines = new Map<string, AnyStateMachine>(
   modules.flatMap((m) => Object.entries(m)).filter(([name]) => name.endsWith('Machine')) as [string, AnyStateMachine][],
 );

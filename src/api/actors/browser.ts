@@ -182,6 +182,42 @@ export const copyTextActor: PromiseActorLogic<void, { readonly text: string }> =
   copyText(input.text),
 );
 
+export interface DownloadEnv {
+  readonly document?: Pick<Document, 'createElement' | 'body'>;
+  readonly url?: Pick<typeof URL, 'createObjectURL' | 'revokeObjectURL'>;
+}
+
+const defaultDownloadEnv = (): DownloadEnv => ({
+  document: (globalThis as { document?: DownloadEnv['document'] }).document,
+  url: (globalThis as { URL?: DownloadEnv['url'] }).URL,
+});
+
+/** Saves `text` as a plain-text file called `name` (a temporary link with `download`). Throws without a DOM. */
+export function downloadText(name: string, text: string, env: DownloadEnv = defaultDownloadEnv()): void {
+  const { document: doc, url } = env;
+  if (doc === undefined || url === undefined) throw new Error('cannot download a file here');
+  const href = url.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const link = doc.createElement('a');
+  link.href = href;
+  link.download = name;
+  link.style.display = 'none';
+  doc.body.appendChild(link);
+  try {
+    link.click();
+  } finally {
+    link.remove();
+    setTimeout(() => url.revokeObjectURL(href), 1000);
+  }
+}
+
+/** Promise actor logic around `downloadText`, input `{ name, text }`. */
+export const downloadTextActor: PromiseActorLogic<void, { readonly name: string; readonly text: string }> = fromPromise(
+  ({ input }) => {
+    downloadText(input.name, input.text);
+    return Promise.resolve();
+  },
+);
+
 export type WindowOpener = Pick<Window, 'open'>;
 
 /** Opens `url` in a new tab without giving it access to this window. */

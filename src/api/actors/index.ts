@@ -5,6 +5,8 @@ export {
   copyTextActor,
   createUnauthorizedSignal,
   defaultStorage,
+  downloadText,
+  downloadTextActor,
   openWindow,
   parseStored,
   readChannelModels,
@@ -20,6 +22,7 @@ export {
 } from './browser';
 export type {
   ClipboardEnv,
+  DownloadEnv,
   LocalKey,
   SessionWatchDeps,
   SessionStoreCommand,

@@ -6,6 +6,12 @@ import { domain } from './domain';
 import { validation } from './validation';
 import { home } from './home';
 import { shell } from './shell';
+import { table } from './table';
+import { channels } from './channels';
+import { channelForm } from './channelForm';
+import { channelTest } from './channelTest';
+import { redemptions } from './redemptions';
+import { users } from './users';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
 export const en: Record<keyof typeof zh, string> = {
@@ -16,4 +22,10 @@ export const en: Record<keyof typeof zh, string> = {
   ...validation,
   ...home,
   ...shell,
+  ...table,
+  ...channels,
+  ...channelForm,
+  ...channelTest,
+  ...redemptions,
+  ...users,
 };

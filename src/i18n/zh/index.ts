@@ -5,6 +5,12 @@ import { domain } from './domain';
 import { validation } from './validation';
 import { home } from './home';
 import { shell } from './shell';
+import { table } from './table';
+import { channels } from './channels';
+import { channelForm } from './channelForm';
+import { channelTest } from './channelTest';
+import { redemptions } from './redemptions';
+import { users } from './users';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
 export const zh = {
@@ -15,4 +21,10 @@ export const zh = {
   ...validation,
   ...home,
   ...shell,
+  ...table,
+  ...channels,
+  ...channelForm,
+  ...channelTest,
+  ...redemptions,
+  ...users,
 } as const;

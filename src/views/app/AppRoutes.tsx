@@ -1,7 +1,8 @@
-import { lazy, Suspense, useCallback, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { lazy, Suspense, useCallback, useMemo, type ComponentType, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { selectChatLink, selectIsSignedIn, selectStatus } from '../../machines/session/session.selectors';
 import type { User } from '../../domain/user';
+import type { QuotaDisplay } from '../../domain/format';
 import type { MessageKey } from '../../i18n';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
@@ -37,6 +38,12 @@ const PasswordResetConfirmPage = page(
 );
 const ProfileEditPage = page(() => import('../user/ProfileEditPage').then((m) => m.ProfileEditPage), 'shell.page.profile');
 const OAuthCallbackPage = page(() => import('../auth/OAuthCallbackPage').then((m) => m.OAuthCallbackPage), 'shell.page.oauth');
+const ChannelListPage = page(() => import('../channel/ChannelListPage').then((m) => m.ChannelListPage), 'channels.title');
+const ChannelFormPage = page(() => import('../channel/ChannelFormPage').then((m) => m.ChannelFormPage), 'channelForm.page');
+const RedemptionListPage = page(() => import('../redemption/RedemptionListPage').then((m) => m.RedemptionListPage), 'redemptions.title');
+const RedemptionFormPage = page(() => import('../redemption/RedemptionFormPage').then((m) => m.RedemptionFormPage), 'redemptions.title');
+const UserListPage = page(() => import('../user/UserListPage').then((m) => m.UserListPage), 'users.title');
+const UserFormPage = page(() => import('../user/UserFormPage').then((m) => m.UserFormPage), 'users.title');
 
 /**
  * The login guard (spec §2): without a stored user, go to /login and remember where from
@@ -48,6 +55,17 @@ export function RequireUser({ children }: { readonly children: ReactNode }) {
   if (!signedIn) return <Navigate to="/login" replace state={{ from: location }} />;
   return children;
 }
+
+/** How quotas are shown, from the server status (currency or raw quota). */
+function useQuotaDisplay(): QuotaDisplay {
+  const status = SessionContext.useSelector(selectStatus);
+  const displayInCurrency = status?.display_in_currency ?? false;
+  const quotaPerUnit = status?.quota_per_unit ?? 500000;
+  return useMemo(() => ({ displayInCurrency, quotaPerUnit }), [displayInCurrency, quotaPerUnit]);
+}
+
+/** The `:id` of an edit route: null on an add route, 0 (never found) when it is not a number. */
+const routeId = (id: string | undefined): number | null => (id === undefined ? null : /^\d{1,9}$/.test(id) ? Number(id) : 0);
 
 function HomeRoute() {
   const status = SessionContext.useSelector(selectStatus);
@@ -61,6 +79,71 @@ function ProfileRoute() {
   return (
     <RequireUser>
       <ProfileEditPage onSaved={onSaved} />
+    </RequireUser>
+  );
+}
+
+/** /channel (admin): balances of quota-type channels follow the status's currency display. */
+function ChannelListRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  return (
+    <RequireUser>
+      <ChannelListPage quotaDisplay={quotaDisplay} />
+    </RequireUser>
+  );
+}
+
+/** /channel/add and /channel/edit/:id (admin): one form page per channel (keyed by id). */
+function ChannelFormRoute() {
+  const { id } = useParams();
+  const parsed = routeId(id);
+  return (
+    <RequireUser>
+      <ChannelFormPage key={id ?? 'add'} id={parsed} />
+    </RequireUser>
+  );
+}
+
+/** /redemption (admin): the list. */
+function RedemptionListRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  return (
+    <RequireUser>
+      <RedemptionListPage quotaDisplay={quotaDisplay} />
+    </RequireUser>
+  );
+}
+
+/** /redemption/add and /redemption/edit/:id (admin): one form page per code (keyed by id). */
+function RedemptionFormRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  const { id } = useParams();
+  const parsed = routeId(id);
+  return (
+    <RequireUser>
+      <RedemptionFormPage key={id ?? 'add'} id={parsed} quotaDisplay={quotaDisplay} />
+    </RequireUser>
+  );
+}
+
+/** /user (admin): the user list; quotas follow the status's currency display. */
+function UserListRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  return (
+    <RequireUser>
+      <UserListPage quotaDisplay={quotaDisplay} />
+    </RequireUser>
+  );
+}
+
+/** /user/add and /user/edit/:id (admin): one form page per user (keyed by id). */
+function UserFormRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  const { id } = useParams();
+  const parsed = routeId(id);
+  return (
+    <RequireUser>
+      <UserFormPage key={id ?? 'add'} id={parsed} quotaDisplay={quotaDisplay} />
     </RequireUser>
   );
 }
@@ -85,6 +168,15 @@ export function AppRoutes() {
       <Route path="/oauth/github" element={<OAuthCallbackPage provider="github" />} />
       <Route path="/oauth/lark" element={<OAuthCallbackPage provider="lark" />} />
       <Route path="/user/edit" element={<ProfileRoute />} />
+      <Route path="/user" element={<UserListRoute />} />
+      <Route path="/user/add" element={<UserFormRoute />} />
+      <Route path="/user/edit/:id" element={<UserFormRoute />} />
+      <Route path="/channel" element={<ChannelListRoute />} />
+      <Route path="/channel/add" element={<ChannelFormRoute />} />
+      <Route path="/channel/edit/:id" element={<ChannelFormRoute />} />
+      <Route path="/redemption" element={<RedemptionListRoute />} />
+      <Route path="/redemption/add" element={<RedemptionFormRoute />} />
+      <Route path="/redemption/edit/:id" element={<RedemptionFormRoute />} />
       <Route path="/about" element={<AboutPage />} />
       <Route path="/chat" element={<ChatRoute />} />
       <Route path="*" element={<NotFoundPage />} />

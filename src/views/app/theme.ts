@@ -6,6 +6,8 @@ import {
   breakpoints,
   buttonRecipe,
   cardSlotRecipe,
+  checkboxSlotRecipe,
+  codeRecipe,
   containerRecipe,
   cssVarsPrefix,
   cssVarsRoot,
@@ -21,13 +23,22 @@ import {
   keyframes,
   layerStyles,
   linkRecipe,
+  listSlotRecipe,
   menuSlotRecipe,
+  nativeSelectSlotRecipe,
+  progressSlotRecipe,
   semanticTokens,
   separatorRecipe,
+  skeletonRecipe,
   spinnerRecipe,
+  switchSlotRecipe,
+  tableSlotRecipe,
+  tagSlotRecipe,
+  textareaRecipe,
   textStyles,
   toastSlotRecipe,
   tokens,
+  tooltipSlotRecipe,
 } from '@chakra-ui/react/theme';
 
 /**
@@ -39,25 +50,36 @@ import {
 export const recipes = {
   badge: badgeRecipe,
   button: buttonRecipe,
+  code: codeRecipe,
   container: containerRecipe,
   heading: headingRecipe,
   icon: iconRecipe,
   input: inputRecipe,
   link: linkRecipe,
   separator: separatorRecipe,
+  skeleton: skeletonRecipe,
   spinner: spinnerRecipe,
+  textarea: textareaRecipe,
 };
 
 export const slotRecipes = {
   alert: alertSlotRecipe,
   card: cardSlotRecipe,
+  checkbox: checkboxSlotRecipe,
   dataList: dataListSlotRecipe,
   dialog: dialogSlotRecipe,
   drawer: drawerSlotRecipe,
   emptyState: emptyStateSlotRecipe,
   field: fieldSlotRecipe,
+  list: listSlotRecipe,
   menu: menuSlotRecipe,
+  nativeSelect: nativeSelectSlotRecipe,
+  progress: progressSlotRecipe,
+  switch: switchSlotRecipe,
+  table: tableSlotRecipe,
+  tag: tagSlotRecipe,
   toast: toastSlotRecipe,
+  tooltip: tooltipSlotRecipe,
 };
 
 export const system = createSystem(

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import { createApi, createApiClient, LATEST_RELEASE_URL, type Api } from '../../../src/api';
 import type { ApiError } from '../../../src/domain/apiError';
-import { recordedFetch } from './support/recordedFetch';
+import { fixture, recordedFetch } from './support/recordedFetch';
 
 /**
  * Every resource function against a recorded response: the request it makes (method, path,
@@ -124,6 +124,12 @@ const rows: readonly Row[] = [
   { name: 'channel.test', run: (a) => a.channel.test(7, 'gpt-4o-mini'), method: 'GET', path: '/api/channel/test/7', query: { model: 'gpt-4o-mini' }, fixture: 'channel-test.json', result: { success: true, message: 'Hello! How can I help you today?', time: 0.81, modelName: 'gpt-4o-mini' } },
   { name: 'channel.updateBalance', run: (a) => a.channel.updateBalance(7), method: 'GET', path: '/api/channel/update_balance/7/', fixture: 'balance.json', result: 12.34 },
   { name: 'channel.updateAllBalances', run: (a) => a.channel.updateAllBalances(), method: 'GET', path: '/api/channel/update_balance', fixture: 'ok.json', result: undefined },
+  { name: 'channel.startTestRun (scope)', run: (a) => a.channel.startTestRun({ scope: 'all' }), method: 'POST', path: '/api/channel/test_run', body: { scope: 'all' }, fixture: 'channel-test-run-cancelled.json', result: expect.objectContaining({ id: 3, scope: 'all', channel_ids: [7, 5] }) },
+  { name: 'channel.startTestRun (ids)', run: (a) => a.channel.startTestRun({ ids: [7, 5, 4] }), method: 'POST', path: '/api/channel/test_run', body: { ids: [7, 5, 4] }, fixture: 'channel-test-run.json', result: expect.objectContaining({ id: 3, scope: 'ids', status: 'running', total: 3, done: 2 }) },
+  { name: 'channel.currentTestRun', run: (a) => a.channel.currentTestRun(), method: 'GET', path: '/api/channel/test_run', fixture: 'channel-test-run.json', result: expect.objectContaining({ id: 3, results: [expect.objectContaining({ index: 1, channel_id: 5, status: 3, time: 0.214 })] }) },
+  { name: 'channel.currentTestRun (none)', run: (a) => a.channel.currentTestRun(), method: 'GET', path: '/api/channel/test_run', fixture: 'channel-test-run-none.json', result: null },
+  { name: 'channel.getTestRun', run: (a) => a.channel.getTestRun(3, 1), method: 'GET', path: '/api/channel/test_run/3', query: { after: '1' }, fixture: 'channel-test-run.json', result: expect.objectContaining({ id: 3, finished_at: 0, results: [expect.objectContaining({ index: 1 })] }) },
+  { name: 'channel.cancelTestRun', run: (a) => a.channel.cancelTestRun(3), method: 'DELETE', path: '/api/channel/test_run/3', fixture: 'channel-test-run-cancelled.json', result: expect.objectContaining({ status: 'cancelled', finished_at: 1760000004, done: 1 }) },
   { name: 'channel.catalogue', run: (a) => a.channel.catalogue(), method: 'GET', path: '/api/channel/models', fixture: 'channel-models.json', result: expect.objectContaining({ object: 'list', data: [expect.objectContaining({ id: 'gpt-4o' }), expect.objectContaining({ id: 'deepseek-chat' })] }) },
   // tokens
   { name: 'token.list', run: (a) => a.token.list(0), method: 'GET', path: '/api/token/', query: { p: '0', order: '' }, fixture: 'token-list.json', result: [expect.objectContaining({ id: 3 }), expect.objectContaining({ id: 1, models: null })] },
@@ -261,6 +267,19 @@ describe('success: false and call-specific outcomes', () => {
         a.auth.oauthLark({ code: 'c', state: 'other' }),
       ),
     ).toEqual(E.left({ _tag: 'HttpStatus', call: 'GET /api/oauth/lark', status: 403, message: 'state is empty or not same' }));
+  });
+
+  it('a test run refused while another runs is a Failure with the server message', async () => {
+    expect(await run({ 'POST /api/channel/test_run': { fixture: 'channel-test-running.json' } }, (a) => a.channel.startTestRun({ scope: 'disabled' }))).toEqual(
+      E.left({ _tag: 'Failure', call: 'POST /api/channel/test_run', message: '测试已在运行中' }),
+    );
+  });
+
+  it('a test run answer with an unknown status is a Decode error naming the field', async () => {
+    const text = fixture('channel-test-run.json').replace('"running"', '"paused"');
+    const result = await run({ 'GET /api/channel/test_run/3': { text } }, (a) => a.channel.getTestRun(3, 0));
+    expect(result).toEqual(E.left(expect.objectContaining({ _tag: 'Decode', call: 'GET /api/channel/test_run/3' })));
+    expect(E.isLeft(result) && result.left._tag === 'Decode' ? result.left.report : '').toMatch(/^data\.status: /);
   });
 
   it('a catalogue without the OpenAI list shape is a Decode error', async () => {

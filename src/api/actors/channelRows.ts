@@ -1,0 +1,147 @@
+import * as TE from 'fp-ts/TaskEither';
+import type { TaskEither } from 'fp-ts/TaskEither';
+import { failure, type ApiError } from '../../domain/apiError';
+import type { Channel, ChannelPayload } from '../../domain/channel';
+import { nextChannelStatus } from '../../domain/constants';
+import { msg } from '../../domain/message';
+import type { RowActionInput, RowActionOutcome } from '../../domain/rowAction';
+import type { ChannelApi } from '../channelApi';
+
+/**
+ * What acts on the rows of the channel list: each action name of the list (row actions and bulk
+ * actions; the names are those of src/machines/channelList) becomes API calls and a
+ * RowActionOutcome. A row is a listed channel plus the client-only `test_model`.
+ */
+export type ChannelListRow = Channel & { readonly test_model?: string };
+type Outcome = RowActionOutcome<ChannelListRow>;
+
+const statusEnabled = 1;
+const statusManuallyDisabled = 2;
+
+/** The channel as the server has it, without the key (`PUT` answers it in clear; lists never show it). */
+const withoutKey = (channel: Channel): Partial<ChannelListRow> => {
+  const { key: _key, ...rest } = channel;
+  return rest;
+};
+
+const refused = (call: string, message: string): TaskEither<ApiError, never> => TE.left(failure(call, message));
+
+/** An integer from the typed text ('' and non-numbers refused); weight clamps negatives to 0. */
+const wholeNumber = (text: string, clampNegative: boolean): number | null => {
+  const trimmed = text.trim();
+  if (trimmed === '' || !Number.isFinite(Number(trimmed))) return null;
+  const n = Math.trunc(Number(trimmed));
+  return clampNegative && n < 0 ? 0 : n;
+};
+
+const splitNames = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/**
+ * The body of a full `PUT /api/channel/` that changes only `models` or `group`: every other field
+ * as the server has it (the key is blank on reads and the server keeps a blank key), nulls left
+ * out (a null is not written anyway).
+ */
+export function fullUpdateOf(channel: Channel, change: { readonly models?: string; readonly group?: string }): ChannelPayload & { readonly id: number } {
+  const optional = <K extends keyof ChannelPayload>(key: K, value: ChannelPayload[K] | null | undefined) =>
+    value === null || value === undefined ? {} : { [key]: value };
+  return {
+    id: channel.id,
+    type: channel.type,
+    name: channel.name,
+    models: change.models ?? channel.models,
+    group: change.group ?? channel.group,
+    key: '',
+    status: channel.status,
+    ...optional('base_url', channel.base_url),
+    ...optional('other', channel.other),
+    ...optional('model_mapping', channel.model_mapping),
+    ...optional('system_prompt', channel.system_prompt),
+    ...optional('config', channel.config),
+    ...optional('priority', channel.priority),
+    ...optional('weight', channel.weight),
+  };
+}
+
+/** Reads the channel, changes its models or group, and saves the whole channel. */
+const rewrite = (
+  api: ChannelApi,
+  id: number,
+  change: (channel: Channel) => { readonly models?: string; readonly group?: string } | { readonly refusal: string },
+): TaskEither<ApiError, Outcome> =>
+  TE.chain((channel: Channel) => {
+    const changed = change(channel);
+    if ('refusal' in changed) return refused('PUT /api/channel/', changed.refusal);
+    return TE.map((saved: Channel): Outcome => ({ patch: withoutKey(saved) }))(api.update(fullUpdateOf(channel, changed)));
+  })(api.get(id));
+
+const patched =
+  (message: boolean) =>
+  (channel: Channel): Outcome =>
+    message ? { patch: withoutKey(channel), message: msg('common.success') } : { patch: withoutKey(channel) };
+
+/**
+ * `runRowAction` of the channel table. `value` is the action's argument: the test model, the
+ * typed priority or weight, the bulk priority, model or group.
+ */
+export const channelRowAction =
+  (api: ChannelApi) =>
+  ({ action, row, value }: RowActionInput<ChannelListRow>): TaskEither<ApiError, Outcome> => {
+    switch (action) {
+      case 'test': {
+        const model = value;
+        // the test stores response_time and test_time: the row shows them as the server has them
+        return TE.chain((result: { readonly time?: number; readonly model?: string; readonly modelName?: string }) =>
+          TE.map(
+            (fresh: Channel): Outcome => ({
+              patch: withoutKey(fresh),
+              message: msg('channels.test.success', {
+                name: row.name,
+                model: result.model ?? (result.modelName !== undefined && result.modelName !== '' ? result.modelName : model),
+                seconds: (result.time ?? 0).toFixed(2),
+              }),
+            }),
+          )(api.get(row.id)),
+        )(api.test(row.id, model));
+      }
+      case 'toggle':
+        return TE.map(patched(true))(api.patch({ id: row.id, status: nextChannelStatus(row.status) }));
+      case 'enable':
+        return TE.map(patched(false))(api.patch({ id: row.id, status: statusEnabled }));
+      case 'disable':
+        return TE.map(patched(false))(api.patch({ id: row.id, status: statusManuallyDisabled }));
+      case 'delete':
+        return TE.map((): Outcome => ({ removed: true, message: msg('common.success') }))(api.remove(row.id));
+      case 'priority':
+      case 'weight': {
+        const n = wholeNumber(value, action === 'weight');
+        if (n === null) return refused('PUT /api/channel/', `${action}: ${value}`);
+        return TE.map(patched(true))(api.patch(action === 'priority' ? { id: row.id, priority: n } : { id: row.id, weight: n }));
+      }
+      case 'balance':
+        return TE.map(
+          (balance: number): Outcome => ({
+            patch: { balance, balance_updated_time: Math.floor(Date.now() / 1000) },
+            message: msg('channels.balance.updated'),
+          }),
+        )(api.updateBalance(row.id));
+      case 'addModel':
+        return rewrite(api, row.id, (channel) => {
+          const models = splitNames(channel.models);
+          return { models: (models.includes(value) ? models : [...models, value]).join(',') };
+        });
+      case 'removeModel':
+        return rewrite(api, row.id, (channel) => {
+          const models = splitNames(channel.models).filter((m) => m !== value);
+          // an empty models field is not written (contract §2.9.6): the last model cannot be removed
+          return models.length === 0 ? { refusal: `the last model (${value}) of a channel cannot be removed` } : { models: models.join(',') };
+        });
+      case 'setGroup':
+        return rewrite(api, row.id, () => ({ group: value }));
+      default:
+        return refused('runRowAction', `unknown action ${action}`);
+    }
+  };

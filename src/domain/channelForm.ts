@@ -1,0 +1,230 @@
+import type { Channel, ChannelPayload, ChannelTypeModels } from './channel';
+import { canBatchCreate, type ChannelFieldTarget } from './channelTypes';
+import {
+  addCustomModel,
+  mergeModels,
+  modelsAfterTypeChange,
+  normaliseChannelForm,
+  validateChannelForm as validateChannelValues,
+  type ChannelConfig as ChannelFormConfig,
+  type Verdict,
+} from './validation';
+
+/**
+ * The channel form (/channel/add, /channel/edit/:id) as plain data, and the pure rules that
+ * turn it into the body of `POST /api/channel/` or `PUT /api/channel/` (spec §2, §3, §5
+ * "Channel form"; contract §2.9.5, §2.9.6).
+ */
+
+export type { ChannelFormConfig };
+
+/** Everything the form edits. `key` is empty when editing (the stored key stays). */
+export interface ChannelForm {
+  readonly type: number;
+  readonly name: string;
+  /** One key, or one key per line in batch mode. */
+  readonly key: string;
+  /** Batch creation: one channel per non-empty key line (create only, not type 33). */
+  readonly batch: boolean;
+  readonly base_url: string;
+  readonly other: string;
+  readonly model_mapping: string;
+  readonly system_prompt: string;
+  readonly models: readonly string[];
+  readonly groups: readonly string[];
+  readonly config: ChannelFormConfig;
+  /** The text box for custom model names (comma, space or newline separated). */
+  readonly customModel: string;
+}
+
+/** A text the person types: a channel column, a `config` part, or the custom-model box. */
+export type ChannelFormField = ChannelFieldTarget | 'name' | 'key' | 'model_mapping' | 'system_prompt' | 'customModel';
+
+/** The group a new channel serves unless the person picks others. */
+export const defaultChannelGroup = 'default';
+
+export const emptyChannelConfig: ChannelFormConfig = {
+  region: '',
+  ak: '',
+  sk: '',
+  user_id: '',
+  vertex_ai_project_id: '',
+  vertex_ai_adc: '',
+};
+
+/** The create form: type 1 (the picker's first entry), the default group, nothing else. */
+export const emptyChannelForm: ChannelForm = {
+  type: 1,
+  name: '',
+  key: '',
+  batch: false,
+  base_url: '',
+  other: '',
+  model_mapping: '',
+  system_prompt: '',
+  models: [],
+  groups: [defaultChannelGroup],
+  config: emptyChannelConfig,
+  customModel: '',
+};
+
+/** Splits a comma-separated wire list, dropping empty entries and surrounding spaces. */
+export const splitList = (text: string | null | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** The string members of a channel's `config` JSON text (bad or absent JSON gives none). */
+export function parseChannelConfig(text: string | null | undefined): ChannelFormConfig {
+  if (text === undefined || text === null || text.trim() === '') return emptyChannelConfig;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return emptyChannelConfig;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return emptyChannelConfig;
+  const record = parsed as Record<string, unknown>;
+  const pick = (k: keyof ChannelFormConfig): string => {
+    const v = record[k];
+    return typeof v === 'string' ? v : '';
+  };
+  return {
+    region: pick('region'),
+    ak: pick('ak'),
+    sk: pick('sk'),
+    user_id: pick('user_id'),
+    vertex_ai_project_id: pick('vertex_ai_project_id'),
+    vertex_ai_adc: pick('vertex_ai_adc'),
+  };
+}
+
+/** The edit form of a stored channel (its key is hidden by the server, so the key box is empty). */
+export const formOfChannel = (channel: Channel): ChannelForm => ({
+  type: channel.type,
+  name: channel.name,
+  key: '',
+  batch: false,
+  base_url: channel.base_url ?? '',
+  other: channel.other ?? '',
+  model_mapping: channel.model_mapping ?? '',
+  system_prompt: channel.system_prompt ?? '',
+  models: [...new Set(splitList(channel.models))],
+  groups: [...new Set(splitList(channel.group))],
+  config: parseChannelConfig(channel.config),
+  customModel: '',
+});
+
+/** The form with one typed value changed. */
+export function setChannelField(form: ChannelForm, field: ChannelFormField, value: string): ChannelForm {
+  if (field.startsWith('config.')) {
+    const part = field.slice('config.'.length) as keyof ChannelFormConfig;
+    return { ...form, config: { ...form.config, [part]: value } };
+  }
+  return { ...form, [field]: value };
+}
+
+/** Spec §5: on create name and key (or the type 33/42 parts) are required; ≥ 1 model except type 43; model_mapping JSON. */
+export const validateChannelForm = (form: ChannelForm, isEdit: boolean): Verdict => validateChannelValues(form, isEdit);
+
+// ---------------------------------------------------------------------------------------------
+// Models
+
+/** The default models of a type from `GET /api/models` (none when the type is absent or null). */
+export const modelsOfType = (typeModels: ChannelTypeModels, type: number): readonly string[] => typeModels[String(type)] ?? [];
+
+/** The names in a custom-model input: separated by commas (ASCII or full-width), spaces or newlines. */
+export const parseModelNames = (input: string): string[] => input.split(/[\s,，]+/).filter((s) => s !== '');
+
+/** Adds the typed names that are new; empty names and duplicates are skipped. */
+export function addCustomModels(models: readonly string[], input: string): readonly string[] {
+  let list = models;
+  for (const name of parseModelNames(input)) {
+    const r = addCustomModel(list, name);
+    if (r.ok) list = r.list;
+  }
+  return list;
+}
+
+/** Adds one model picked from a list (nothing when it is blank or already chosen). */
+export const addModel = (models: readonly string[], model: string): readonly string[] => addCustomModels(models, model);
+
+/** Removes one model. */
+export const removeModel = (models: readonly string[], model: string): readonly string[] => models.filter((m) => m !== model);
+
+/** "Fill related models": the type's default models join the chosen ones. */
+export const fillRelated = (models: readonly string[], typeModels: ChannelTypeModels, type: number): readonly string[] =>
+  mergeModels(models, modelsOfType(typeModels, type));
+
+/** The catalogue's model names, each once, in catalogue order (the server may repeat ids). */
+export const catalogueModelNames = (catalogue: readonly string[]): readonly string[] =>
+  [...new Set(catalogue.filter((m) => m.trim() !== ''))];
+
+/** "Fill all models": every catalogue model joins the chosen ones. */
+export const fillAll = (models: readonly string[], catalogue: readonly string[]): readonly string[] =>
+  mergeModels(models, catalogueModelNames(catalogue));
+
+/** "Clear all models". */
+export const clearModels = (): readonly string[] => [];
+
+/**
+ * A new type: the type's default models fill the list only when none are chosen; batch mode
+ * ends when the new type cannot batch (33).
+ */
+export const changeType = (form: ChannelForm, type: number, typeModels: ChannelTypeModels, isEdit: boolean): ChannelForm => ({
+  ...form,
+  type,
+  models: modelsAfterTypeChange(form.models, modelsOfType(typeModels, type)),
+  batch: form.batch && canBatchCreate(isEdit, type),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Payload
+
+/** Credentials JSON with its line breaks removed (the server splits keys on newlines). */
+export function compactCredentials(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.replace(/\r?\n/g, ' ').trim();
+  }
+}
+
+/** Batch keys as sent: one per line, trimmed, blank lines dropped. */
+export const batchKeys = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** The `config` JSON text: only the parts that are filled in. */
+export function configText(config: ChannelFormConfig): string {
+  const filled = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== ''));
+  return JSON.stringify(filled);
+}
+
+/**
+ * The body of `POST /api/channel/` (create) or, with the id added, `PUT /api/channel/` (edit):
+ * base_url without trailing slash; type 3 API version defaulting to 2024-03-01-preview; type 33
+ * key ak|sk|region and type 42 key region|project id|credentials JSON; batch keys one per line;
+ * models and groups comma-joined; config as JSON text.
+ */
+export function channelPayloadOf(form: ChannelForm): ChannelPayload {
+  const withAdc =
+    form.type === 42 ? { ...form, config: { ...form.config, vertex_ai_adc: compactCredentials(form.config.vertex_ai_adc) } } : form;
+  const n = normaliseChannelForm(withAdc);
+  const key = form.batch ? batchKeys(n.key).join('\n') : n.key.trim();
+  return {
+    type: n.type,
+    name: n.name.trim(),
+    key,
+    base_url: n.base_url,
+    other: n.other,
+    models: n.models.join(','),
+    group: n.groups.join(','),
+    model_mapping: n.model_mapping,
+    system_prompt: n.system_prompt,
+    config: configText(n.config),
+  };
+}

@@ -1,0 +1,42 @@
+import type { Message } from './message';
+
+/**
+ * The contract between a list (the table machine) and what acts on its rows. The composition
+ * root maps each action name of a list to API calls; the machine only names the action.
+ */
+
+/** One action on one row (toggle, delete, test, priority …); `value` is its argument ('' if none). */
+export interface RowActionInput<Row> {
+  readonly action: string;
+  readonly row: Row;
+  readonly value: string;
+}
+
+/**
+ * What a row action did: the row as the server has it now, or fields to merge, or that the row
+ * is gone; `message` is shown as a success toast (single actions only, not in bulk runs).
+ */
+export interface RowActionOutcome<Row> {
+  readonly row?: Row;
+  readonly patch?: Partial<Row>;
+  readonly removed?: boolean;
+  readonly message?: Message;
+}
+
+/** `fetchPage`: one page of the plain list (`GET …/?p=&order=`). */
+export interface FetchPageInput {
+  readonly page: number;
+  readonly order: string;
+}
+
+/** `searchRows`: the search endpoint (`GET …/search?keyword=`), all matches at once. */
+export interface SearchRowsInput {
+  readonly keyword: string;
+  readonly order: string;
+}
+
+/** `exportRows`: copy or download the selected rows; the output is the toast to show, if any. */
+export interface ExportRowsInput<Row> {
+  readonly format: string;
+  readonly rows: readonly Row[];
+}

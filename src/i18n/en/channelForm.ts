@@ -1,0 +1,55 @@
+import type { channelForm as zh } from '../zh/channelForm';
+
+/** Area 'channelForm': the channel create/edit page (/channel/add, /channel/edit/:id). */
+export const channelForm: Record<keyof typeof zh, string> = {
+  'channelForm.title.create': 'Create a new channel',
+  'channelForm.title.edit': 'Update channel info',
+  'channelForm.page': 'channel form page',
+  'channelForm.loading': 'Loading channel info…',
+  'channelForm.loadFailed': 'The channel info could not be loaded.',
+  'channelForm.retry': 'Retry',
+
+  'channelForm.type': 'Type',
+  'channelForm.tipLink': 'Get it here',
+  'channelForm.name': 'Name',
+  'channelForm.namePlaceholder': 'Name the channel',
+  'channelForm.key': 'Key',
+  'channelForm.keyEditHint': 'Leave empty to keep the current key',
+  'channelForm.batch': 'Batch create',
+  'channelForm.batchPlaceholder': 'Enter the keys, one per line',
+  'channelForm.batchHint': 'One key per line; each key creates one channel; empty lines are ignored.',
+  'channelForm.partsKeyHint': 'The key is built from the fields above.',
+  'channelForm.groups': 'Groups',
+  'channelForm.groupsHint': 'Choose the groups that may use this channel',
+  'channelForm.groupsNone': 'No groups to choose from',
+
+  'channelForm.models': 'Models',
+  'channelForm.modelsHint': 'Choose the models this channel supports',
+  'channelForm.modelsNone': 'No model chosen yet',
+  'channelForm.modelsCount': '{count} models chosen',
+  'channelForm.modelsNotNeeded': 'Channels of this type need no models.',
+  'channelForm.removeModel': 'Remove model {model}',
+  'channelForm.pickModel': 'Add from the model list',
+  'channelForm.pickModelPlaceholder': 'Choose a model to add',
+  'channelForm.customModel': 'Custom model names',
+  'channelForm.customModelPlaceholder': 'Enter custom model names, separated by commas, spaces or new lines',
+  'channelForm.addCustom': 'Add',
+  'channelForm.fillRelated': 'Fill related models',
+  'channelForm.fillAll': 'Fill all models',
+  'channelForm.clearModels': 'Clear all models',
+
+  'channelForm.modelMapping': 'Model mapping',
+  'channelForm.modelMappingPlaceholder':
+    'Optional: rewrites the model name in the request body. A JSON object whose keys are requested model names and whose values are the names to use instead, e.g. {example}',
+  'channelForm.systemPrompt': 'System prompt',
+  'channelForm.systemPromptPlaceholder': 'Optional: forces the given system prompt; use it together with custom models and model mapping.',
+
+  'channelForm.submit': 'Submit',
+  'channelForm.cancel': 'Cancel',
+  'channelForm.created': 'Channel created successfully!',
+  'channelForm.updated': 'Channel updated successfully!',
+  'channelForm.invalid': 'Please check the form!',
+  'channelForm.groupsUnavailable': 'The group list could not be loaded; only the current groups can be used.',
+  'channelForm.typeModelsUnavailable': "The types' default models could not be loaded; please enter the models yourself.",
+  'channelForm.catalogueUnavailable': 'The model list could not be loaded; please enter the models yourself.',
+};

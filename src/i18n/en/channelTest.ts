@@ -1,0 +1,30 @@
+import type { channelTest as zh } from '../zh/channelTest';
+
+/** Area 'channelTest': the channel test progress panel and its toasts (channel list). */
+export const channelTest: Record<keyof typeof zh, string> = {
+  'channelTest.started': 'Testing {total} channels; results appear as they arrive',
+  'channelTest.finished': 'Channel test finished: {ok} passed, {failed} failed',
+  'channelTest.cancelled': 'Channel test cancelled: {ok} passed, {failed} failed',
+  'channelTest.pollFailed': 'Could not follow the test progress; refresh the page later to see the results',
+  'channelTest.title': 'Channel test',
+  'channelTest.preparing': 'Preparing the test…',
+  'channelTest.scope.all': 'All channels',
+  'channelTest.scope.disabled': 'Disabled channels',
+  'channelTest.scope.ids': 'Selected channels',
+  'channelTest.status.running': 'Running',
+  'channelTest.status.finished': 'Finished',
+  'channelTest.status.cancelled': 'Cancelled',
+  'channelTest.status.lost': 'Progress unknown',
+  'channelTest.progressLabel': 'Test progress',
+  'channelTest.progress': '{done} / {total}',
+  'channelTest.passed': '{count} passed',
+  'channelTest.failed': '{count} failed',
+  'channelTest.cancel': 'Cancel test',
+  'channelTest.cancelling': 'Cancelling…',
+  'channelTest.retryFailed': 'Retry failed',
+  'channelTest.dismiss': 'Dismiss',
+  'channelTest.failures': 'Failures ({count})',
+  'channelTest.channel': 'Channel #{id}',
+  'channelTest.channelNamed': '{name} (#{id})',
+  'channelTest.localMode': 'The server has no background test runs; this page tests the channels one by one. Keep it open.',
+};

@@ -1,0 +1,2 @@
+export * from './channelForm.machine';
+export * from './channelForm.selectors';

@@ -1,0 +1,36 @@
+import type { SnapshotFrom } from 'xstate';
+import { groupNames } from '../../domain/format';
+import type { channelTableMachine } from './channelList.machine';
+import type { BulkValuePrompt, channelListActionsMachine } from './channelListActions.machine';
+
+/** Selectors of the channel list's own workflows (the table has its own, in src/machines/table). */
+type Snapshot = SnapshotFrom<typeof channelListActionsMachine>;
+
+/** Detail mode: balance, weight and test-model columns shown. */
+export const selectShowDetail = (s: Snapshot): boolean => s.context.showDetail;
+/** The notice shows once the stored dismissal has been read and unless it was dismissed. */
+export const selectNoticeShown = (s: Snapshot): boolean => s.matches({ prefs: 'ready' }) && !s.context.noticeDismissed;
+/** "Delete disabled" waits for its confirmation. */
+export const selectIsConfirmingDeleteDisabled = (s: Snapshot): boolean => s.matches({ deleteDisabled: 'confirming' });
+/** The disabled channels are being deleted. */
+export const selectIsDeletingDisabled = (s: Snapshot): boolean => s.matches({ deleteDisabled: 'deleting' });
+/** The open value prompt of a bulk action, or null. */
+export const selectBulkValuePrompt = (s: Snapshot): BulkValuePrompt | null => (s.matches({ bulkValue: 'closed' }) ? null : s.context.prompt);
+/** The group names are being loaded for "set group". */
+export const selectIsLoadingGroups = (s: Snapshot): boolean => s.matches({ bulkValue: 'loadingGroups' });
+export const selectGroups = (s: Snapshot): readonly string[] => s.context.groups;
+
+// Over the channel table's snapshot.
+type TableSnap = SnapshotFrom<typeof channelTableMachine>;
+
+/** id -> name of every loaded channel (the bulk report names rows of other pages too). */
+export const selectChannelNames = (s: TableSnap): Readonly<Record<number, string>> => {
+  const names: Record<number, string> = {};
+  for (const r of s.context.rows) names[r.id] = r.name;
+  return names;
+};
+/** The group names of the loaded channels, each once, sorted (the group filter's options). */
+export const selectGroupOptions = (s: TableSnap): readonly string[] =>
+  [...new Set(s.context.rows.flatMap((r) => groupNames(r.group)))].sort();
+/** The type numbers of the loaded channels, each once, ascending (the type filter's options). */
+export const selectTypeOptions = (s: TableSnap): readonly number[] => [...new Set(s.context.rows.map((r) => r.type))].sort((a, b) => a - b);

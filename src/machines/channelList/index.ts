@@ -1,0 +1,3 @@
+export * from './channelList.machine';
+export * from './channelListActions.machine';
+export * from './channelList.selectors';

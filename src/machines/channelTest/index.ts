@@ -1,0 +1,2 @@
+export * from './channelTest.machine';
+export * from './channelTest.selectors';

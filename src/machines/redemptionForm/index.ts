@@ -1,0 +1,2 @@
+export * from './redemptionForm.machine';
+export * from './redemptionForm.selectors';

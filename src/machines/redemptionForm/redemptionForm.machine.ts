@@ -1,0 +1,230 @@
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { describeError } from '../../domain/apiError';
+import { redemptionDefaults } from '../../domain/constants';
+import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import type { Redemption, RedemptionPayload } from '../../domain/redemption';
+import { validateRedemptionCreate } from '../../domain/validation';
+
+/** `/redemption/edit/:id` gives the id; `/redemption/add` gives null. */
+export interface RedemptionFormInput {
+  readonly id: number | null;
+}
+
+/** The form as typed (numbers stay text until the submit checks them). */
+export interface RedemptionForm {
+  readonly name: string;
+  readonly quota: string;
+  /** Create only: how many codes to generate. */
+  readonly count: string;
+}
+
+export type RedemptionField = keyof RedemptionForm;
+
+export interface RedemptionFormContext {
+  readonly id: number | null;
+  readonly form: RedemptionForm;
+  /** The rule the last submit broke (shown by the field until the form changes). */
+  readonly problem: { readonly field: RedemptionField; readonly message: Message } | null;
+  /** The keys the last create generated. */
+  readonly keys: readonly string[];
+  /** The name they were generated under (the file is `<name>.txt`). */
+  readonly createdName: string;
+}
+
+export type RedemptionFormEvent =
+  | { readonly type: 'field.change'; readonly field: RedemptionField; readonly value: string }
+  | { readonly type: 'form.submit' }
+  | { readonly type: 'form.retry' }
+  | { readonly type: 'keys.copy' }
+  | { readonly type: 'keys.download' }
+  | { readonly type: 'form.again' };
+
+export type RedemptionFormEmitted = NotifyEvent | NavigateEvent;
+
+/** `saveRedemption`: POST /api/redemption/ (create: the generated keys) or PUT with the id (edit: []). */
+export interface SaveRedemptionInput {
+  readonly id: number | null;
+  readonly payload: RedemptionPayload;
+}
+
+/** `downloadKeys`: a plain-text file `<name>.txt`, one key per line. */
+export interface DownloadKeysInput {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** Where the form goes after an edit is saved. */
+export const redemptionListPath = '/redemption';
+/** The most codes one create may generate (contract §2.8.4). */
+export const maxRedemptionCount = 100;
+
+export const emptyRedemptionForm: RedemptionForm = {
+  name: '',
+  quota: String(redemptionDefaults.quota),
+  count: String(redemptionDefaults.count),
+};
+
+const formOf = (r: Redemption): RedemptionForm => ({ name: r.name, quota: String(r.quota), count: String(redemptionDefaults.count) });
+
+const integerOf = (text: string): number | null => (/^-?\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : null);
+
+/** The file name of a batch: the name the codes were created under. */
+export const keysFileName = (name: string): string => `${name}.txt`;
+/** The file's text: one key per line. */
+export const keysText = (keys: readonly string[]): string => (keys.length === 0 ? '' : `${keys.join('\n')}\n`);
+
+/** The first broken rule of the form, or null: the payload can be sent. */
+export function checkRedemptionForm(form: RedemptionForm, isEdit: boolean): RedemptionFormContext['problem'] {
+  const name = validateRedemptionCreate({ name: form.name.trim() }, isEdit);
+  if (!name.ok) return { field: 'name', message: name.message ?? msg('validation.redemption.nameRequired') };
+  if (integerOf(form.quota) === null) return { field: 'quota', message: msg('redemptions.form.quotaInvalid') };
+  if (!isEdit) {
+    const count = integerOf(form.count);
+    if (count === null || count < 1 || count > maxRedemptionCount) {
+      return { field: 'count', message: msg('redemptions.form.countInvalid', { max: maxRedemptionCount }) };
+    }
+  }
+  return null;
+}
+
+/** What a submit sends: name and quota, plus the count when creating. */
+export const redemptionPayloadOf = (form: RedemptionForm, isEdit: boolean): RedemptionPayload =>
+  isEdit
+    ? { name: form.name.trim(), quota: integerOf(form.quota) ?? 0 }
+    : { name: form.name.trim(), quota: integerOf(form.quota) ?? 0, count: integerOf(form.count) ?? redemptionDefaults.count };
+
+/**
+ * The redemption form (/redemption/add, /redemption/edit/:id). Editing loads the code first
+ * (`loadRedemption`; a failure can be retried) and changes name and quota; creating starts from
+ * quota 100000 and count 1. A submit checks the rules (name required, whole numbers, 1–100
+ * codes), saves (`saveRedemption`) and says '兑换码更新成功！' (then back to the list) or
+ * '兑换码创建成功！'. After a create the generated keys download as `<name>.txt`, one per line
+ * (`downloadKeys`), and stay on the page to copy (`copyText`) or download again until the person
+ * creates another batch. A refused save keeps the form.
+ */
+export const redemptionFormMachine = setup({
+  types: {
+    context: {} as RedemptionFormContext,
+    events: {} as RedemptionFormEvent,
+    emitted: {} as RedemptionFormEmitted,
+    input: {} as RedemptionFormInput,
+    tags: {} as 'busy' | 'loading',
+  },
+  actors: {
+    loadRedemption: fromPromise<Redemption, { readonly id: number }>(() => {
+      throw new Error('loadRedemption not provided');
+    }),
+    saveRedemption: fromPromise<readonly string[], SaveRedemptionInput>(() => {
+      throw new Error('saveRedemption not provided');
+    }),
+    downloadKeys: fromPromise<void, DownloadKeysInput>(() => {
+      throw new Error('downloadKeys not provided');
+    }),
+    copyText: fromPromise<void, { readonly text: string }>(() => {
+      throw new Error('copyText not provided');
+    }),
+  },
+  guards: {
+    isEdit: ({ context }) => context.id !== null,
+    isValid: ({ context }) => checkRedemptionForm(context.form, context.id !== null) === null,
+  },
+  actions: {
+    fill: assign({ form: (_, params: { redemption: Redemption }) => formOf(params.redemption) }),
+    setField: assign(({ context }, params: { field: RedemptionField; value: string }) => ({
+      form: { ...context.form, [params.field]: params.value },
+      problem: null,
+    })),
+    findProblem: assign({ problem: ({ context }) => checkRedemptionForm(context.form, context.id !== null) }),
+    notifyProblem: enqueueActions(({ context, enqueue }) => {
+      if (context.problem !== null) enqueue.emit(notify('warning', context.problem.message));
+    }),
+    keepKeys: assign(({ context }, params: { keys: readonly string[] }) => ({
+      keys: [...params.keys],
+      createdName: context.form.name.trim(),
+    })),
+    startOver: assign({ form: () => emptyRedemptionForm, keys: () => [], createdName: () => '', problem: () => null }),
+    notifyFailure: emit((_, params: { error: unknown }) => {
+      const d = describeError(params.error);
+      return notify(d.level, d.message);
+    }),
+    notifyCreated: emit(() => notify('success', msg('redemptions.form.created'))),
+    notifyUpdated: emit(() => notify('success', msg('redemptions.form.updated'))),
+    notifyCopied: emit(() => notify('success', msg('redemptions.copied'))),
+    notifyCopyFailed: emit(() => notify('warning', msg('redemptions.form.copyFailed'))),
+    backToList: emit(() => navigate(redemptionListPath)),
+  },
+}).createMachine({
+  id: 'redemptionForm',
+  context: ({ input }) => ({ id: input.id, form: emptyRedemptionForm, problem: null, keys: [], createdName: '' }),
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [{ guard: 'isEdit', target: 'loading' }, { target: 'editing' }],
+    },
+    loading: {
+      tags: ['busy', 'loading'],
+      invoke: {
+        id: 'loadRedemption',
+        src: 'loadRedemption',
+        input: ({ context }) => ({ id: context.id ?? 0 }),
+        onDone: { target: 'editing', actions: { type: 'fill', params: ({ event }) => ({ redemption: event.output }) } },
+        onError: { target: 'loadFailed', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    loadFailed: {
+      on: { 'form.retry': 'loading' },
+    },
+    editing: {
+      on: {
+        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
+        'form.submit': [{ guard: 'isValid', target: 'saving' }, { actions: ['findProblem', 'notifyProblem'] }],
+      },
+    },
+    saving: {
+      tags: ['busy'],
+      invoke: {
+        id: 'saveRedemption',
+        src: 'saveRedemption',
+        input: ({ context }) => ({ id: context.id, payload: redemptionPayloadOf(context.form, context.id !== null) }),
+        onDone: [
+          { guard: 'isEdit', target: 'editing', actions: ['notifyUpdated', 'backToList'] },
+          {
+            target: 'created',
+            actions: [{ type: 'keepKeys', params: ({ event }) => ({ keys: event.output }) }, 'notifyCreated'],
+          },
+        ],
+        onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    /** The batch exists: its keys are shown, downloaded once on arrival. */
+    created: {
+      initial: 'downloading',
+      on: { 'form.again': { target: 'editing', actions: 'startOver' } },
+      states: {
+        downloading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'downloadKeys',
+            src: 'downloadKeys',
+            input: ({ context }) => ({ name: keysFileName(context.createdName), text: keysText(context.keys) }),
+            onDone: 'shown',
+            onError: { target: 'shown', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        shown: {
+          on: { 'keys.copy': 'copying', 'keys.download': 'downloading' },
+        },
+        copying: {
+          tags: ['busy'],
+          invoke: {
+            id: 'copyText',
+            src: 'copyText',
+            input: ({ context }) => ({ text: context.keys.join('\n') }),
+            onDone: { target: 'shown', actions: 'notifyCopied' },
+            onError: { target: 'shown', actions: 'notifyCopyFailed' },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,2 @@
+export * from './redemptionList.machine';
+export * from './redemptionList.selectors';

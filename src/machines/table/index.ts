@@ -1,0 +1,2 @@
+export * from './table.machine';
+export * from './table.selectors';

@@ -1,0 +1,2 @@
+export * from './userForm.machine';
+export * from './userForm.selectors';

@@ -1,0 +1,248 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { describeError } from '../../domain/apiError';
+import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import type { User, UserCreatePayload, UserUpdatePayload } from '../../domain/user';
+
+/** `/user/edit/:id` gives the id; `/user/add` gives null. */
+export interface UserFormInput {
+  readonly id: number | null;
+}
+
+/**
+ * The fields of the user form. Create uses username, display name and password; edit adds
+ * group and quota (typed text, sent as an integer) and shows the bindings read-only.
+ */
+export interface UserForm {
+  readonly username: string;
+  readonly display_name: string;
+  /** Empty keeps the password (edit). */
+  readonly password: string;
+  readonly group: string;
+  readonly quota: string;
+  readonly github_id: string;
+  readonly wechat_id: string;
+  readonly email: string;
+}
+
+/** The fields a person can type into (the bindings are read-only). */
+export type UserFormField = 'username' | 'display_name' | 'password' | 'group' | 'quota';
+
+export interface UserFormContext {
+  readonly id: number | null;
+  readonly form: UserForm;
+  /** Group names from `GET /api/group/` (empty when that call failed). */
+  readonly groupOptions: readonly string[];
+  /** The rule the last submit broke (shown at its field until the field changes). */
+  readonly problem: Message | null;
+}
+
+export type UserFormEvent =
+  | { readonly type: 'field.change'; readonly field: UserFormField; readonly value: string }
+  | { readonly type: 'form.submit' }
+  | { readonly type: 'form.retry' }
+  | { readonly type: 'form.cancel' };
+
+export type UserFormEmitted = NotifyEvent | NavigateEvent;
+
+/** `saveUser`: POST /api/user/ (create) or PUT /api/user/ (edit). */
+export type SaveUserInput =
+  | { readonly kind: 'create'; readonly payload: UserCreatePayload }
+  | { readonly kind: 'update'; readonly payload: UserUpdatePayload };
+
+/** Where a created user leads (the list), and where cancel leads (create: the list; edit: /setting, spec §2). */
+export const userListPath = '/user';
+export const userEditCancelPath = '/setting';
+
+export const emptyUserForm: UserForm = {
+  username: '',
+  display_name: '',
+  password: '',
+  group: '',
+  quota: '',
+  github_id: '',
+  wechat_id: '',
+  email: '',
+};
+
+/** The form filled from a user; the password box starts empty, quota as its digits. */
+export const userFormOf = (user: User): UserForm => ({
+  username: user.username,
+  display_name: user.display_name,
+  password: '',
+  group: user.group ?? '',
+  quota: String(user.quota ?? 0),
+  github_id: user.github_id ?? '',
+  wechat_id: user.wechat_id ?? '',
+  email: user.email ?? '',
+});
+
+/** The quota typed into the form as an integer, or null when it is not one (spec §5: parsed to an integer). */
+export function parseQuota(text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^[+-]?\d+$/.test(trimmed)) return null;
+  const n = Number(trimmed);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** Create: an empty username or password silently does nothing (spec §5). */
+export const isCreateComplete = (form: UserForm): boolean => form.username !== '' && form.password !== '';
+
+/** The create payload: username, display name (omitted when empty: the server uses the username), password. */
+export const createPayloadOf = (form: UserForm): UserCreatePayload =>
+  form.display_name === ''
+    ? { username: form.username, password: form.password }
+    : { username: form.username, display_name: form.display_name, password: form.password };
+
+/**
+ * The edit payload: id, username, display name, group and quota as an integer; the password
+ * only when one was typed. The read-only bindings are never sent.
+ */
+export function updatePayloadOf(id: number, form: UserForm): UserUpdatePayload | null {
+  const quota = parseQuota(form.quota);
+  if (quota === null) return null;
+  const base = { id, username: form.username, display_name: form.display_name, group: form.group, quota };
+  return form.password === '' ? base : { ...base, password: form.password };
+}
+
+const isEditOf = (context: { readonly id: number | null }): boolean => context.id !== null;
+
+/**
+ * The user form of the admin pages: create (/user/add, input id null) and edit another user
+ * (/user/edit/:id). Edit loads the user and the group names side by side: the user's failure
+ * stops the page with a retry; the groups' only says so (the current group stays choosable).
+ * Create sends nothing while username or password is empty (spec §5), then says '用户账户创建成功！'
+ * and goes to /user. Edit checks that the quota is an integer (else the field says so and
+ * nothing is sent), saves, says '用户信息更新成功！' and stays, the password box emptied. A
+ * failed save keeps the form. Cancel goes to /setting from edit (spec §2), to /user from create.
+ */
+export const userFormMachine = setup({
+  types: {
+    context: {} as UserFormContext,
+    events: {} as UserFormEvent,
+    emitted: {} as UserFormEmitted,
+    input: {} as UserFormInput,
+    tags: {} as 'busy' | 'loading',
+  },
+  actors: {
+    loadUser: fromPromise<User, { readonly id: number }>(() => {
+      throw new Error('loadUser not provided');
+    }),
+    loadGroups: fromPromise<readonly string[]>(() => {
+      throw new Error('loadGroups not provided');
+    }),
+    saveUser: fromPromise<void, SaveUserInput>(() => {
+      throw new Error('saveUser not provided');
+    }),
+  },
+  guards: {
+    isEditing: ({ context }) => isEditOf(context),
+    isCreateIncomplete: ({ context }) => !isEditOf(context) && !isCreateComplete(context.form),
+    isQuotaInvalid: ({ context }) => isEditOf(context) && parseQuota(context.form.quota) === null,
+  },
+  actions: {
+    resetForm: assign({ form: emptyUserForm, problem: null }),
+    fillFromUser: assign({ form: (_, params: { user: User }) => userFormOf(params.user) }),
+    setGroups: assign({ groupOptions: (_, params: { groups: readonly string[] }) => [...new Set(params.groups)] }),
+    setField: assign(({ context }, params: { field: UserFormField; value: string }) => ({
+      form: { ...context.form, [params.field]: params.value },
+      problem: params.field === 'quota' ? null : context.problem,
+    })),
+    forgetPassword: assign({ form: ({ context }) => ({ ...context.form, password: '' }) }),
+    markQuotaInvalid: assign({ problem: () => msg('users.form.quotaInvalid') }),
+    notifyProblem: emit(({ context }) => notify('error', context.problem ?? msg('users.form.quotaInvalid'))),
+    notifyFailure: emit((_, params: { error: unknown }) => {
+      const d = describeError(params.error);
+      return notify(d.level, d.message);
+    }),
+    notifyGroupsUnavailable: emit(() => notify('warning', msg('users.form.groupsUnavailable'))),
+    notifyCreated: emit(() => notify('success', msg('users.created'))),
+    notifyUpdated: emit(() => notify('success', msg('account.profile.saved'))),
+    goToList: emit(() => navigate(userListPath)),
+    leave: emit(({ context }) => navigate(isEditOf(context) ? userEditCancelPath : userListPath)),
+  },
+}).createMachine({
+  id: 'userForm',
+  context: ({ input }) => ({ id: input.id, form: emptyUserForm, groupOptions: [], problem: null }),
+  initial: 'choosing',
+  on: {
+    'form.cancel': { actions: 'leave' },
+  },
+  states: {
+    /** Create opens an empty form at once; edit loads first. */
+    choosing: {
+      always: [{ guard: 'isEditing', target: 'loading' }, { target: 'editing' }],
+    },
+    loading: {
+      tags: ['busy', 'loading'],
+      type: 'parallel',
+      entry: 'resetForm',
+      onDone: 'editing',
+      states: {
+        user: {
+          initial: 'fetching',
+          states: {
+            fetching: {
+              invoke: {
+                id: 'loadUser',
+                src: 'loadUser',
+                input: ({ context }) => ({ id: context.id ?? 0 }),
+                onDone: { target: 'done', actions: { type: 'fillFromUser', params: ({ event }) => ({ user: event.output }) } },
+                onError: {
+                  target: '#userForm.loadFailed',
+                  actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+                },
+              },
+            },
+            done: { type: 'final' },
+          },
+        },
+        groups: {
+          initial: 'fetching',
+          states: {
+            fetching: {
+              invoke: {
+                id: 'loadGroups',
+                src: 'loadGroups',
+                onDone: { target: 'done', actions: { type: 'setGroups', params: ({ event }) => ({ groups: event.output }) } },
+                onError: { target: 'done', actions: 'notifyGroupsUnavailable' },
+              },
+            },
+            done: { type: 'final' },
+          },
+        },
+      },
+    },
+    loadFailed: {
+      on: { 'form.retry': 'loading' },
+    },
+    editing: {
+      on: {
+        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
+        'form.submit': [
+          // spec §5: nothing is sent and nothing is said
+          { guard: 'isCreateIncomplete' },
+          { guard: 'isQuotaInvalid', actions: ['markQuotaInvalid', 'notifyProblem'] },
+          { target: 'saving' },
+        ],
+      },
+    },
+    saving: {
+      tags: ['busy'],
+      invoke: {
+        id: 'saveUser',
+        src: 'saveUser',
+        input: ({ context }): SaveUserInput =>
+          context.id === null
+            ? { kind: 'create', payload: createPayloadOf(context.form) }
+            : // the guard of form.submit made sure the quota parses
+              { kind: 'update', payload: updatePayloadOf(context.id, context.form) ?? { id: context.id } },
+        onDone: [
+          { guard: 'isEditing', target: 'editing', actions: ['forgetPassword', 'notifyUpdated'] },
+          { target: 'created', actions: ['notifyCreated', 'goToList'] },
+        ],
+        onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    created: { type: 'final' },
+  },
+});

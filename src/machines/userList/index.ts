@@ -1,0 +1,2 @@
+export * from './userList.machine';
+export * from './userList.selectors';

@@ -1,0 +1,351 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { fromPromise } from 'xstate';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { failure, httpError } from '../../domain/apiError';
+import type { Channel, ChannelTypeModels } from '../../domain/channel';
+import { emptyChannelForm, type ChannelForm } from '../../domain/channelForm';
+import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import { channelFormMachine, type ChannelFormContext, type SaveChannelInput } from '../../machines/channelForm';
+import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { ChannelFormPage } from './ChannelFormPage';
+
+const typeModels: ChannelTypeModels = { '1': ['gpt-4o', 'gpt-4o-mini'], '14': ['claude-3-haiku', 'claude-3-opus'], '43': null };
+const catalogue = ['gpt-4o', 'gpt-4o-mini', 'claude-3-haiku', 'claude-3-opus'];
+const groups = ['default', 'vip', 'svip'];
+const stored: Channel = {
+  id: 7,
+  type: 14,
+  name: 'anthropic-main',
+  status: 1,
+  key: '',
+  models: 'claude-3-haiku',
+  group: 'default,vip',
+  base_url: '',
+  other: '',
+  model_mapping: '',
+  system_prompt: null,
+  config: '',
+};
+
+const notify = fn<(e: NotifyEvent) => void>();
+const navigate = fn<(e: NavigateEvent) => void>();
+const effects = { notify, navigate };
+const saves = fn<(input: SaveChannelInput) => void>();
+
+type Logic<T, I = unknown> = ReturnType<typeof fromPromise<T, I>>;
+const never = <T, I = unknown>(): Logic<T, I> => fromPromise<T, I>(() => new Promise<T>(() => undefined));
+const resolves = <T, I = unknown>(value: T): Logic<T, I> => fromPromise<T, I>(() => Promise.resolve(value));
+const rejects = <T, I = unknown>(error: unknown): Logic<T, I> =>
+  fromPromise<T, I>(async () => {
+    await Promise.resolve();
+    throw error;
+  });
+
+interface Stubs {
+  readonly loadChannel?: Logic<Channel, { readonly id: number }>;
+  readonly loadGroups?: Logic<readonly string[]>;
+  readonly loadTypeModels?: Logic<ChannelTypeModels>;
+  readonly loadCatalogue?: Logic<readonly string[]>;
+  readonly saveChannel?: Logic<void, SaveChannelInput>;
+}
+const machineWith = (stubs: Stubs = {}) =>
+  channelFormMachine.provide({
+    actors: {
+      loadChannel: stubs.loadChannel ?? resolves(stored),
+      loadGroups: stubs.loadGroups ?? resolves<readonly string[]>(groups),
+      loadTypeModels: stubs.loadTypeModels ?? resolves(typeModels),
+      loadCatalogue: stubs.loadCatalogue ?? resolves<readonly string[]>(catalogue),
+      saveChannel:
+        stubs.saveChannel ??
+        fromPromise<void, SaveChannelInput>(({ input }) => {
+          saves(input);
+          return Promise.resolve();
+        }),
+    },
+  });
+const frozen = () =>
+  machineWith({ loadChannel: never(), loadGroups: never(), loadTypeModels: never(), loadCatalogue: never(), saveChannel: never() });
+
+const filled: ChannelForm = { ...emptyChannelForm, name: 'openai-main', key: 'sk-1', models: ['gpt-4o', 'gpt-4o-mini'] };
+const context = (over: Partial<ChannelFormContext> = {}): ChannelFormContext => ({
+  id: null,
+  form: filled,
+  groupOptions: groups,
+  typeModels,
+  catalogue,
+  problem: null,
+  ...over,
+});
+type Value = Parameters<typeof channelFormMachine.resolveState>[0]['value'];
+const seed = (value: Value, over?: Partial<ChannelFormContext>) => ({
+  [channelFormMachine.id]: channelFormMachine.resolveState({ value, context: context(over) }),
+});
+const loadingValue: Value = { loading: { channel: 'fetching', groups: 'fetching', typeModels: 'fetching', catalogue: 'fetching' } };
+
+const reset = () => {
+  notify.mockClear();
+  navigate.mockClear();
+  saves.mockClear();
+};
+
+const meta = {
+  title: 'Channel/ChannelFormPage',
+  component: ChannelFormPage,
+  parameters: { route: '/channel/add' },
+  args: { id: null },
+} satisfies Meta<typeof ChannelFormPage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** A live create: defaults load, a name and key are typed, the save posts and goes back to the list. */
+export const Create: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith()]}>
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    const name = await c.findByLabelText(/^名称/);
+    await expect(c.getByText('已选择 2 个模型')).toBeVisible();
+    await userEvent.type(name, 'openai-main');
+    await userEvent.type(c.getByLabelText(/密钥/), 'sk-1');
+    await userEvent.click(c.getByRole('checkbox', { name: 'vip' }));
+    await userEvent.type(c.getByLabelText('自定义模型名称'), 'my-model, gpt-4o{Enter}');
+    await expect(c.getByText('已选择 3 个模型')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/channel', replace: false }));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'channelForm.created' } });
+    await expect(saves).toHaveBeenCalledWith({
+      id: null,
+      payload: {
+        type: 1,
+        name: 'openai-main',
+        key: 'sk-1',
+        base_url: '',
+        other: '',
+        models: 'gpt-4o,gpt-4o-mini,my-model',
+        group: 'default,vip',
+        model_mapping: '',
+        system_prompt: '',
+        config: '{}',
+      },
+    });
+  },
+};
+
+/** A live edit: the channel loads into the form; the save puts it with its id. */
+export const Edit: Story = {
+  args: { id: 7 },
+  parameters: { route: '/channel/edit/7' },
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith()]}>
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    await expect(await c.findByLabelText(/^名称/)).toHaveValue('anthropic-main');
+    await expect(c.getByRole('heading', { name: '更新渠道信息' })).toBeVisible();
+    await expect(c.getByLabelText('类型')).toHaveValue('14');
+    await userEvent.click(c.getByRole('button', { name: '填入相关模型' }));
+    await expect(c.getByText('已选择 2 个模型')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'channelForm.updated' } }));
+    await expect(saves.mock.calls[0]?.[0]).toMatchObject({ id: 7, payload: { key: '', models: 'claude-3-haiku,claude-3-opus' } });
+  },
+};
+
+/** A submit that breaks a rule: the message is said and shown, nothing is sent. */
+export const ValidationError: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing', { form: { ...filled, name: '' } })}>
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await expect(await c.findByRole('alert')).toHaveTextContent('请填写渠道名称和渠道密钥！');
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'validation.channel.nameAndKeyRequired' } });
+    await userEvent.type(c.getByLabelText(/^名称/), 'n');
+    await expect(c.queryByRole('alert')).toBeNull();
+  },
+};
+
+/** A refused save: the server's message, and the form keeps what was typed. */
+export const SaveRefused: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider
+        machines={[machineWith({ saveChannel: rejects(failure('saveChannel', 'UNIQUE constraint failed')) })]}
+        snapshots={seed('editing')}
+      >
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: 'UNIQUE constraint failed' } }));
+    await expect(c.getByLabelText(/^名称/)).toHaveValue('openai-main');
+    await expect(navigate).not.toHaveBeenCalled();
+  },
+};
+
+/** The option lists fail: warnings, and the form still opens for manual entry. */
+export const ListsUnavailable: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider
+        machines={[
+          machineWith({
+            loadGroups: rejects(httpError('loadGroups', 500, 'Internal Server Error')),
+            loadTypeModels: rejects(httpError('loadTypeModels', 500, 'Internal Server Error')),
+            loadCatalogue: rejects(httpError('loadCatalogue', 502, 'Bad Gateway')),
+          }),
+        ]}
+      >
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    // the loads run on mount, before this function: the calls are already recorded
+    const c = within(canvasElement);
+    await expect(await c.findByText('尚未选择模型')).toBeVisible();
+    await expect(c.getByRole('checkbox', { name: 'default' })).toBeChecked();
+    for (const key of ['channelForm.groupsUnavailable', 'channelForm.typeModelsUnavailable', 'channelForm.catalogueUnavailable'])
+      await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'warning', message: { key } });
+  },
+};
+
+/** State `loading`: a progress line instead of the fields. */
+export const Loading: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[frozen()]} snapshots={seed(loadingValue)}>
+      <ChannelFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载渠道信息……');
+  },
+};
+
+/** State `loadFailed`, then a retry that loads the channel; cancel goes back to the list. */
+export const LoadFailed: Story = {
+  args: { id: 7 },
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith()]} snapshots={seed('loadFailed', { id: 7 })}>
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载渠道信息。')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(await c.findByLabelText(/^名称/)).toHaveValue('anthropic-main');
+    await userEvent.click(c.getByRole('button', { name: '取消' }));
+    await expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/channel', replace: false });
+  },
+};
+
+/** A live edit whose channel cannot be read: the server's message and the retry button. */
+export const LoadRefused: Story = {
+  args: { id: 99 },
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith({ loadChannel: rejects(failure('loadChannel', 'record not found')) })]}>
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('button', { name: '重试' })).toBeVisible();
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: 'record not found' } });
+  },
+};
+
+/** State `editing` (create), frozen. */
+export const Editing: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing')}>
+      <ChannelFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('button', { name: '提交' })).toBeEnabled();
+    await expect(c.getByRole('checkbox', { name: '批量创建' })).not.toBeChecked();
+  },
+};
+
+/** State `editing` in batch mode: one key per line. */
+export const EditingBatch: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing', { form: { ...filled, batch: true, key: 'sk-1\nsk-2' } })}>
+      <ChannelFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText(/密钥/)).toHaveValue('sk-1\nsk-2');
+    await userEvent.click(c.getByRole('checkbox', { name: '批量创建' }));
+    await expect(c.getByLabelText(/密钥/).tagName).toBe('INPUT');
+  },
+};
+
+/** State `saving`: fields and buttons disabled, the submit button spins. */
+export const Saving: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[frozen()]} snapshots={seed('saving')}>
+      <ChannelFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText(/^名称/)).toBeDisabled();
+    await expect(c.getByRole('button', { name: /提交/ })).toBeDisabled();
+  },
+};
+
+/** State `saved`: the page is about to leave; the button still spins. */
+export const Saved: Story = {
+  render: (args) => (
+    <MachineRegistryProvider machines={[frozen()]} snapshots={seed('saved')}>
+      <ChannelFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: /提交/ })).toBeDisabled();
+  },
+};
+
+/** Editing in English and dark mode. */
+export const EditingEnglishDark: Story = {
+  parameters: { lang: 'en', colorMode: 'dark' },
+  render: (args) => (
+    <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing', { id: 7, form: { ...filled, key: '' } })}>
+      <ChannelFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: 'Update channel info' })).toBeVisible();
+    await expect(c.getByText('Leave empty to keep the current key')).toBeVisible();
+  },
+};

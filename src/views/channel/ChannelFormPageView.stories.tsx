@@ -1,0 +1,268 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, within } from 'storybook/test';
+import { emptyChannelConfig, emptyChannelForm, type ChannelForm } from '../../domain/channelForm';
+import { ChannelFormPageView } from './ChannelFormPageView';
+
+const form: ChannelForm = { ...emptyChannelForm, name: 'openai-main', key: '', models: ['gpt-4o', 'gpt-4o-mini'] };
+const withType = (type: number, over: Partial<ChannelForm> = {}): { form: ChannelForm } => ({ form: { ...form, type, ...over } });
+
+const meta = {
+  title: 'Channel/ChannelFormPageView',
+  component: ChannelFormPageView,
+  args: {
+    form,
+    isEdit: false,
+    loading: false,
+    loadFailed: false,
+    busy: false,
+    saving: false,
+    canSubmit: true,
+    canBatch: true,
+    groupOptions: ['default', 'vip', 'svip'],
+    catalogue: ['gpt-4o', 'gpt-4o-mini', 'claude-3-haiku'],
+    problem: null,
+    onChange: fn(),
+    onTypeChange: fn(),
+    onAddModel: fn(),
+    onRemoveModel: fn(),
+    onFillRelated: fn(),
+    onFillAll: fn(),
+    onClearModels: fn(),
+    onAddCustom: fn(),
+    onGroupsChange: fn(),
+    onBatchToggle: fn(),
+    onSubmit: fn(),
+    onCancel: fn(),
+    onRetry: fn(),
+  },
+} satisfies Meta<typeof ChannelFormPageView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Creating an OpenAI channel: every control reports its intent. */
+export const Create: Story = {
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '创建新的渠道' })).toBeVisible();
+    await expect(c.getByLabelText('类型')).toHaveValue('1');
+    await userEvent.selectOptions(c.getByLabelText('类型'), '14');
+    await expect(args.onTypeChange).toHaveBeenCalledWith(14);
+    await userEvent.type(c.getByLabelText(/^名称/), 'x');
+    await expect(args.onChange).toHaveBeenLastCalledWith('name', 'openai-mainx');
+    await expect(c.getByLabelText(/密钥/)).toHaveAttribute('placeholder', '请输入渠道对应的鉴权密钥');
+    await userEvent.click(c.getByRole('button', { name: '移除模型 gpt-4o' }));
+    await expect(args.onRemoveModel).toHaveBeenCalledWith('gpt-4o');
+    await userEvent.click(c.getByRole('button', { name: '填入相关模型' }));
+    await userEvent.click(c.getByRole('button', { name: '填入所有模型' }));
+    await userEvent.click(c.getByRole('button', { name: '清除所有模型' }));
+    await expect(args.onFillRelated).toHaveBeenCalledTimes(1);
+    await expect(args.onFillAll).toHaveBeenCalledTimes(1);
+    await expect(args.onClearModels).toHaveBeenCalledTimes(1);
+    await userEvent.selectOptions(c.getByLabelText('从模型列表中添加'), 'claude-3-haiku');
+    await expect(args.onAddModel).toHaveBeenCalledWith('claude-3-haiku');
+    await userEvent.click(c.getByRole('checkbox', { name: 'vip' }));
+    await expect(args.onGroupsChange).toHaveBeenCalledWith(['default', 'vip']);
+    await userEvent.click(c.getByRole('checkbox', { name: '批量创建' }));
+    await expect(args.onBatchToggle).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await expect(args.onSubmit).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '取消' }));
+    await expect(args.onCancel).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** Custom model names: Enter in the box adds them (and does not submit). */
+export const CustomModels: Story = {
+  args: { form: { ...form, customModel: 'my-model, other' } },
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.type(c.getByLabelText('自定义模型名称'), '{Enter}');
+    await expect(args.onAddCustom).toHaveBeenCalledTimes(1);
+    await expect(args.onSubmit).not.toHaveBeenCalled();
+    await userEvent.click(c.getByRole('button', { name: '填入' }));
+    await expect(args.onAddCustom).toHaveBeenCalledTimes(2);
+  },
+};
+
+export const Edit: Story = {
+  args: { isEdit: true, canBatch: false, form: { ...form, groups: ['default', 'vip'] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '更新渠道信息' })).toBeVisible();
+    await expect(c.getByText('留空则保持原有密钥不变')).toBeVisible();
+    await expect(c.queryByRole('checkbox', { name: '批量创建' })).toBeNull();
+    await expect(c.getByRole('checkbox', { name: 'vip' })).toBeChecked();
+  },
+};
+
+export const Loading: Story = {
+  args: { loading: true, busy: true },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载渠道信息……');
+  },
+};
+
+export const LoadFailed: Story = {
+  args: { loadFailed: true, isEdit: true },
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载渠道信息。')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const Saving: Story = {
+  args: { busy: true, saving: true, canSubmit: false },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText(/^名称/)).toBeDisabled();
+    await expect(c.getByRole('button', { name: /提交/ })).toBeDisabled();
+  },
+};
+
+export const ValidationError: Story = {
+  args: { form: { ...form, name: '' }, problem: { key: 'validation.channel.nameAndKeyRequired' } },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent('请填写渠道名称和渠道密钥！');
+  },
+};
+
+export const Batch: Story = {
+  args: { form: { ...form, batch: true, key: 'sk-1\nsk-2' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const keys = c.getByLabelText(/密钥/);
+    await expect(keys.tagName).toBe('TEXTAREA');
+    await expect(keys).toHaveAttribute('placeholder', '请输入密钥，一行一个');
+    await expect(c.getByRole('checkbox', { name: '批量创建' })).toBeChecked();
+  },
+};
+
+export const Type1OpenAI: Story = { args: withType(1) };
+
+export const Type3Azure: Story = {
+  args: withType(3),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('AZURE_OPENAI_ENDPOINT')).toBeVisible();
+    await expect(c.getByLabelText('默认 API 版本')).toBeVisible();
+  },
+};
+
+export const Type8Custom: Story = {
+  args: withType(8, { base_url: 'https://relay.example.com' }),
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('Base URL')).toHaveValue('https://relay.example.com');
+    await userEvent.type(c.getByLabelText('Base URL'), '/');
+    await expect(args.onChange).toHaveBeenLastCalledWith('base_url', 'https://relay.example.com/');
+  },
+};
+
+export const Type17Ali: Story = {
+  args: withType(17),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByLabelText('插件参数')).toBeVisible();
+  },
+};
+
+export const Type18Xunfei: Story = {
+  args: withType(18),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('模型版本')).toBeVisible();
+    await expect(c.getByLabelText(/密钥/)).toHaveAttribute('placeholder', '按照如下格式输入：APPID|APISecret|APIKey');
+  },
+};
+
+export const Type21KnowledgeBase: Story = {
+  args: withType(21),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByLabelText('知识库 ID')).toBeVisible();
+  },
+};
+
+export const Type22FastGPT: Story = {
+  args: withType(22),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('私有部署地址')).toBeVisible();
+    await expect(c.getByLabelText(/密钥/)).toHaveAttribute('placeholder', '按照如下格式输入：APIKey-AppId');
+  },
+};
+
+export const Type33Aws: Story = {
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('Region')).toHaveValue('us-east-1');
+    await expect(c.queryByLabelText(/密钥/)).toBeNull();
+    await expect(c.getByText('密钥将由以上字段组合而成。')).toBeVisible();
+    await userEvent.type(c.getByLabelText('AK'), 'A');
+    await expect(args.onChange).toHaveBeenLastCalledWith('config.ak', 'A');
+    await expect(c.getByLabelText('SK')).toBeVisible();
+  },
+  args: { ...withType(33, { config: { ...emptyChannelConfig, region: 'us-east-1' } }), canBatch: false },
+};
+
+export const Type34Coze: Story = {
+  args: withType(34),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('User ID')).toBeVisible();
+    await expect(c.getByText(/模型名称即 Bot ID/)).toBeVisible();
+  },
+};
+
+export const Type37Cloudflare: Story = {
+  args: withType(37),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByLabelText('Account ID')).toBeVisible();
+  },
+};
+
+export const Type40Doubao: Story = {
+  args: withType(40),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText(/推理接入点名称/)).toBeVisible();
+  },
+};
+
+export const Type42VertexAI: Story = {
+  args: withType(42),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('Vertex AI Project ID')).toBeVisible();
+    await expect(c.getByLabelText('Google Cloud Application Default Credentials JSON').tagName).toBe('TEXTAREA');
+    await expect(c.queryByLabelText(/密钥/)).toBeNull();
+  },
+};
+
+export const Type43Proxy: Story = {
+  args: withType(43, { models: [] }),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('该类型的渠道不需要填写模型。')).toBeVisible();
+    await expect(c.queryByRole('button', { name: '填入所有模型' })).toBeNull();
+  },
+};
+
+export const NoGroupsOrModels: Story = {
+  args: { groupOptions: [], catalogue: [], form: { ...form, groups: [], models: [] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('没有可选的分组')).toBeVisible();
+    await expect(c.getByText('尚未选择模型')).toBeVisible();
+  },
+};
+
+export const Narrow: Story = { globals: { viewport: { value: 'mobile1' } } };
+export const Dark: Story = { parameters: { colorMode: 'dark' }, args: withType(15) };
+export const English: Story = {
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: 'Create a new channel' })).toBeVisible();
+    await expect(c.getByRole('button', { name: 'Fill related models' })).toBeVisible();
+  },
+};

@@ -1,0 +1,305 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import type { AnyMachineSnapshot } from 'xstate';
+import { fromPromise } from 'xstate';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { failure } from '../../domain/apiError';
+import type { Channel, ChannelTestRun } from '../../domain/channel';
+import type { Message, NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
+import { defaultTableQuery } from '../../domain/tableQuery';
+import {
+  channelListActionsMachine,
+  channelTableMachine,
+  type ChannelListActionsContext,
+  type ChannelListPrefs,
+  type ChannelRow,
+} from '../../machines/channelList';
+import { channelTestMachine } from '../../machines/channelTest';
+import type { TableContext } from '../../machines/table';
+import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { ChannelListPage } from './ChannelListPage';
+import { bulkRun, channelRows, tableContext } from './ChannelListPage.fixtures';
+
+const notify = fn<(e: NotifyEvent) => void>();
+const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
+const never = <T,>() => new Promise<T>(() => undefined);
+
+const tableWith = (fetchPage: Promise<readonly ChannelRow[]> | null, runRowAction?: (input: RowActionInput<ChannelRow>) => Promise<RowActionOutcome<ChannelRow>>) =>
+  channelTableMachine.provide({
+    actors: {
+      fetchPage: fromPromise<readonly ChannelRow[], FetchPageInput>(() => fetchPage ?? never()),
+      searchRows: fromPromise<readonly ChannelRow[], SearchRowsInput>(() => never()),
+      runRowAction: fromPromise<RowActionOutcome<ChannelRow>, RowActionInput<ChannelRow>>(({ input }) =>
+        runRowAction ? runRowAction(input) : never(),
+      ),
+      exportRows: fromPromise<Message | null, ExportRowsInput<ChannelRow>>(() => Promise.resolve(null)),
+    },
+  });
+
+const actionsWith = (prefs: ChannelListPrefs = { showDetail: false, noticeDismissed: false }) =>
+  channelListActionsMachine.provide({
+    actors: {
+      loadListPrefs: fromPromise<ChannelListPrefs>(() => Promise.resolve(prefs)),
+      deleteDisabledChannels: fromPromise<number>(() => Promise.resolve(2)),
+      fetchGroups: fromPromise<readonly string[]>(() => Promise.resolve(['default', 'vip'])),
+    },
+    actions: { storeShowDetail: () => undefined, storeNoticeDismissed: () => undefined },
+  });
+
+const testMachine = channelTestMachine.provide({
+  actors: {
+    fetchCurrentRun: fromPromise<ChannelTestRun | null>(() => Promise.resolve(null)),
+    startTestRun: fromPromise(() => never<ChannelTestRun>()),
+    fetchTestRun: fromPromise(() => never<ChannelTestRun>()),
+    cancelTestRun: fromPromise(() => never<ChannelTestRun>()),
+    listAllChannels: fromPromise(() => never<Channel[]>()),
+    testChannel: fromPromise(() => never()),
+  },
+});
+
+type TableValue = Parameters<typeof channelTableMachine.resolveState>[0]['value'];
+const seedTable = (value: TableValue, context: Partial<TableContext<ChannelRow>> = {}) =>
+  channelTableMachine.resolveState({ value, context: tableContext(context) });
+
+const actionsContext = (over: Partial<ChannelListActionsContext> = {}): ChannelListActionsContext => ({
+  showDetail: false,
+  noticeDismissed: false,
+  prompt: null,
+  groups: [],
+  ...over,
+});
+const seedActions = (value: Partial<Record<'prefs' | 'deleteDisabled' | 'bulkValue', string>> = {}, over: Partial<ChannelListActionsContext> = {}) =>
+  channelListActionsMachine.resolveState({
+    value: { prefs: 'ready', deleteDisabled: 'idle', bulkValue: 'closed', ...value },
+    context: actionsContext(over),
+  });
+
+/** The page with stub actors, optionally from seeded (frozen) snapshots. */
+function Page({
+  table = tableWith(null),
+  snapshots,
+}: {
+  readonly table?: ReturnType<typeof tableWith>;
+  readonly snapshots?: Readonly<Record<string, AnyMachineSnapshot>>;
+}) {
+  return (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[table, actionsWith(), testMachine]} snapshots={snapshots}>
+        <ChannelListPage quotaDisplay={{ displayInCurrency: true, quotaPerUnit: 500000 }} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  );
+}
+
+const meta = {
+  title: 'Channel/ChannelListPage',
+  component: ChannelListPage,
+  parameters: { route: '/channel' },
+  args: { quotaDisplay: { displayInCurrency: true, quotaPerUnit: 500000 } },
+} satisfies Meta<typeof ChannelListPage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const phone = {
+  viewport: {
+    options: { phone375: { name: 'Phone 375', styles: { width: '375px', height: '667px' }, type: 'mobile' } },
+  },
+};
+
+/** A live run: the rows load; a test patches the row and says the model and seconds. */
+export const Live: Story = {
+  render: () => (
+    <Page
+      table={tableWith(Promise.resolve(channelRows), ({ action, row }) =>
+        Promise.resolve(
+          action === 'test'
+            ? { patch: { response_time: 420 }, message: { key: 'channels.test.success', params: { name: row.name, model: 'gpt-3.5-turbo', seconds: '0.42' } } }
+            : {},
+        ),
+      )}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await c.findByText('openai-main');
+    await userEvent.click(c.getByRole('button', { name: '测试渠道 openai-main' }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({
+        type: 'notify',
+        level: 'success',
+        message: { key: 'channels.test.success', params: { name: 'openai-main', model: 'gpt-3.5-turbo', seconds: '0.42' } },
+      }),
+    );
+    await expect(await c.findByText('0.42 秒')).toBeInTheDocument();
+  },
+};
+
+/** A refused action: the server's message as an error toast; the row is usable again. */
+export const ActionRefused: Story = {
+  render: () => (
+    <Page table={tableWith(Promise.resolve(channelRows), async () => {
+        await Promise.resolve();
+        throw failure('GET /api/channel/test/7', 'http status code: 401');
+      })} />
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await c.findByText('openai-main');
+    await userEvent.click(c.getByRole('button', { name: '测试渠道 openai-main' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: 'http status code: 401' } }));
+    await waitFor(() => expect(c.getByRole('button', { name: '测试渠道 openai-main' })).toBeEnabled());
+  },
+};
+
+export const FirstLoad: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable('loading', { rows: [], shown: [], exhausted: false, pagesLoaded: 0 }) }} />,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('table', { name: '渠道' }).closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true');
+  },
+};
+
+export const Ready: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions() }} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('gemini-free')).toBeInTheDocument();
+    await expect(c.getByText(/OpenAI 渠道已不再支持/)).toBeInTheDocument();
+  },
+};
+
+export const DetailMode: Story = {
+  render: () => (
+    <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({}, { showDetail: true, noticeDismissed: true }) }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('columnheader', { name: /余额/ })).toBeInTheDocument();
+    await expect(c.getByLabelText('渠道 openai-main 的测试模型')).toHaveValue('gpt-3.5-turbo');
+    await expect(c.queryByText(/OpenAI 渠道已不再支持/)).toBeNull();
+  },
+};
+
+export const Empty: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }, { rows: [], shown: [] }) }} />,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('暂无数据')).toBeInTheDocument();
+  },
+};
+
+export const SearchResults: Story = {
+  render: () => (
+    <Page
+      snapshots={{
+        channelTable: seedTable({ ready: 'idle' }, { rows: [channelRows[0]!], shown: [channelRows[0]!], query: { ...defaultTableQuery, keyword: 'openai' } }),
+      }}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('searchbox')).toHaveValue('openai');
+    await expect(c.queryByText('gemini-free')).toBeNull();
+  },
+};
+
+export const LoadFailed: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable('failed', { rows: [], shown: [] }) }} />,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('列表加载失败')).toBeInTheDocument();
+  },
+};
+
+export const RowBusy: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }, { busy: { 7: 'test' } }) }} />,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: '测试渠道 openai-main' })).toBeDisabled();
+  },
+};
+
+export const ConfirmingRow: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'confirmingRow' }, { pending: { id: 4, action: 'delete', value: '' } }) }} />,
+  play: async () => {
+    await expect(await within(document.body).findByRole('alertdialog')).toHaveTextContent('确定删除渠道 gemini-free（#4）吗？');
+  },
+};
+
+export const ConfirmingDeleteDisabled: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({ deleteDisabled: 'confirming' }) }} />,
+  play: async () => {
+    await expect(await within(document.body).findByRole('alertdialog')).toHaveTextContent('将删除所有已禁用的渠道');
+  },
+};
+
+export const BulkValuePrompt: Story = {
+  render: () => (
+    <Page
+      snapshots={{
+        channelTable: seedTable({ ready: 'idle' }, { selected: [7, 6] }),
+        channelListActions: seedActions({ bulkValue: 'prompting' }, { prompt: { action: 'setGroup', value: 'vip', problem: null }, groups: ['default', 'vip'] }),
+      }}
+    />
+  ),
+  play: async () => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await expect(within(dialog).getByLabelText('分组')).toHaveValue('vip');
+  },
+};
+
+export const ConfirmingBulk: Story = {
+  render: () => (
+    <Page snapshots={{ channelTable: seedTable({ ready: 'confirmingBulk' }, { selected: [7, 6], bulk: bulkRun() }) }} />
+  ),
+  play: async () => {
+    await expect(await within(document.body).findByRole('alertdialog')).toHaveTextContent('将对 2 项执行「禁用」，确定继续吗？');
+  },
+};
+
+export const BulkRunning: Story = {
+  render: () => (
+    <Page
+      snapshots={{ channelTable: seedTable({ ready: { bulkRunning: 'running' } }, { selected: [7, 6], bulk: bulkRun({ done: 1, succeeded: [7] }) }) }}
+    />
+  ),
+  play: async () => {
+    await expect(await within(document.body).findByRole('alertdialog')).toHaveTextContent('1 / 2');
+  },
+};
+
+export const BulkReportWithFailures: Story = {
+  render: () => (
+    <Page
+      snapshots={{
+        channelTable: seedTable(
+          { ready: 'bulkReport' },
+          {
+            selected: [7, 6],
+            bulk: bulkRun({ done: 2, succeeded: [7], failures: [{ id: 6, message: { text: '数据库错误' } }] }),
+          },
+        ),
+      }}
+    />
+  ),
+  play: async () => {
+    const dialog = await within(document.body).findByRole('alertdialog');
+    await expect(dialog).toHaveTextContent('#6 custom-upstream: 数据库错误');
+    await expect(dialog).toHaveTextContent('成功 1 项，失败 1 项');
+  },
+};
+
+export const Narrow: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({}, { showDetail: true }) }} />,
+  parameters: phone,
+  globals: { viewport: { value: 'phone375' } },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('table', { name: '渠道' })).toBeInTheDocument();
+  },
+};
+
+export const DarkEnglish: Story = {
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({}, { showDetail: true }) }} />,
+  parameters: { lang: 'en', colorMode: 'dark' },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('heading', { name: 'Channels' })).toBeInTheDocument();
+  },
+};

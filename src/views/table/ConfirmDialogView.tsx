@@ -1,0 +1,49 @@
+import { Button, CloseButton, Dialog, Portal, Text } from '@chakra-ui/react';
+import { useT } from '../app/i18n';
+
+export interface ConfirmDialogViewProps {
+  readonly open: boolean;
+  readonly title?: string;
+  readonly body: string;
+  readonly confirmLabel?: string;
+  /** A destructive action: the confirm button is red. */
+  readonly danger?: boolean;
+  readonly busy?: boolean;
+  readonly onConfirm: () => void;
+  readonly onCancel: () => void;
+}
+
+/** A confirmation (delete, delete disabled, bulk actions): says what will change; Escape cancels. */
+export function ConfirmDialogView({ open, title, body, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
+  const t = useT();
+  return (
+    <Dialog.Root open={open} role="alertdialog" onOpenChange={(d) => !d.open && onCancel()} placement="center" size={{ base: 'xs', sm: 'sm' }}>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Dialog.Title>{title ?? t('table.confirm.title')}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Dialog.Description asChild>
+                <Text>{body}</Text>
+              </Dialog.Description>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={onCancel} disabled={busy}>
+                {t('table.confirm.cancel')}
+              </Button>
+              <Button colorPalette={danger ? 'red' : 'blue'} onClick={onConfirm} loading={busy} loadingText={confirmLabel ?? t('table.confirm.accept')}>
+                {confirmLabel ?? t('table.confirm.accept')}
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={t('table.confirm.cancel')} disabled={busy} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

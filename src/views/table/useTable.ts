@@ -1,0 +1,110 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { shallowEqual, useSelector } from '@xstate/react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { ActorRefFrom } from 'xstate';
+import { formatTableQuery, parseTableQuery, type TableQuerySchema } from '../../domain/tableQuery';
+import {
+  selectBulkReport,
+  selectBulkRunning,
+  selectBulkToConfirm,
+  selectBusy,
+  selectDraft,
+  selectFilters,
+  selectIsComplete,
+  selectIsFirstLoad,
+  selectIsIdle,
+  selectIsLoading,
+  selectIsPageSelected,
+  selectKeyword,
+  selectLoadedCount,
+  selectLoadFailed,
+  selectOrder,
+  selectPage,
+  selectPageCount,
+  selectPageRows,
+  selectPageSize,
+  selectPendingRowAction,
+  selectSelectedIds,
+  selectShownCount,
+  selectSort,
+  type QueryChanged,
+  type TableMachine,
+  type TableRow,
+  type TableSnapshotLike,
+} from '../../machines/table';
+import { useMachineActor } from '../app/machineRegistry';
+
+/**
+ * A list page's table actor, kept in step with the address bar: the view starts from the URL's
+ * query (a reload or a shared link shows the same page, sort, search and filters), every
+ * `query.changed` replaces the URL's query, and a URL changed from outside (a menu link, back)
+ * is sent back as `query.set`.
+ */
+export function useTableActor<Row extends TableRow>(machine: TableMachine<Row>, schema: TableQuerySchema): ActorRefFrom<TableMachine<Row>> {
+  const location = useLocation();
+  const navigate = useNavigate();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the URL is read once, at mount; later changes arrive as query.set
+  const initial = useMemo(() => parseTableQuery(location.search, schema), []);
+  const actorRef = useMachineActor(machine as TableMachine<TableRow>, { query: initial }) as unknown as ActorRefFrom<TableMachine<Row>>;
+  const written = useRef(formatTableQuery(initial));
+
+  useEffect(() => {
+    const sub = actorRef.on('query.changed', (e: QueryChanged) => {
+      const search = formatTableQuery(e.query);
+      if (search === written.current) return;
+      written.current = search;
+      void navigate({ search }, { replace: true });
+    });
+    return () => sub.unsubscribe();
+  }, [actorRef, navigate]);
+
+  const search = location.search;
+  useEffect(() => {
+    const query = parseTableQuery(search, schema);
+    const formatted = formatTableQuery(query);
+    if (formatted === written.current) return;
+    written.current = formatted;
+    actorRef.send({ type: 'query.set', query });
+  }, [actorRef, search, schema]);
+
+  return actorRef;
+}
+
+/** Everything a list view reads from its table actor. */
+export function useTableState<Row extends TableRow>(actorRef: ActorRefFrom<TableMachine<Row>>) {
+  const ref = actorRef as unknown as ActorRefFrom<TableMachine<TableRow>>;
+  const read = <T,>(selector: (s: TableSnapshotLike) => T, compare?: (a: T, b: T) => boolean) =>
+    // eslint-disable-next-line react-hooks/rules-of-hooks -- called unconditionally, in a fixed order, below
+    useSelector(ref, selector as never, compare);
+  const rows = read(selectPageRows, shallowEqual) as readonly Row[];
+  const selectedIds = read(selectSelectedIds);
+  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+  return {
+    rows,
+    page: read(selectPage),
+    pageCount: read(selectPageCount),
+    size: read(selectPageSize),
+    sort: read(selectSort),
+    order: read(selectOrder),
+    keyword: read(selectKeyword),
+    draft: read(selectDraft),
+    filters: read(selectFilters),
+    shownCount: read(selectShownCount),
+    loadedCount: read(selectLoadedCount),
+    complete: read(selectIsComplete),
+    loading: read(selectIsLoading),
+    firstLoad: read(selectIsFirstLoad),
+    loadFailed: read(selectLoadFailed),
+    idle: read(selectIsIdle),
+    selected,
+    selectedCount: selectedIds.length,
+    pageSelected: read(selectIsPageSelected),
+    busy: read(selectBusy),
+    pending: read(selectPendingRowAction),
+    bulkToConfirm: read(selectBulkToConfirm),
+    bulkRunning: read(selectBulkRunning),
+    bulkReport: read(selectBulkReport),
+  };
+}
+
+export type TableState<Row extends TableRow> = ReturnType<typeof useTableState<Row>>;

@@ -1,0 +1,51 @@
+import { useSelector } from '@xstate/react';
+import type { QuotaDisplay } from '../../domain/format';
+import {
+  selectCanSubmit,
+  selectForm,
+  selectGroupOptions,
+  selectIsBusy,
+  selectIsEdit,
+  selectIsLoading,
+  selectIsSaving,
+  selectLoadFailed,
+  selectQuotaProblem,
+  userFormMachine,
+} from '../../machines/userForm';
+import { useMachineActor } from '../app/machineRegistry';
+import { UserFormPageView } from './UserFormPageView';
+
+/**
+ * Route page for /user/add (`id` null) and /user/edit/:id (userForm machine). The route keys it
+ * by id, so another id starts a fresh form.
+ */
+export function UserFormPage({ id, quotaDisplay }: { readonly id: number | null; readonly quotaDisplay: QuotaDisplay }) {
+  const actorRef = useMachineActor(userFormMachine, { id });
+  const form = useSelector(actorRef, selectForm);
+  const isEdit = useSelector(actorRef, selectIsEdit);
+  const groupOptions = useSelector(actorRef, selectGroupOptions);
+  const quotaProblem = useSelector(actorRef, selectQuotaProblem);
+  const loading = useSelector(actorRef, selectIsLoading);
+  const loadFailed = useSelector(actorRef, selectLoadFailed);
+  const busy = useSelector(actorRef, selectIsBusy);
+  const saving = useSelector(actorRef, selectIsSaving);
+  const canSubmit = useSelector(actorRef, selectCanSubmit);
+  return (
+    <UserFormPageView
+      isEdit={isEdit}
+      form={form}
+      groupOptions={groupOptions}
+      quotaProblem={quotaProblem}
+      quotaDisplay={quotaDisplay}
+      loading={loading}
+      loadFailed={loadFailed}
+      busy={busy}
+      saving={saving}
+      canSubmit={canSubmit}
+      onChange={(field, value) => actorRef.send({ type: 'field.change', field, value })}
+      onSubmit={() => actorRef.send({ type: 'form.submit' })}
+      onRetry={() => actorRef.send({ type: 'form.retry' })}
+      onCancel={() => actorRef.send({ type: 'form.cancel' })}
+    />
+  );
+}

@@ -1,0 +1,402 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { failure, httpError, networkError } from '../../src/domain/apiError';
+import type { Channel, ChannelTypeModels } from '../../src/domain/channel';
+import { emptyChannelForm, validateChannelForm } from '../../src/domain/channelForm';
+import { canBatchCreate } from '../../src/domain/channelTypes';
+import { isMessageKey } from '../../src/i18n';
+import {
+  channelFormMachine,
+  selectCanBatch,
+  selectCanSubmit,
+  selectForm,
+  selectIsBusy,
+  selectIsEdit,
+  selectIsLoading,
+  selectIsSaving,
+  selectLoadFailed,
+  selectProblem,
+  type ChannelFormEmitted,
+  type ChannelFormInput,
+  type SaveChannelInput,
+} from '../../src/machines/channelForm';
+import { controlled } from './account.stubs';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+
+type Snap = SnapshotFrom<typeof channelFormMachine>;
+
+const typeModels: ChannelTypeModels = {
+  '1': ['gpt-4o', 'gpt-4o-mini'],
+  '14': ['claude-3-haiku'],
+  '33': ['claude-3-haiku'],
+  '34': [],
+  '43': null,
+};
+const catalogue = ['gpt-4o', 'gpt-4o-mini', 'claude-3-haiku', 'gpt-4o'];
+const groups = ['default', 'vip', 'svip'];
+const stored: Channel = {
+  id: 7,
+  type: 14,
+  name: 'anthropic-main',
+  status: 1,
+  key: '',
+  models: 'claude-3-haiku',
+  group: 'default,vip',
+  base_url: '',
+  other: '',
+  model_mapping: '',
+  system_prompt: null,
+  config: '',
+};
+
+const fixtures: EventFixtures<typeof channelFormMachine> = {
+  'field.change': [
+    { type: 'field.change', field: 'name', value: 'openai-main' },
+    { type: 'field.change', field: 'key', value: 'sk-1\nsk-2' },
+    { type: 'field.change', field: 'model_mapping', value: '{"gpt-4-0314":' },
+    { type: 'field.change', field: 'customModel', value: 'my-model, gpt-4o' },
+    { type: 'field.change', field: 'config.ak', value: 'AK' },
+  ],
+  'type.change': [
+    { type: 'type.change', value: 14 },
+    { type: 'type.change', value: 33 },
+    { type: 'type.change', value: 43 },
+  ],
+  'models.add': [{ type: 'models.add', model: 'claude-3-haiku' }],
+  'models.remove': [{ type: 'models.remove', model: 'gpt-4o' }],
+  'models.fillRelated': [{ type: 'models.fillRelated' }],
+  'models.fillAll': [{ type: 'models.fillAll' }],
+  'models.clear': [{ type: 'models.clear' }],
+  'models.addCustom': [{ type: 'models.addCustom' }],
+  'groups.change': [{ type: 'groups.change', groups: ['vip', 'vip'] }],
+  'batch.toggle': [{ type: 'batch.toggle' }],
+  'form.submit': [{ type: 'form.submit' }],
+  'form.retry': [{ type: 'form.retry' }],
+  'form.cancel': [{ type: 'form.cancel' }],
+};
+
+const channelLoaded = doneActor('loadChannel', stored);
+const channelFailed = errorActor('loadChannel', failure('loadChannel', 'record not found'));
+const groupsLoaded = doneActor('loadGroups', groups);
+const groupsFailed = errorActor('loadGroups', httpError('loadGroups', 500, 'Internal Server Error'));
+const typeModelsLoaded = doneActor('loadTypeModels', typeModels);
+const typeModelsFailed = errorActor('loadTypeModels', networkError('loadTypeModels', 'Failed to fetch'));
+const catalogueLoaded = doneActor('loadCatalogue', catalogue);
+const catalogueFailed = errorActor('loadCatalogue', httpError('loadCatalogue', 502, 'Bad Gateway'));
+const saved = doneActor('saveChannel');
+const refused = errorActor('saveChannel', failure('saveChannel', 'UNIQUE constraint failed: abilities.group'));
+const internal = [
+  channelLoaded,
+  channelFailed,
+  groupsLoaded,
+  groupsFailed,
+  typeModelsLoaded,
+  typeModelsFailed,
+  catalogueLoaded,
+  catalogueFailed,
+  saved,
+  refused,
+];
+
+const createInput: ChannelFormInput = { id: null };
+const editInput: ChannelFormInput = { id: 7 };
+
+/** The graph keeps what matters to the chart, so the editing state space stays small. */
+const serializeState = (s: Snap): string => {
+  const form = s.context.form;
+  return JSON.stringify([
+    s.value,
+    s.status,
+    form.type,
+    form.batch,
+    form.models.length > 0,
+    validateChannelForm(form, s.context.id !== null).ok,
+    s.context.problem !== null,
+  ]);
+};
+/** Simple paths need a coarser graph: the chart state, whether the form would pass, a shown problem. */
+const serializeCoarse = (s: Snap): string =>
+  JSON.stringify([s.value, s.status, validateChannelForm(s.context.form, s.context.id !== null).ok, s.context.problem !== null]);
+const modelOf = (input: ChannelFormInput) => ({ fixtures, internal, input, serializeState });
+/** One fixture per event type: every kind of edge is still walked, and the path count stays bounded. */
+const firstFixtures = Object.fromEntries(
+  Object.entries(fixtures).map(([type, list]) => [type, (list as readonly AnyEventObject[]).slice(0, 1)]),
+) as unknown as EventFixtures<typeof channelFormMachine>;
+const coarseModelOf = (input: ChannelFormInput) => ({ fixtures: firstFixtures, internal, input, serializeState: serializeCoarse });
+const realShortest = (input: ChannelFormInput) => shortestPaths(channelFormMachine, modelOf(input)).filter(isRealistic);
+
+function journey(input: ChannelFormInput, events: readonly AnyEventObject[]): Snap {
+  let [s] = initialTransition(channelFormMachine, input);
+  for (const e of events) [s] = transition(channelFormMachine, s, e as never);
+  return s;
+}
+const loadedNew = [groupsLoaded, typeModelsLoaded, catalogueLoaded];
+const loadedEdit = [channelLoaded, ...loadedNew];
+const change = (field: 'name' | 'key' | 'model_mapping' | 'customModel' | 'config.ak' | 'config.sk' | 'config.region', value: string) => ({
+  type: 'field.change',
+  field,
+  value,
+});
+const submit = { type: 'form.submit' };
+
+describe('channelForm model', () => {
+  it('reaches every state (create and edit together)', () => {
+    const paths = [...realShortest(createInput), ...realShortest(editInput)];
+    expect(unreachedStates(channelFormMachine, paths).filter((id) => !id.endsWith('.checking'))).toEqual([]);
+  });
+
+  it.each([
+    ['create', createInput],
+    ['edit', editInput],
+  ] as const)('keeps its invariants on every simple path (%s)', (_, input) => {
+    const paths = simplePaths(channelFormMachine, coarseModelOf(input)).filter(isRealistic);
+    expect(paths.length).toBeGreaterThan(0);
+    const isEdit = input.id !== null;
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        const children = Object.keys(s.children).sort();
+        if (s.matches('loading')) {
+          const allowed = isEdit ? ['loadCatalogue', 'loadChannel', 'loadGroups', 'loadTypeModels'] : ['loadCatalogue', 'loadGroups', 'loadTypeModels'];
+          for (const c of children) expect(allowed).toContain(c);
+          expect(children.length).toBeGreaterThan(0);
+        } else if (s.matches('saving')) expect(children).toEqual(['saveChannel']);
+        else expect(children).toEqual([]);
+        expect(selectIsEdit(s)).toBe(isEdit);
+        expect(selectIsBusy(s)).toBe(s.matches('loading') || s.matches('saving'));
+        expect(selectIsLoading(s)).toBe(s.matches('loading'));
+        expect(selectIsSaving(s)).toBe(s.matches('saving') || s.matches('saved'));
+        expect(selectLoadFailed(s)).toBe(s.matches('loadFailed'));
+        expect(selectCanSubmit(s)).toBe(s.matches('editing'));
+        // only an edit can fail to load (the channel); the lists are tolerant
+        if (!isEdit) expect(s.matches('loadFailed')).toBe(false);
+        const form = selectForm(s);
+        // batch only when creating and not type 33; never a model or group twice
+        if (form.batch) expect(canBatchCreate(isEdit, form.type)).toBe(true);
+        expect(selectCanBatch(s)).toBe(canBatchCreate(isEdit, form.type));
+        expect(new Set(form.models).size).toBe(form.models.length);
+        expect(new Set(form.groups).size).toBe(form.groups.length);
+        // a broken rule is shown only while editing, and only a rule the form really breaks
+        if (selectProblem(s) !== null) {
+          expect(s.matches('editing')).toBe(true);
+          expect(validateChannelForm(form, isEdit).ok).toBe(false);
+        }
+        // a save starts only from a valid form
+        if (s.matches('saving')) expect(validateChannelForm(form, isEdit).ok).toBe(true);
+        expect(s.status).toBe(s.matches('saved') ? 'done' : 'active');
+      }
+    }
+  });
+
+  describe('pinned journeys', () => {
+    it('a new channel starts with type 1 and its default models, in the default group', () => {
+      const s = journey(createInput, loadedNew);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s)).toEqual({ ...emptyChannelForm, models: ['gpt-4o', 'gpt-4o-mini'] });
+      expect(s.context.catalogue).toEqual(['gpt-4o', 'gpt-4o-mini', 'claude-3-haiku']);
+      expect(s.context.groupOptions).toEqual(groups);
+    });
+    it('the loads finish in any order; failed lists still open the form', () => {
+      const s = journey(createInput, [catalogueFailed, typeModelsFailed, groupsFailed]);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s).models).toEqual([]);
+      expect(s.context.catalogue).toEqual([]);
+    });
+    it('an edit loads the channel into the form', () => {
+      const s = journey(editInput, [typeModelsLoaded, channelLoaded, catalogueLoaded, groupsLoaded]);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s)).toMatchObject({ type: 14, name: 'anthropic-main', key: '', models: ['claude-3-haiku'], groups: ['default', 'vip'] });
+    });
+    it('a failed channel load stops the page; retry loads again', () => {
+      expect(journey(editInput, [groupsLoaded, channelFailed]).value).toBe('loadFailed');
+      const s = journey(editInput, [channelFailed, { type: 'form.retry' }, ...loadedEdit]);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s).name).toBe('anthropic-main');
+    });
+    it('an empty name is refused with the spec message and the form stays', () => {
+      const s = journey(createInput, [...loadedNew, change('key', 'sk-1'), submit]);
+      expect(s.value).toBe('editing');
+      expect(selectProblem(s)).toEqual({ key: 'validation.channel.nameAndKeyRequired' });
+      // changing the form clears the shown problem
+      expect(selectProblem(transition(channelFormMachine, s, change('name', 'x') as never)[0])).toBeNull();
+    });
+    it('no models, then a bad mapping, are refused in that order', () => {
+      const base = [...loadedNew, change('name', 'n'), change('key', 'k'), { type: 'models.clear' }];
+      expect(selectProblem(journey(createInput, [...base, submit]))).toEqual({ key: 'validation.channel.modelsRequired' });
+      const s = journey(createInput, [...base, { type: 'models.fillRelated' }, change('model_mapping', '{'), submit]);
+      expect(selectProblem(s)).toEqual({ key: 'validation.channel.modelMappingInvalid' });
+    });
+    it('type 43 needs no models; type 33 builds its key from the parts and cannot batch', () => {
+      const proxy = journey(createInput, [...loadedNew, change('name', 'p'), change('key', 'k'), { type: 'models.clear' }, { type: 'type.change', value: 43 }, submit]);
+      expect(proxy.value).toBe('saving');
+      const aws = journey(createInput, [
+        ...loadedNew,
+        { type: 'batch.toggle' },
+        { type: 'type.change', value: 33 },
+        { type: 'batch.toggle' },
+        change('name', 'aws'),
+        change('config.ak', 'AK'),
+        change('config.sk', 'SK'),
+        change('config.region', 'us-east-1'),
+        submit,
+      ]);
+      expect(aws.value).toBe('saving');
+      expect(selectForm(aws).batch).toBe(false);
+    });
+    it('model tools: custom names, fill all, remove, clear', () => {
+      const s = journey(createInput, [...loadedNew, { type: 'models.clear' }, change('customModel', 'a, b a'), { type: 'models.addCustom' }]);
+      expect(selectForm(s)).toMatchObject({ models: ['a', 'b'], customModel: '' });
+      const all = transition(channelFormMachine, s, { type: 'models.fillAll' })[0];
+      expect(selectForm(all).models).toEqual(['a', 'b', 'gpt-4o', 'gpt-4o-mini', 'claude-3-haiku']);
+      expect(selectForm(transition(channelFormMachine, all, { type: 'models.remove', model: 'a' })[0]).models).not.toContain('a');
+    });
+    it('a type change keeps chosen models and fills defaults only into an empty list', () => {
+      const kept = journey(createInput, [...loadedNew, { type: 'type.change', value: 14 }]);
+      expect(selectForm(kept).models).toEqual(['gpt-4o', 'gpt-4o-mini']);
+      const filled = journey(createInput, [...loadedNew, { type: 'models.clear' }, { type: 'type.change', value: 14 }]);
+      expect(selectForm(filled).models).toEqual(['claude-3-haiku']);
+    });
+    it('a refused save keeps the form', () => {
+      const s = journey(editInput, [...loadedEdit, change('name', 'renamed'), submit, refused]);
+      expect(s.value).toBe('editing');
+      expect(selectForm(s).name).toBe('renamed');
+    });
+    it('a save ends the machine', () => {
+      const s = journey(editInput, [...loadedEdit, submit, saved]);
+      expect(s.value).toBe('saved');
+      expect(s.status).toBe('done');
+    });
+    it('the batch option is not offered when editing', () => {
+      expect(selectForm(journey(editInput, [...loadedEdit, { type: 'batch.toggle' }])).batch).toBe(false);
+    });
+  });
+
+  describe('replay on a real actor with stub actors', () => {
+    async function replay(input: ChannelFormInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+      const loadChannel = controlled<Channel, { id: number }>();
+      const loadGroups = controlled<readonly string[], unknown>();
+      const loadTypeModels = controlled<ChannelTypeModels, unknown>();
+      const loadCatalogue = controlled<readonly string[], unknown>();
+      const saveChannel = controlled<void, SaveChannelInput>();
+      const stubs = { loadChannel, loadGroups, loadTypeModels, loadCatalogue, saveChannel } as const;
+      const actor = createActor(
+        channelFormMachine.provide({
+          actors: {
+            loadChannel: loadChannel.logic,
+            loadGroups: loadGroups.logic,
+            loadTypeModels: loadTypeModels.logic,
+            loadCatalogue: loadCatalogue.logic,
+            saveChannel: saveChannel.logic,
+          },
+        }),
+        { input },
+      );
+      const emitted: ChannelFormEmitted[] = [];
+      actor.on('*', (e) => emitted.push(e));
+      actor.start();
+      for (const [i, e] of events.entries()) {
+        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
+        const settled = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(e.type);
+        if (e.type === 'xstate.init') {
+          // started above
+        } else if (settled) {
+          const stub = stubs[settled[2] as keyof typeof stubs] as { resolve: (o: unknown) => void; reject: (e: unknown) => void };
+          if (settled[1] === 'done') stub.resolve(ev.output);
+          else stub.reject(ev.error);
+        } else actor.send(e as never);
+        await new Promise((r) => setTimeout(r, 0));
+        check?.(i, actor.getSnapshot());
+      }
+      const snapshot = actor.getSnapshot();
+      actor.stop();
+      return { snapshot, emitted, stubs };
+    }
+
+    const cases = (input: ChannelFormInput) =>
+      realShortest(input)
+        .filter((p) => p.steps.length > 1)
+        .map((p) => [`${input.id === null ? 'create' : 'edit'}: ${describePath(p)}`, input, p] as const);
+
+    it.each([...cases(createInput), ...cases(editInput)])('%s', async (_, input, p) => {
+      await replay(
+        input,
+        p.steps.map((s) => s.event),
+        (i, s) => {
+          // the graph merges snapshots with the same serialisation, so compare what it keeps
+          expect(s.value).toEqual(p.steps[i]!.state.value);
+          expect(serializeState(s)).toBe(serializeState(p.steps[i]!.state));
+        },
+      );
+    });
+
+    it('creates: posts the payload, says so and goes back to the list', async () => {
+      const { emitted, stubs } = await replay(createInput, [
+        ...loadedNew,
+        change('name', 'openai-main'),
+        { type: 'batch.toggle' },
+        change('key', 'sk-1\n\nsk-2\n'),
+        { type: 'groups.change', groups: ['default', 'vip'] },
+        submit,
+        saved,
+      ]);
+      expect(stubs.loadChannel.calls).toEqual([]);
+      expect(stubs.saveChannel.calls).toEqual([
+        {
+          id: null,
+          payload: {
+            type: 1,
+            name: 'openai-main',
+            key: 'sk-1\nsk-2',
+            base_url: '',
+            other: '',
+            models: 'gpt-4o,gpt-4o-mini',
+            group: 'default,vip',
+            model_mapping: '',
+            system_prompt: '',
+            config: '{}',
+          },
+        },
+      ]);
+      expect(emitted).toEqual([
+        { type: 'notify', level: 'success', message: { key: 'channelForm.created' } },
+        { type: 'navigate', to: '/channel', replace: false },
+      ]);
+    });
+
+    it('updates: loads by id, puts with the id, says so', async () => {
+      const { emitted, stubs } = await replay(editInput, [...loadedEdit, submit, saved]);
+      expect(stubs.loadChannel.calls).toEqual([{ id: 7 }]);
+      expect(stubs.saveChannel.calls[0]).toMatchObject({ id: 7, payload: { key: '', name: 'anthropic-main', group: 'default,vip' } });
+      expect(emitted[0]).toEqual({ type: 'notify', level: 'success', message: { key: 'channelForm.updated' } });
+    });
+
+    it('says what the failed loads and refused saves are', async () => {
+      const lists = await replay(createInput, [groupsFailed, typeModelsFailed, catalogueFailed]);
+      expect(lists.snapshot.value).toBe('editing');
+      expect(lists.emitted.map((e) => e.type === 'notify' && e.level)).toEqual(['warning', 'warning', 'warning']);
+      const refusal = await replay(createInput, [...loadedNew, change('name', 'n'), change('key', 'k'), submit, refused]);
+      expect(refusal.emitted).toEqual([
+        { type: 'notify', level: 'error', message: { text: 'UNIQUE constraint failed: abilities.group' } },
+      ]);
+      const invalid = await replay(createInput, [...loadedNew, submit]);
+      expect(invalid.emitted).toEqual([{ type: 'notify', level: 'error', message: { key: 'validation.channel.nameAndKeyRequired' } }]);
+    });
+
+    it('cancel goes back to the list from any state', async () => {
+      for (const events of [[], [channelFailed], loadedEdit]) {
+        const { emitted } = await replay(editInput, [...events, { type: 'form.cancel' }]);
+        expect(emitted.at(-1)).toEqual({ type: 'navigate', to: '/channel', replace: false });
+      }
+    });
+
+    it('every key it emits is in the catalogue', async () => {
+      const runs = [
+        await replay(createInput, [groupsFailed, typeModelsFailed, catalogueFailed, submit]),
+        await replay(createInput, [...loadedNew, change('name', 'n'), change('key', 'k'), submit, saved]),
+        await replay(editInput, [...loadedEdit, submit, saved]),
+      ];
+      for (const { emitted } of runs)
+        for (const e of emitted) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
+    });
+  });
+});
