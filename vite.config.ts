@@ -34,6 +34,8 @@ export default defineConfig({
       'fp-ts/function',
       'marked',
       'dompurify',
+      'recharts',
+      '@chakra-ui/charts',
     ],
   },
   server: {

@@ -27,7 +27,15 @@ import { channelRowAction } from './api/actors/channelRows';
 import { listAllChannels, testChannelActor } from './api/actors/channelTests';
 import { redemptionExportActor, redemptionRowAction, saveRedemption } from './api/actors/redemptionRows';
 import { loadTurnstile } from './api/actors/turnstile';
+import { createTransactionIdActor, loadSelfActor, redeemCodeActor, sendBindCodeActor } from './api/actors/account';
 import { saveUser, searchUserRows, userRowAction } from './api/actors/userRows';
+import { downloadBlob } from './api/actors/browser';
+import { downloadLogs, fetchLogPage, fetchLogStat } from './api/actors/logRows';
+import type { logExportMachine, logStatMachine, logTableMachine } from './machines/logList';
+import type { Log } from './domain/log';
+import { latestRelease } from './api/actors/updateCheck';
+import { fetchTokenPage, tokenRowAction } from './api/actors/tokenRows';
+import { loadDashboard, searchDashboardUsers } from './api/actors/dashboard';
 import type { Message } from './domain/message';
 import type { Redemption } from './domain/redemption';
 import type { ExportRowsInput, FetchPageInput, SearchRowsInput } from './domain/rowAction';
@@ -35,13 +43,24 @@ import { defaultLang, parseColorMode, parseLang } from './domain/preferences';
 import type { ChannelRow, channelListActionsMachine, channelTableMachine } from './machines/channelList';
 import type { channelFormMachine, SaveChannelInput } from './machines/channelForm';
 import type { channelTestMachine } from './machines/channelTest';
+import type { dashboardMachine } from './machines/dashboard';
 import type { footerMachine } from './machines/footer';
+import type { logCleanMachine } from './machines/logClean';
+import type { updateCheckMachine } from './machines/updateCheck';
 import type { redemptionFormMachine } from './machines/redemptionForm';
 import type { redemptionKeyCopyMachine, redemptionTableMachine } from './machines/redemptionList';
 import type { oauthCallbackMachine } from './machines/oauthCallback';
 import type { FetchContentInput, pageContentMachine } from './machines/pageContent';
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
+import type { optionSettingsMachine, SaveOptionInput } from './machines/optionSettings';
 import type { profileEditMachine } from './machines/profileEdit';
+import type { topUpMachine } from './machines/topUp';
+import type {
+  emailBindMachine,
+  personalSettingsMachine,
+  selfDeleteMachine,
+  wechatBindMachine,
+} from './machines/personalSettings';
 import type { passwordResetConfirmMachine } from './machines/passwordResetConfirm';
 import type { passwordResetRequestMachine } from './machines/passwordResetRequest';
 import { preferencesMachine, type PreferencesChanged } from './machines/preferences';
@@ -50,6 +69,9 @@ import { sessionMachine } from './machines/session';
 import type { turnstileMachine } from './machines/turnstile';
 import type { userFormMachine } from './machines/userForm';
 import type { userTableMachine } from './machines/userList';
+import type { tokenKeyCopyMachine, tokenTableMachine } from './machines/tokenList';
+import type { SaveTokenInput, tokenFormMachine } from './machines/tokenForm';
+import type { Token } from './domain/token';
 import type { wechatLoginMachine } from './machines/wechatLogin';
 import type { User } from './domain/user';
 import { App } from './views/app/App';
@@ -214,6 +236,68 @@ const implementations = [
       loadGroups: fromApi<readonly string[], unknown>(() => api.user.listGroups()),
       saveUser: fromApi(saveUser(api.user)),
     },
+  }),
+  implement<typeof dashboardMachine>('dashboard', {
+    actors: { loadDashboard: fromApi(loadDashboard(api.user)), searchUsers: fromApi(searchDashboardUsers(api.user)) },
+  }),
+  implement<typeof optionSettingsMachine>('optionSettings', {
+    actors: {
+      listOptions: fromApi(() => api.option.listOptions()),
+      saveOption: fromApi(({ key, value }: SaveOptionInput) => api.option.updateOption(key, value)),
+    },
+  }),
+  implement<typeof tokenTableMachine>('tokenTable', {
+    actors: {
+      fetchPage: fromApi<readonly Token[], FetchPageInput>(fetchTokenPage(api.token)),
+      searchRows: fromApi<readonly Token[], SearchRowsInput>(({ keyword }) => api.token.search(keyword)),
+      runRowAction: fromApi(tokenRowAction(api.token)),
+      exportRows: fromPromise<Message | null, ExportRowsInput<Token>>(() => Promise.resolve(null)),
+    },
+  }),
+  implement<typeof tokenKeyCopyMachine>('tokenKeyCopy', { actors: { copyText: copyTextActor } }),
+  implement<typeof tokenFormMachine>('tokenForm', {
+    actors: {
+      loadToken: fromApi(({ id }: { readonly id: number }) => api.token.get(id)),
+      loadAvailableModels: fromApi<readonly string[], unknown>(() => api.user.getAvailableModels()),
+      saveToken: fromApi<void, SaveTokenInput>(({ id, payload }) =>
+        pipe(id === null ? api.token.create(payload) : api.token.update({ ...payload, id }), TE.map(() => undefined)),
+      ),
+    },
+  }),
+  implement<typeof topUpMachine>('topUp', {
+    actors: { loadSelf: loadSelfActor(api.user), redeemCode: redeemCodeActor(api.user), createTransactionId: createTransactionIdActor },
+    actions: { openWindow: (_, { url }) => openWindow(url) },
+  }),
+  implement<typeof personalSettingsMachine>('personalSettings', {
+    actors: {
+      loadSelf: loadSelfActor(api.user),
+      generateAccessToken: fromApi(() => api.user.generateAccessToken()),
+      fetchAffCode: fromApi(() => api.user.getAffCode()),
+      copyText: copyTextActor,
+    },
+  }),
+  implement<typeof selfDeleteMachine>('selfDelete', { actors: { deleteSelf: fromApi(() => api.user.deleteSelf()) } }),
+  implement<typeof wechatBindMachine>('wechatBind', { actors: { bindWeChat: fromApi(({ code }) => api.auth.wechatBind(code)) } }),
+  implement<typeof emailBindMachine>('emailBind', {
+    actors: { sendVerificationCode: sendBindCodeActor(api.auth), bindEmail: fromApi(api.auth.emailBind) },
+  }),
+  implement<typeof logCleanMachine>('logClean', {
+    actors: { clearLogs: fromApi(({ targetTimestamp }) => api.log.clear(targetTimestamp)) },
+  }),
+  implement<typeof updateCheckMachine>('updateCheck', {
+    actors: { fetchLatestRelease: fromApi(latestRelease(api.option.getLatestRelease)) },
+  }),
+  implement<typeof logTableMachine>('logTable', {
+    actors: {
+      fetchPage: fromApi<readonly Log[], FetchPageInput>(fetchLogPage(api.log)),
+      searchRows: fromPromise<readonly Log[], SearchRowsInput>(() => Promise.resolve([])),
+      runRowAction: fromPromise(() => Promise.reject(new Error('log rows have no actions'))),
+      exportRows: fromPromise<Message | null, ExportRowsInput<Log>>(() => Promise.resolve(null)),
+    },
+  }),
+  implement<typeof logStatMachine>('logStat', { actors: { fetchLogStat: fromApi(fetchLogStat(api.log)) } }),
+  implement<typeof logExportMachine>('logExport', {
+    actors: { downloadLogs: fromApi(downloadLogs(api.log, (file) => downloadBlob(file.name, file.blob))) },
   }),
   implement<typeof footerMachine>('footer', { actors: { readStoredFooter: fromPromise(() => Promise.resolve(readStoredFooter())) } }),
 ];

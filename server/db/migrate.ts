@@ -125,6 +125,17 @@ export const queryIndexes: readonly { readonly name: string; readonly sqlite: st
   // logs: consume sums (covering: the filter columns, then quota).
   { name: 'idx_oa_logs_type_created_at_quota', sqlite: 'logs (type, created_at, quota)', postgres: 'logs (type, created_at, quota)' },
   { name: 'idx_oa_logs_user_type_created_at_quota', sqlite: 'logs (user_id, type, created_at, quota)', postgres: 'logs (user_id, type, created_at, quota)' },
+  // logs: the dashboard's per-day, per-model usage (covering: filter columns, then the grouped and summed ones).
+  {
+    name: 'idx_oa_logs_user_type_created_at_usage',
+    sqlite: 'logs (user_id, type, created_at, model_name, quota, prompt_tokens, completion_tokens)',
+    postgres: 'logs (user_id, type, created_at, model_name, quota, prompt_tokens, completion_tokens)',
+  },
+  {
+    name: 'idx_oa_logs_type_created_at_usage',
+    sqlite: 'logs (type, created_at, model_name, quota, prompt_tokens, completion_tokens)',
+    postgres: 'logs (type, created_at, model_name, quota, prompt_tokens, completion_tokens)',
+  },
   // users, tokens, channels: prefix searches and per-owner pages.
   { name: 'idx_oa_users_username_prefix', sqlite: 'users (username collate nocase)', postgres: 'users (username text_pattern_ops)' },
   { name: 'idx_oa_users_email_prefix', sqlite: 'users (email collate nocase)', postgres: 'users (email text_pattern_ops)' },

@@ -17,6 +17,7 @@ import {
   searchUserLogs,
   sumUsedQuota,
 } from '../services/log';
+import { exportFileName, exportLogsCsv, LogExportQuery, type ExportVariant } from '../services/logExport';
 
 /**
  * Log endpoints (contract §2.10), mounted at /api/log. Admin routes see every row; the self
@@ -80,6 +81,25 @@ const deleteOld = (c: Ctx) =>
     return ok(c, await deleteLogsBefore(c.get('deps').db, q.target_timestamp));
   });
 
+/**
+ * `GET /api/log/export` (admin) and `/api/log/self/export` (user): the whole filtered list as a
+ * streamed CSV file (services/logExport.ts). Bad filters answer the JSON envelope before anything
+ * is streamed; the self file has the caller's rows only, without ids and channels.
+ */
+const exportLogs = (variant: ExportVariant) => (c: Ctx) =>
+  withQuery(c, LogExportQuery, (q) => {
+    const { db, now } = c.get('deps');
+    const filter = filterOf(q, variant === 'self' ? { userId: currentUser(c).id } : null);
+    const body = exportLogsCsv(db, filter, variant);
+    return Promise.resolve(
+      c.body(body, 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${exportFileName(now())}"`,
+        'Cache-Control': 'no-store',
+      }),
+    );
+  });
+
 /** Routes mounted at /api/log. */
 export function logRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
@@ -87,8 +107,10 @@ export function logRoutes(): Hono<AppEnv> {
   app.delete('/', adminAuth, deleteOld);
   app.get('/stat', adminAuth, statAll);
   app.get('/search', adminAuth, searchAll);
+  app.get('/export', adminAuth, exportLogs('admin'));
   app.get('/self', userAuth, listSelf);
   app.get('/self/stat', userAuth, statSelf);
   app.get('/self/search', userAuth, searchSelf);
+  app.get('/self/export', userAuth, exportLogs('self'));
   return app;
 }

@@ -34,12 +34,13 @@ const statusOptionKeys = [
   'OidcAuthorizationEndpoint',
   'OidcTokenEndpoint',
   'OidcUserinfoEndpoint',
+  'PasswordLoginEnabled',
 ] as const;
 
 /** one-api's runtime server address when the option is empty (contract §6 #11). */
 export const defaultServerAddress = 'http://localhost:3000';
 
-/** The 24 fields of `/api/status` data. */
+/** The 24 fields of `/api/status` data, plus our extension `password_login`. */
 export function statusData(o: OptionValues, version: string, startTime: number) {
   return {
     version,
@@ -66,6 +67,7 @@ export function statusData(o: OptionValues, version: string, startTime: number) 
     oidc_authorization_endpoint: o.str('OidcAuthorizationEndpoint'),
     oidc_token_endpoint: o.str('OidcTokenEndpoint'),
     oidc_userinfo_endpoint: o.str('OidcUserinfoEndpoint'),
+    password_login: o.bool('PasswordLoginEnabled'),
   };
 }
 

@@ -1,10 +1,8 @@
 import { Hono, type Context } from 'hono';
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { sql } from 'kysely';
 import { LoginPayload, UserManageAction } from '../../src/domain/user';
 import {
-  logTypeConsume,
   logTypeManage,
   roleAdmin,
   roleCommon,
@@ -43,6 +41,7 @@ import {
 } from '../services/userAdmin';
 import type { UserRow, UserUpdate } from '../db/schema';
 import { consumeCode, restoreCode, type ConsumedCode } from '../services/verification';
+import { dashboardRequest, dashboardRows } from '../services/dashboard';
 
 /**
  * Account and user administration endpoints under /api/user (contract §2.3.1–§2.3.3, §2.4,
@@ -64,6 +63,7 @@ const text = {
   cannotDeleteRootSelf: '不能删除超级管理员账户',
   uuidCollision: '请重试，系统生成的 UUID 竟然重复了！',
   dashboardFailed: '无法获取统计信息',
+  dashboardRangeInvalid: '统计时间范围不合法',
   recordNotFound: 'record not found',
   idEmpty: 'id 为空！',
   getForbidden: '无权获取同级或更高等级用户的信息',
@@ -261,51 +261,20 @@ async function availableModels(c: Ctx): Promise<Response> {
   return ok(c, rows.map((r) => r.model).sort(byteOrder));
 }
 
-/** Seconds per day. */
-const daySeconds = 86_400;
-
-/** `GET /api/user/dashboard`: the caller's consume logs of the last 7 UTC days, per day and model. */
+/**
+ * `GET /api/user/dashboard`: consume logs per day and model (services/dashboard.ts). Without
+ * parameters the caller's last 7 UTC days; `start_timestamp`/`end_timestamp`, `utc_offset` and
+ * (admins) `user_id` choose the window, the local days and whose logs.
+ */
 async function dashboard(c: Ctx): Promise<Response> {
-  const { dialect } = c.get('deps');
-  const now = nowSeconds(c);
-  const todayStart = now - (now % daySeconds);
-  const start = todayStart - 6 * daySeconds;
-  const end = todayStart + daySeconds - 1;
-  // Fix (§6 #35): the day is computed in UTC on every database, matching the UTC window.
-  const day =
-    dialect === 'sqlite'
-      ? sql<string>`strftime('%Y-%m-%d', created_at, 'unixepoch')`
-      : sql<string>`to_char(to_timestamp(created_at) at time zone 'UTC', 'YYYY-MM-DD')`;
+  const request = dashboardRequest(c.req.query(), currentUser(c), nowSeconds(c));
+  if (E.isLeft(request)) {
+    const message =
+      request.left === 'forbidden' ? messages.forbidden : request.left === 'invalid_range' ? text.dashboardRangeInvalid : localize(c, 'invalid_parameter');
+    return json(c, { success: false, message, data: null });
+  }
   try {
-    const rows = await db(c)
-      .selectFrom('logs')
-      .select([
-        day.as('day'),
-        'model_name',
-        sql<number>`count(1)`.as('request_count'),
-        sql<number>`coalesce(sum(quota), 0)`.as('quota'),
-        sql<number>`coalesce(sum(prompt_tokens), 0)`.as('prompt_tokens'),
-        sql<number>`coalesce(sum(completion_tokens), 0)`.as('completion_tokens'),
-      ])
-      .where('user_id', '=', currentUser(c).id)
-      .where('type', '=', logTypeConsume)
-      .where('created_at', '>=', start)
-      .where('created_at', '<=', end)
-      .groupBy([day, 'model_name'])
-      .orderBy(day)
-      .orderBy('model_name')
-      .execute();
-    return ok(
-      c,
-      rows.map((r) => ({
-        Day: r.day,
-        ModelName: r.model_name,
-        RequestCount: Number(r.request_count),
-        Quota: Number(r.quota),
-        PromptTokens: Number(r.prompt_tokens),
-        CompletionTokens: Number(r.completion_tokens),
-      })),
-    );
+    return ok(c, await dashboardRows(db(c), request.right));
   } catch {
     return json(c, { success: false, message: text.dashboardFailed, data: null });
   }

@@ -90,8 +90,8 @@ const matchable = (value: string): boolean => !value.includes('\u0000');
 export const isSatisfiable = (f: LogFilter): boolean =>
   matchable(f.username) && matchable(f.tokenName) && matchable(f.modelName);
 
-/** Applies the non-zero filters (`type` only when `withType`). */
-function applyFilter<O>(
+/** Applies the non-zero filters (`type` only when `withType`); the list, the stat and the export share it. */
+export function applyFilter<O>(
   query: SelectQueryBuilder<Database, 'logs', O>,
   f: LogFilter,
   withType: boolean,

@@ -36,10 +36,31 @@ export interface CallSpec<A> {
   readonly credentials?: RequestCredentials;
 }
 
+/** A GET whose success is a file (a streamed CSV export), not JSON. */
+export interface FileSpec {
+  readonly path: string;
+  readonly query?: Query;
+  /** The media type the file must have ('text/csv'); anything else is read as the JSON envelope. */
+  readonly accept: string;
+  /** The name to use when the answer has no Content-Disposition file name. */
+  readonly fallbackName: string;
+}
+
+/** A downloaded file: its name (from Content-Disposition) and its bytes. */
+export interface DownloadedFile {
+  readonly name: string;
+  readonly blob: Blob;
+}
+
 export interface ApiClient {
   /** The normalised base URL ('' = same origin), without a trailing slash. */
   readonly baseUrl: string;
   readonly request: <A>(spec: CallSpec<A>) => TE.TaskEither<ApiError, A>;
+  /**
+   * A file download: the body as a Blob when its Content-Type is `accept`; an envelope answer
+   * instead (`{"success":false,"message":…}`) is a Failure with the server's message.
+   */
+  readonly download: (spec: FileSpec) => TE.TaskEither<ApiError, DownloadedFile>;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -124,7 +145,60 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       }
     };
 
-  return { baseUrl, request };
+  const download =
+    (spec: FileSpec): TE.TaskEither<ApiError, DownloadedFile> =>
+    async () => {
+      const call = `GET ${spec.path}`;
+      const url = `${baseUrl}${spec.path}${buildQuery(spec.query)}`;
+      const init: RequestInit = { method: 'GET', headers: { Accept: `${spec.accept}, application/json` }, credentials: 'include' };
+      let response: Response;
+      try {
+        response = await fetchFn(url, init);
+      } catch (error) {
+        return E.left(networkError(call, errorText(error)));
+      }
+      const type = (response.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+      try {
+        if (response.ok && type === spec.accept.toLowerCase()) {
+          const blob = await response.blob();
+          return E.right({ name: fileNameOf(response.headers.get('Content-Disposition')) ?? spec.fallbackName, blob });
+        }
+        const text = await response.text();
+        if (!response.ok) {
+          if (response.status === 401) signal(onUnauthorized);
+          return E.left(httpError(call, response.status, httpMessage(response, text)));
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return E.left(decodeError(call, `expected ${spec.accept}, got ${type === '' ? 'no content type' : type}: ${snippet(text)}`));
+        }
+        const head = readHead(body, call);
+        if (E.isLeft(head)) return head;
+        return E.left(decodeError(call, `expected ${spec.accept}, got a JSON envelope`));
+      } catch (error) {
+        return E.left(networkError(call, errorText(error)));
+      }
+    };
+
+  return { baseUrl, request, download };
+}
+
+/** The file name of a Content-Disposition header (`filename*=UTF-8''…` first, then `filename="…"`), or null. */
+export function fileNameOf(header: string | null): string | null {
+  if (header === null) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended !== null) {
+    try {
+      return decodeURIComponent(extended[1]!.trim());
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/.exec(header);
+  const name = (plain?.[1] ?? plain?.[2] ?? '').trim();
+  return name === '' ? null : name;
 }
 
 function signal(listener: (() => void) | undefined): void {

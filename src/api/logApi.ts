@@ -2,7 +2,8 @@ import * as t from 'io-ts';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiError } from '../domain/apiError';
 import { Log, LogStat, type LogFilter } from '../domain/log';
-import { readData, type ApiClient, type Query } from './client';
+import { logExportFallbackName, type LogScope } from '../domain/logQuery';
+import { readData, type ApiClient, type DownloadedFile, type Query } from './client';
 import { listOf } from './lists';
 
 /** Usage logs (spec §7 "Logs", contract §2.10). Unset filter fields are not sent. */
@@ -21,6 +22,11 @@ export interface LogApi {
   readonly statSelf: (filter: LogFilter) => TaskEither<ApiError, LogStat>;
   /** DELETE /api/log/?target_timestamp= (unix seconds, admin): how many rows were cleared. */
   readonly clear: (targetTimestamp: number) => TaskEither<ApiError, number>;
+  /**
+   * GET /api/log/export (admin) or /api/log/self/export with the list's filters (no `p`): the
+   * whole filtered result as a CSV file (text/csv). An envelope answer is a Failure with its message.
+   */
+  readonly exportCsv: (filter: LogFilter, scope: LogScope) => TaskEither<ApiError, DownloadedFile>;
 }
 
 const logStatOnly = t.exact(LogStat);
@@ -60,6 +66,13 @@ export const createLogApi = (client: ApiClient): LogApi => ({
   stat: (filter) => client.request({ method: 'GET', path: '/api/log/stat', query: adminFilter(filter), read: readData(logStatOnly) }),
   statSelf: (filter) =>
     client.request({ method: 'GET', path: '/api/log/self/stat', query: selfFilter(filter), read: readData(logStatOnly) }),
+  exportCsv: (filter, scope) =>
+    client.download({
+      path: scope === 'admin' ? '/api/log/export' : '/api/log/self/export',
+      query: scope === 'admin' ? adminFilter(filter) : selfFilter(filter),
+      accept: 'text/csv',
+      fallbackName: logExportFallbackName,
+    }),
   clear: (targetTimestamp) =>
     client.request({
       method: 'DELETE',

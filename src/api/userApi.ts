@@ -10,6 +10,7 @@ import {
   type UserManageAction,
   type UserUpdatePayload,
 } from '../domain/user';
+import type { DashboardQuery } from '../domain/dashboard';
 import { readData, readNoData, segment, type ApiClient } from './client';
 import { listOf } from './lists';
 
@@ -49,8 +50,8 @@ export interface UserApi {
   readonly topUp: (key: string) => TaskEither<ApiError, number>;
   /** GET /api/user/available_models. */
   readonly getAvailableModels: () => TaskEither<ApiError, string[]>;
-  /** GET /api/user/dashboard: 7-day usage rows. */
-  readonly getDashboard: () => TaskEither<ApiError, DashboardRow[]>;
+  /** GET /api/user/dashboard: usage rows (without a query one-api's last 7 UTC days; with one the range, offset and user). */
+  readonly getDashboard: (query?: DashboardQuery) => TaskEither<ApiError, DashboardRow[]>;
   /** GET /api/group/ (admin): group names. */
   readonly listGroups: () => TaskEither<ApiError, string[]>;
 }
@@ -75,6 +76,7 @@ export const createUserApi = (client: ApiClient): UserApi => ({
   topUp: (key) => client.request({ method: 'POST', path: '/api/user/topup', body: { key }, read: readData(t.number) }),
   getAvailableModels: () =>
     client.request({ method: 'GET', path: '/api/user/available_models', read: readData(listOf(t.string)) }),
-  getDashboard: () => client.request({ method: 'GET', path: '/api/user/dashboard', read: readData(listOf(DashboardRow)) }),
+  getDashboard: (query) =>
+    client.request({ method: 'GET', path: '/api/user/dashboard', query: query === undefined ? undefined : { ...query }, read: readData(listOf(DashboardRow)) }),
   listGroups: () => client.request({ method: 'GET', path: '/api/group/', read: readData(listOf(t.string)) }),
 });

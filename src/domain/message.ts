@@ -22,7 +22,13 @@ export interface NavigateEvent {
   readonly replace?: boolean;
 }
 
+/** Emitted by machines after a change the server status reflects; the shell reloads the status. */
+export interface StatusReloadEvent {
+  readonly type: 'status.reload';
+}
+
 export const notify = (level: NoticeLevel, message: Message): NotifyEvent => ({ type: 'notify', level, message });
 export const navigate = (to: string, replace = false): NavigateEvent => ({ type: 'navigate', to, replace });
+export const reloadStatus = (): StatusReloadEvent => ({ type: 'status.reload' });
 export const msg = (key: string, params?: Readonly<Record<string, string | number>>): Message =>
   params === undefined ? { key } : { key, params };

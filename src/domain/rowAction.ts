@@ -27,6 +27,11 @@ export interface RowActionOutcome<Row> {
 export interface FetchPageInput {
   readonly page: number;
   readonly order: string;
+  /**
+   * The list's server-side parameters (the table's fixed `baseParams` and the query's `params`),
+   * present only on lists that have any (e.g. the log filters).
+   */
+  readonly params?: Readonly<Record<string, string>>;
 }
 
 /** `searchRows`: the search endpoint (`GET …/search?keyword=`), all matches at once. */

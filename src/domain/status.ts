@@ -29,6 +29,11 @@ export const Status = t.intersection([
     oidc_authorization_endpoint: t.string,
     oidc_token_endpoint: t.string,
     oidc_userinfo_endpoint: t.string,
+    /** Our extension (option PasswordLoginEnabled); one-api does not send it: missing means true. */
+    password_login: t.boolean,
   }),
 ]);
 export type Status = t.TypeOf<typeof Status>;
+
+/** Whether /login offers the username/password form (missing, as from one-api, means yes). */
+export const passwordLoginEnabled = (status: Status | null): boolean => status?.password_login !== false;

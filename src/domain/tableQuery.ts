@@ -16,6 +16,11 @@ export interface TableQuery {
   readonly keyword: string;
   /** Client-side filters: field name -> value ('' never stored). */
   readonly filters: Readonly<Record<string, string>>;
+  /**
+   * Server-side parameters (`p.<name>` in the address), sent with every page fetch: name -> value
+   * ('' never stored). Absent on lists whose schema has no `paramKeys`.
+   */
+  readonly params?: Readonly<Record<string, string>>;
 }
 
 /** What a list accepts from an address; anything else in the URL is ignored. */
@@ -24,6 +29,8 @@ export interface TableQuerySchema {
   readonly orders: readonly string[];
   readonly filterKeys: readonly string[];
   readonly sizes: readonly number[];
+  /** The server-side parameters the list accepts (`p.<name>`); absent = none. */
+  readonly paramKeys?: readonly string[];
 }
 
 /** The page sizes a list offers (10 is the spec's shared constant). */
@@ -39,6 +46,25 @@ export const defaultTableQuery: TableQuery = {
 };
 
 const filterPrefix = 'f.';
+const paramPrefix = 'p.';
+
+/** Server parameters without empty values, values trimmed. */
+export function cleanParams(params: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const text = value.trim();
+    if (text !== '') out[key] = text;
+  }
+  return out;
+}
+
+/** Whether two sets of server parameters are the same (absent = none). */
+export function sameParams(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  const left = a ?? {};
+  const right = b ?? {};
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((k) => left[k] === right[k]);
+}
 
 const nonNegativeInt = (text: string | null): number | null => {
   if (text === null || !/^\d{1,9}$/.test(text)) return null;
@@ -58,6 +84,11 @@ export function parseTableQuery(search: string, schema: TableQuerySchema): Table
     const value = params.get(filterPrefix + key)?.trim() ?? '';
     if (value !== '') filters[key] = value;
   }
+  const serverParams: Record<string, string> = {};
+  for (const key of schema.paramKeys ?? []) {
+    const value = params.get(paramPrefix + key)?.trim() ?? '';
+    if (value !== '') serverParams[key] = value;
+  }
   return {
     page: page !== null && page >= 1 ? page - 1 : 0,
     size: size !== null && schema.sizes.includes(size) ? size : defaultTableQuery.size,
@@ -65,6 +96,7 @@ export function parseTableQuery(search: string, schema: TableQuerySchema): Table
     order: schema.orders.includes(order) ? order : '',
     keyword: (params.get('q') ?? '').trim(),
     filters,
+    ...(schema.paramKeys === undefined ? {} : { params: serverParams }),
   };
 }
 
@@ -76,6 +108,11 @@ export function formatTableQuery(query: TableQuery): string {
   for (const key of Object.keys(query.filters).sort()) {
     const value = query.filters[key];
     if (value !== undefined && value !== '') params.set(filterPrefix + key, value);
+  }
+  const serverParams = query.params ?? {};
+  for (const key of Object.keys(serverParams).sort()) {
+    const value = serverParams[key];
+    if (value !== undefined && value !== '') params.set(paramPrefix + key, value);
   }
   if (query.sort !== null) {
     params.set('sort', query.sort.key);

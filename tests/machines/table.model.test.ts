@@ -66,9 +66,18 @@ const parse = (search: string): TableQuery => parseTableQuery(search, schema);
 const start: TableQuery = parse('?size=3');
 const input = { query: start };
 
-/** The list in a server `order` (one-api orders by id, or by a column descending). */
-const listed = (order: string): readonly Row[] => (order === 'quota' ? [...table].sort((a, b) => b.quota - a.quota) : table);
-const serverPage = (order: string, p: number): readonly Row[] => listed(order).slice(p * serverPageSize, (p + 1) * serverPageSize);
+/** The same list with server-side parameters in the address (`p.group=`). */
+const paramSchema: TableQuerySchema = { ...schema, paramKeys: ['group'] };
+const parseWithParams = (search: string): TableQuery => parseTableQuery(search, paramSchema);
+type Params = Readonly<Record<string, string>> | undefined;
+/** The server's `group` parameter: rows whose group list has it. */
+const inGroup = (r: Row, params: Params) => params?.group === undefined || r.group.split(',').includes(params.group);
+
+/** The list in a server `order` (one-api orders by id, or by a column descending), filtered by the server parameters. */
+const listed = (order: string, params?: Params): readonly Row[] =>
+  (order === 'quota' ? [...table].sort((a, b) => b.quota - a.quota) : table).filter((r) => inGroup(r, params));
+const serverPage = (order: string, p: number, params?: Params): readonly Row[] =>
+  listed(order, params).slice(p * serverPageSize, (p + 1) * serverPageSize);
 const searchMatches = (keyword: string, order: string): readonly Row[] => listed(order).filter((r) => r.name.includes(keyword));
 
 // ---- fixtures: the person's events (exhaustive: a new event fails to compile) ----
@@ -97,6 +106,11 @@ const fixtures: EventFixtures<typeof machine> = {
   'query.set': [
     { type: 'query.set', query: parse('?size=3&page=2&sort=name&f.group=default') },
     { type: 'query.set', query: parse('?size=3&q=ch&order=quota') },
+    { type: 'query.set', query: parseWithParams('?size=3&p.group=svip') },
+  ],
+  'params.set': [
+    { type: 'params.set', params: { group: ' vip ' } },
+    { type: 'params.set', params: { group: '' } },
   ],
   'row.select': [
     { type: 'row.select', id: 1 },
@@ -148,9 +162,10 @@ function answers(s: Snap): AnyEventObject[] {
   const out: AnyEventObject[] = [];
   if (s.matches('loading')) {
     const p = c.pagesLoaded;
-    if (p < 2) out.push(fullPage(c.query.order, p as 0 | 1));
-    else if (p === 2) out.push(shortPage(c.query.order), emptyPage);
-    else out.push(emptyPage);
+    const page = serverPage(c.query.order, p, c.query.params);
+    out.push(fetchDone(page));
+    // the last row may have been deleted meanwhile
+    if (p === 2 && page.length > 0) out.push(emptyPage);
     out.push(fetchFailed);
   }
   if (s.matches('searching')) out.push(searchDone(c.query.keyword, c.query.order), searchFailed);
@@ -265,6 +280,15 @@ function brokenRules(s: Snap): string[] {
   rule(
     Object.values(c.query.filters).every((v) => v !== '' && v === v.trim()),
     'filter values trimmed, never empty',
+  );
+  rule(
+    Object.values(c.query.params ?? {}).every((v) => v !== '' && v === v.trim()),
+    'server parameter values trimmed, never empty',
+  );
+  // the rows loaded are the server's answer to the current parameters (new parameters reload)
+  rule(
+    c.rows.every((r) => inGroup(r, c.query.params) || c.query.keyword !== ''),
+    'rows match the server parameters',
   );
   // one call at a time, in its state
   const loading = s.matches('loading');
@@ -415,6 +439,12 @@ const scenes: readonly (Scene & { readonly depth: number })[] = [
     name: 'selection and export',
     from: firstPage,
     types: ['row.select', 'selection.page', 'selection.allMatching', 'selection.clear', 'selection.export', 'filter.change'],
+    depth: 8,
+  },
+  {
+    name: 'server parameters',
+    from: firstPage,
+    types: ['params.set', 'page.go', 'rows.reload', 'load.retry', 'sort.toggle', 'query.set'],
     depth: 8,
   },
   { name: 'row actions', from: firstPage, types: ['row.action', 'confirm.accept', 'confirm.cancel', 'rows.reload', 'row.patch', 'row.select'], depth: 8 },
@@ -676,6 +706,52 @@ describe('table model', () => {
       expect(s.context.draft).toBe('ch');
       expect(formatTableQuery(queriesOf(steps).at(-1)!)).toBe('?q=ch&order=quota');
     });
+    it('params.set reloads from server page 0 with the parameters, kept in the address', () => {
+      const go = (page: number) => ({ type: 'page.go', page });
+      const vip = { group: 'vip' };
+      const set = { type: 'params.set', params: { group: ' vip ', empty: ' ' } };
+      const { s, steps } = journey([...firstPage, go(1), fullPage('', 1), set, fetchDone(serverPage('', 0, vip)), go(1), fetchDone(serverPage('', 1, vip))]);
+      expect(s.value).toEqual({ ready: 'idle' });
+      expect(s.context.query.params).toEqual(vip);
+      expect(ids(s.context.rows)).toEqual([2, 3, 5, 7]);
+      expect(s.context.exhausted).toBe(true);
+      expect(startedInputs(steps, 'fetchPage')).toEqual([
+        { page: 0, order: '' },
+        { page: 1, order: '' },
+        { page: 0, order: '', params: vip },
+        { page: 1, order: '', params: vip },
+      ]);
+      expect(formatTableQuery(queriesOf(steps).at(-1)!)).toBe('?p.group=vip&size=3&page=2');
+      expect(parseWithParams(formatTableQuery(s.context.query))).toEqual(s.context.query);
+      // the same parameters again reload (the apply button refreshes); none clears them
+      const again = journey([...firstPage, set, fetchDone(serverPage('', 0, vip)), set]);
+      expect(again.s.value).toBe('loading');
+      expect(startedInputs(again.steps, 'fetchPage').at(-1)).toEqual({ page: 0, order: '', params: vip });
+      const cleared = journey([...firstPage, set, fetchDone(serverPage('', 0, vip)), { type: 'params.set', params: {} }, fullPage('', 0)]);
+      expect(cleared.s.context.query.params).toEqual({});
+      expect(formatTableQuery(cleared.s.context.query)).toBe('?size=3');
+    });
+    it('params.set from a failed load tries again with the parameters; the address carries them back', () => {
+      const failed = journey([fetchFailed, { type: 'params.set', params: { group: 'svip' } }]);
+      expect(failed.s.value).toBe('loading');
+      expect(startedInputs(failed.steps, 'fetchPage').at(-1)).toEqual({ page: 0, order: '', params: { group: 'svip' } });
+      const fromAddress = journey([fetchDone(serverPage('', 0, { group: 'svip' }))], parseWithParams('?size=3&p.group=svip'));
+      expect(startedInputs(fromAddress.steps, 'fetchPage')).toEqual([{ page: 0, order: '', params: { group: 'svip' } }]);
+      expect(ids(fromAddress.s.context.rows)).toEqual([4]);
+      // a query.set whose parameters differ reloads; the same ones do not
+      const back = { type: 'query.set', query: parseWithParams('?size=3') };
+      const reloaded = journey([...fromAddress.steps.slice(1).map((st) => st.event), back], parseWithParams('?size=3&p.group=svip'));
+      expect(reloaded.s.value).toBe('loading');
+      const same = { type: 'query.set', query: parseWithParams('?size=3&p.group=svip&sort=name') };
+      const local = journey([...fromAddress.steps.slice(1).map((st) => st.event), same], parseWithParams('?size=3&p.group=svip'));
+      expect(local.s.value).toEqual({ ready: 'idle' });
+    });
+    it('fixed base parameters go into every fetch under the query parameters', () => {
+      const [first, actions] = initialTransition(machine, { query: parseWithParams('?p.group=vip'), baseParams: { scope: 'self', group: 'x' } });
+      expect(first.value).toBe('loading');
+      const started = actions.filter((a) => a.type === 'xstate.spawnChild').map((a) => (a.params as unknown as { input: unknown }).input);
+      expect(started).toEqual([{ page: 0, order: '', params: { scope: 'self', group: 'vip' } }]);
+    });
     it('query.set from the address applies sort, filters and page without a fetch when the rows are loaded', () => {
       const set = { type: 'query.set', query: parse('?size=3&page=2&sort=name&f.group=vip') };
       const { s, steps } = journey([...firstPage, { type: 'page.go', page: 1 }, fullPage('', 1), set, shortPage('')]);
@@ -796,6 +872,17 @@ describe('table model', () => {
         ],
       },
       'the address': { events: [fullPage('', 0), fullPage('', 1), shortPage('')], query: parse('?f.group=vip&sort=name&size=2&page=2') },
+      'server parameters, paging and a failure': {
+        events: [
+          ...firstPage,
+          { type: 'params.set', params: { group: 'vip' } },
+          fetchDone(serverPage('', 0, { group: 'vip' })),
+          go(1),
+          fetchFailed,
+          { type: 'params.set', params: { group: '' } },
+          fullPage('', 0),
+        ],
+      },
     };
     it.each(Object.entries(chosen))('%s', async (_, { events, query }) => {
       await replay(events, query);

@@ -101,6 +101,9 @@ const routes: readonly RouteRow[] = [
   { n: 70, method: 'GET', path: '/api/channel/test_run', guard: 'Admin' },
   { n: 71, method: 'GET', path: '/api/channel/test_run/999999', guard: 'Admin' },
   { n: 72, method: 'DELETE', path: '/api/channel/test_run/999999', guard: 'Admin' },
+  // Streamed CSV exports of the logs (not in one-api).
+  { n: 73, method: 'GET', path: '/api/log/export?username=nobody', guard: 'Admin' },
+  { n: 74, method: 'GET', path: '/api/log/self/export?model_name=none', guard: 'User' },
 ];
 
 type CallerKind = 'anonymous' | 'common' | 'admin' | 'root' | 'banned' | 'commonToken' | 'adminToken' | 'invalidToken';

@@ -169,6 +169,36 @@ for (const target of dbTargets) {
       await refused(root, { method: 'DELETE', path: `/api/log/?target_timestamp=${value}` }, { body: { success: true, message: '', data: 0 } });
     });
 
+    // -- GET /api/log/export, /api/log/self/export, /api/user/dashboard ------------------------------
+
+    it.each([
+      ['non-numeric type', '?type=abc'],
+      ['non-numeric start', '?start_timestamp=-x'],
+      ['fraction end', '?end_timestamp=1.5'],
+      ['exponent channel', '?channel=1e3'],
+      ['SQL payload', `?type=${encodeURIComponent('2 OR 1=1')}`],
+      ['NUL', '?start_timestamp=%00'],
+    ])('GET /api/log/export and /self/export with a %s → invalid parameter before streaming, nothing written', async (_label, query) => {
+      await refused(root, { method: 'GET', path: `/api/log/export${query}` }, { body: invalidParameter });
+      await refused(alice, { method: 'GET', path: `/api/log/self/export${query}` }, { body: invalidParameter });
+    });
+
+    it.each([
+      ['start alone', '?start_timestamp=1000', '统计时间范围不合法'],
+      ['end before start', '?start_timestamp=3000&end_timestamp=2000', '统计时间范围不合法'],
+      ['367 days', `?start_timestamp=0&end_timestamp=${367 * 86_400}`, '统计时间范围不合法'],
+      ['non-numeric start', '?start_timestamp=abc&end_timestamp=1', 'invalid parameter'],
+      ['offset beyond +14 h', '?utc_offset=841', 'invalid parameter'],
+      ['SQL in offset', `?utc_offset=${encodeURIComponent('0); DROP TABLE logs; --')}`, 'invalid parameter'],
+      ['negative user', '?user_id=-1', 'invalid parameter'],
+    ])('GET /api/user/dashboard with %s → refused with data null, nothing written', async (_label, query, message) => {
+      await refused(root, { method: 'GET', path: `/api/user/dashboard${query}` }, { body: { success: false, message, data: null } });
+    });
+
+    it('GET /api/user/dashboard: a common user naming another user → 权限不足, nothing written', async () => {
+      await refused(alice, { method: 'GET', path: `/api/user/dashboard?user_id=${root.id}` }, { body: { success: false, message: '无权进行此操作，权限不足', data: null } });
+    });
+
     // -- Mail routes -----------------------------------------------------------------------------
 
     it.each(notEmails)('GET /api/verification with %s → invalid parameter, nothing written', async (_label, email) => {

@@ -32,19 +32,30 @@ const defaultStatus = {
   oidc_authorization_endpoint: '',
   oidc_token_endpoint: '',
   oidc_userinfo_endpoint: '',
+  password_login: true,
 };
 
 for (const target of dbTargets) {
   describe.skipIf(target.skipReason !== null)(`public endpoints — ${target.label}`, () => {
     const suite = setupSuite(target, { now: () => startMs });
 
-    it('GET /api/status returns exactly the 24 fields with their defaults', async () => {
+    it("GET /api/status returns exactly one-api's 24 fields and password_login with their defaults", async () => {
       const reply = await suite.client().get('/api/status');
       expect(reply.status).toBe(200);
       expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(reply.headers.get('x-oneapi-request-id')).toMatch(/^\d{14}\d{1,9}\d{8}$/);
       expect(reply.body).toEqual({ success: true, message: '', data: defaultStatus });
-      expect(Object.keys(reply.body.data)).toHaveLength(24);
+      expect(Object.keys(reply.body.data)).toHaveLength(25);
+    });
+
+    it('password_login follows PasswordLoginEnabled (only "true" is on)', async () => {
+      const { db } = suite.api.handle;
+      await setOption(db, 'PasswordLoginEnabled', 'false');
+      expect((await suite.client().get('/api/status')).body.data.password_login).toBe(false);
+      await setOption(db, 'PasswordLoginEnabled', 'TRUE');
+      expect((await suite.client().get('/api/status')).body.data.password_login).toBe(false);
+      await setOption(db, 'PasswordLoginEnabled', 'true');
+      expect((await suite.client().get('/api/status')).body.data.password_login).toBe(true);
     });
 
     it('reflects option changes at once, with one-api parsing rules', async () => {

@@ -4,18 +4,27 @@ import type { AnyStateMachine } from 'xstate';
 import * as channelForm from '../../src/machines/channelForm';
 import * as channelList from '../../src/machines/channelList';
 import * as channelTest from '../../src/machines/channelTest';
+import * as dashboard from '../../src/machines/dashboard';
 import * as footer from '../../src/machines/footer';
+import * as logClean from '../../src/machines/logClean';
+import * as logList from '../../src/machines/logList';
+import * as updateCheck from '../../src/machines/updateCheck';
 import * as oauthCallback from '../../src/machines/oauthCallback';
 import * as oauthLaunch from '../../src/machines/oauthLaunch';
+import * as optionSettings from '../../src/machines/optionSettings';
 import * as pageContent from '../../src/machines/pageContent';
 import * as passwordResetConfirm from '../../src/machines/passwordResetConfirm';
 import * as profileEdit from '../../src/machines/profileEdit';
+import * as topUp from '../../src/machines/topUp';
+import * as personalSettings from '../../src/machines/personalSettings';
 import * as redemptionForm from '../../src/machines/redemptionForm';
 import * as redemptionList from '../../src/machines/redemptionList';
 import * as passwordResetRequest from '../../src/machines/passwordResetRequest';
 import * as register from '../../src/machines/register';
 import * as turnstile from '../../src/machines/turnstile';
 import * as userForm from '../../src/machines/userForm';
+import * as tokenList from '../../src/machines/tokenList';
+import * as tokenForm from '../../src/machines/tokenForm';
 import * as userList from '../../src/machines/userList';
 import * as wechatLogin from '../../src/machines/wechatLogin';
 
@@ -23,17 +32,26 @@ const modules = [
   channelForm,
   channelList,
   channelTest,
+  dashboard,
   footer,
+  logClean,
+  logList,
+  updateCheck,
   oauthCallback,
   oauthLaunch,
+  optionSettings,
   pageContent,
   passwordResetConfirm,
   passwordResetRequest,
   profileEdit,
+  topUp,
+  personalSettings,
   redemptionForm,
   redemptionList,
   register,
   turnstile,
+  tokenList,
+  tokenForm,
   userForm,
   userList,
   wechatLogin,

@@ -210,6 +210,24 @@ export function downloadText(name: string, text: string, env: DownloadEnv = defa
   }
 }
 
+/** Saves `blob` as a file called `name` (a temporary link with `download`). Throws without a DOM. */
+export function downloadBlob(name: string, blob: Blob, env: DownloadEnv = defaultDownloadEnv()): void {
+  const { document: doc, url } = env;
+  if (doc === undefined || url === undefined) throw new Error('cannot download a file here');
+  const href = url.createObjectURL(blob);
+  const link = doc.createElement('a');
+  link.href = href;
+  link.download = name;
+  link.style.display = 'none';
+  doc.body.appendChild(link);
+  try {
+    link.click();
+  } finally {
+    link.remove();
+    setTimeout(() => url.revokeObjectURL(href), 1000);
+  }
+}
+
 /** Promise actor logic around `downloadText`, input `{ name, text }`. */
 export const downloadTextActor: PromiseActorLogic<void, { readonly name: string; readonly text: string }> = fromPromise(
   ({ input }) => {

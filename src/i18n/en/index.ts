@@ -12,6 +12,14 @@ import { channelForm } from './channelForm';
 import { channelTest } from './channelTest';
 import { redemptions } from './redemptions';
 import { users } from './users';
+import { dashboard } from './dashboard';
+import { settings } from './settings';
+import { topUp } from './topUp';
+import { personal } from './personal';
+import { settingsExtras } from './settingsExtras';
+import { tokens } from './tokens';
+import { tokenForm } from './tokenForm';
+import { logs } from './logs';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
 export const en: Record<keyof typeof zh, string> = {
@@ -28,4 +36,12 @@ export const en: Record<keyof typeof zh, string> = {
   ...channelTest,
   ...redemptions,
   ...users,
+  ...dashboard,
+  ...settings,
+  ...topUp,
+  ...personal,
+  ...settingsExtras,
+  ...tokens,
+  ...tokenForm,
+  ...logs,
 };

@@ -8,6 +8,7 @@ export const shell: Record<keyof typeof zh, string> = {
 
   'shell.nav.label': 'Main navigation',
   'shell.nav.home': 'Home',
+  'shell.nav.dashboard': 'Dashboard',
   'shell.nav.channel': 'Channels',
   'shell.nav.token': 'Tokens',
   'shell.nav.redemption': 'Redemptions',

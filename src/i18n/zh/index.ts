@@ -11,6 +11,14 @@ import { channelForm } from './channelForm';
 import { channelTest } from './channelTest';
 import { redemptions } from './redemptions';
 import { users } from './users';
+import { dashboard } from './dashboard';
+import { settings } from './settings';
+import { topUp } from './topUp';
+import { personal } from './personal';
+import { settingsExtras } from './settingsExtras';
+import { tokens } from './tokens';
+import { tokenForm } from './tokenForm';
+import { logs } from './logs';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
 export const zh = {
@@ -27,4 +35,12 @@ export const zh = {
   ...channelTest,
   ...redemptions,
   ...users,
+  ...dashboard,
+  ...settings,
+  ...topUp,
+  ...personal,
+  ...settingsExtras,
+  ...tokens,
+  ...tokenForm,
+  ...logs,
 } as const;

@@ -7,6 +7,7 @@ export const shell = {
 
   'shell.nav.label': '主导航',
   'shell.nav.home': '首页',
+  'shell.nav.dashboard': '数据看板',
   'shell.nav.channel': '渠道',
   'shell.nav.token': '令牌',
   'shell.nav.redemption': '兑换',

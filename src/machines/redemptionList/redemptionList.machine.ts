@@ -1,7 +1,7 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
-import { msg, notify, type NotifyEvent } from '../../domain/message';
+import { msg } from '../../domain/message';
 import type { Redemption } from '../../domain/redemption';
 import { pageSizeOptions, type TableQuerySchema } from '../../domain/tableQuery';
+import { createKeyCopyMachine, type KeyCopyEmitted, type KeyCopyEvent } from '../keyCopy';
 import { createTableMachine } from '../table';
 
 /**
@@ -34,62 +34,18 @@ export const redemptionExportFormats = { copy: 'copy', download: 'download' } as
 // ---------------------------------------------------------------------------------------------
 // Copying one key
 
-/** Emitted when the clipboard refused: the page puts the key into the list's search box. */
-export interface KeyCopyFailed {
-  readonly type: 'search.fill';
-  readonly text: string;
-}
-
-export type RedemptionKeyCopyEmitted = NotifyEvent | KeyCopyFailed;
-
-export type RedemptionKeyCopyEvent = { readonly type: 'copy.request'; readonly text: string };
+export type { KeyCopyFailed } from '../keyCopy';
+export type RedemptionKeyCopyEmitted = KeyCopyEmitted;
+export type RedemptionKeyCopyEvent = KeyCopyEvent;
 
 /**
  * Copies a code's key (`copyText`). Success says '已复制到剪贴板！'; a refusal says the spec §8
  * warning (please copy manually, the code is in the search box) and emits `search.fill` with
  * the key, which the list page turns into the table's `search.input`. A new request while one
- * runs replaces it.
+ * runs replaces it. The key copier shared with the token list (src/machines/keyCopy).
  */
-export const redemptionKeyCopyMachine = setup({
-  types: {
-    context: {} as { readonly text: string },
-    events: {} as RedemptionKeyCopyEvent,
-    emitted: {} as RedemptionKeyCopyEmitted,
-    tags: {} as 'busy',
-  },
-  actors: {
-    copyText: fromPromise<void, { readonly text: string }>(() => {
-      throw new Error('copyText not provided');
-    }),
-  },
-  actions: {
-    setText: assign({ text: (_, params: { text: string }) => params.text }),
-    notifyCopied: emit(() => notify('success', msg('redemptions.copied'))),
-    notifyCopyFailed: emit(() => notify('warning', msg('redemptions.copyFailed'))),
-    fillSearch: emit(({ context }): KeyCopyFailed => ({ type: 'search.fill', text: context.text })),
-  },
-}).createMachine({
+export const redemptionKeyCopyMachine = createKeyCopyMachine({
   id: 'redemptionKeyCopy',
-  context: { text: '' },
-  initial: 'idle',
-  on: {
-    'copy.request': {
-      target: '.copying',
-      reenter: true,
-      actions: { type: 'setText', params: ({ event }) => ({ text: event.text }) },
-    },
-  },
-  states: {
-    idle: {},
-    copying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'copyText',
-        src: 'copyText',
-        input: ({ context }) => ({ text: context.text }),
-        onDone: { target: 'idle', actions: 'notifyCopied' },
-        onError: { target: 'idle', actions: ['notifyCopyFailed', 'fillSearch'] },
-      },
-    },
-  },
+  copied: msg('redemptions.copied'),
+  copyFailed: msg('redemptions.copyFailed'),
 });

@@ -1,10 +1,5 @@
-import type { SnapshotFrom } from 'xstate';
-import type { redemptionKeyCopyMachine } from './redemptionList.machine';
-
 /*
- * The list itself reads the table selectors (src/machines/table). These are the key copier's.
+ * The list itself reads the table selectors (src/machines/table); the key copier's come from the
+ * shared key copier (src/machines/keyCopy).
  */
-type CopySnapshot = SnapshotFrom<typeof redemptionKeyCopyMachine>;
-
-/** A key is being copied. */
-export const selectIsCopying = (s: CopySnapshot): boolean => s.hasTag('busy');
+export { selectIsCopying } from '../keyCopy';

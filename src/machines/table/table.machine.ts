@@ -4,7 +4,7 @@ import { pageSize as defaultServerPageSize } from '../../domain/constants';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import { applySort, toggleSort } from '../../domain/paging';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
-import { matchesFilters, type TableQuery } from '../../domain/tableQuery';
+import { cleanParams, matchesFilters, sameParams, type TableQuery } from '../../domain/tableQuery';
 
 export type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput };
 
@@ -63,6 +63,8 @@ export interface TableContext<Row extends TableRow> {
   readonly bulk: BulkRun | null;
   /** The format of the export running ('copy', 'download' …). */
   readonly exportFormat: string;
+  /** Fixed server parameters of this list (not in the address), sent with every fetch. */
+  readonly baseParams?: Readonly<Record<string, string>>;
 }
 
 export type TableEvent<Row extends TableRow> =
@@ -77,6 +79,7 @@ export type TableEvent<Row extends TableRow> =
   | { readonly type: 'rows.reload' }
   | { readonly type: 'load.retry' }
   | { readonly type: 'query.set'; readonly query: TableQuery }
+  | { readonly type: 'params.set'; readonly params: Readonly<Record<string, string>> }
   | { readonly type: 'row.select'; readonly id: number }
   | { readonly type: 'selection.page' }
   | { readonly type: 'selection.allMatching' }
@@ -102,6 +105,8 @@ export type TableEmitted = NotifyEvent | QueryChanged;
 export interface TableInput {
   /** The view from the address bar (`defaultTableQuery` when it has none). */
   readonly query: TableQuery;
+  /** Fixed server parameters (e.g. whose logs), merged under `query.params` into every fetch. */
+  readonly baseParams?: Readonly<Record<string, string>>;
 }
 
 export interface TableOptions<Row extends TableRow = TableRow> {
@@ -160,6 +165,13 @@ const keepInView = <Row extends TableRow>(c: TableContext<Row>, rows: readonly R
 };
 
 const errorMessage = (error: unknown): Message => describeError(error).message;
+
+/** `fetchPage`'s input: `params` only on lists that have server parameters. */
+const fetchInputOf = <Row extends TableRow>(c: TableContext<Row>): FetchPageInput => {
+  const base = { page: c.pagesLoaded, order: c.query.order };
+  if (c.baseParams === undefined && c.query.params === undefined) return base;
+  return { ...base, params: { ...c.baseParams, ...c.query.params } };
+};
 
 /** A fresh start of the loader: nothing loaded, fill the current page. */
 const resetRows = <Row extends TableRow>(query: TableQuery): Partial<TableContext<Row>> => ({
@@ -242,7 +254,9 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
       hasSelection: ({ context }) => context.selected.length > 0,
       isExhausted: ({ context }) => context.exhausted,
       needsServerReload: ({ context }, params: { query: TableQuery }) =>
-        params.query.keyword !== context.query.keyword || params.query.order !== context.query.order,
+        params.query.keyword !== context.query.keyword ||
+        params.query.order !== context.query.order ||
+        !sameParams(params.query.params, context.query.params),
       isBulkFinished: ({ context }) => context.bulk === null || context.bulk.cancelled || context.bulk.done >= context.bulk.ids.length,
       isBulkRowMissing: ({ context }) => {
         const bulk = context.bulk;
@@ -318,6 +332,10 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
         return { query, shown, target: { kind: 'page', page: 0 }, selected: context.selected.filter((i) => visible.has(i)) };
       }),
       reload: assign(({ context }) => resetRows<Row>(context.query)),
+      /** New server parameters: the list reloads from server page 0. */
+      setParams: assign(({ context }, params: { params: Readonly<Record<string, string>> }) =>
+        resetRows<Row>({ ...context.query, params: cleanParams(params.params), page: 0 }),
+      ),
       applyQuery: assign((_, params: { query: TableQuery }) => ({
         ...resetRows<Row>(params.query),
         draft: params.query.keyword,
@@ -444,8 +462,9 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
   }).createMachine({
     id,
     context: ({ input }) => {
-      const { query } = input;
+      const { query, baseParams } = input;
       return {
+        ...(baseParams === undefined ? {} : { baseParams }),
         rows: [],
         shown: [],
         query,
@@ -504,7 +523,7 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
         invoke: {
           id: 'fetchPage',
           src: 'fetchPage',
-          input: ({ context }) => ({ page: context.pagesLoaded, order: context.query.order }),
+          input: ({ context }) => fetchInputOf(context),
           onDone: { target: 'checking', actions: { type: 'storePage', params: ({ event }) => ({ rows: event.output }) } },
           onError: [
             {
@@ -538,6 +557,7 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
           'search.submit': { target: 'choosing', actions: 'submitSearch' },
           'search.clear': { target: 'choosing', actions: 'clearSearch' },
           'query.set': { target: 'choosing', actions: { type: 'applyQuery', params: ({ event }) => ({ query: event.query }) } },
+          'params.set': { target: 'choosing', actions: { type: 'setParams', params: ({ event }) => ({ params: event.params }) } },
         },
       },
       ready: {
@@ -575,6 +595,10 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
                 actions: { type: 'setFilter', params: ({ event }) => ({ key: event.key, value: event.value }) },
               },
               'rows.reload': { target: `#${id}.choosing`, actions: 'reload' },
+              'params.set': {
+                target: `#${id}.choosing`,
+                actions: { type: 'setParams', params: ({ event }) => ({ params: event.params }) },
+              },
               'query.set': [
                 {
                   guard: { type: 'needsServerReload', params: ({ event }) => ({ query: event.query }) },

@@ -32,6 +32,9 @@ export const selectOrder = (s: Snap): string => s.context.query.order;
 export const selectKeyword = (s: Snap): string => s.context.query.keyword;
 export const selectDraft = (s: Snap): string => s.context.draft;
 export const selectFilters = (s: Snap): Readonly<Record<string, string>> => s.context.query.filters;
+const noParams: Readonly<Record<string, string>> = {};
+/** The server-side parameters of the view (`params.set`; the same object until they change). */
+export const selectParams = (s: Snap): Readonly<Record<string, string>> => s.context.query.params ?? noParams;
 /** Pages the pager offers (one more while the server may have more rows). */
 export const selectPageCount = (s: Snap): number =>
   pageCountOf(s.context.shown.length, s.context.query.size, s.context.exhausted);

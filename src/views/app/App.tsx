@@ -34,7 +34,7 @@ function LangFromPreferences({ children }: { readonly children: ReactNode }) {
   return <LangProvider value={lang}>{children}</LangProvider>;
 }
 
-/** Turns machines' emitted notify/navigate events into toasts and route changes. */
+/** Turns machines' emitted notify/navigate/status.reload events into toasts, route changes and a status reload. */
 export function ShellEffects({ children }: { readonly children: ReactNode }) {
   const navigateTo = useNavigate();
   const render = useRenderMessage();
@@ -45,7 +45,9 @@ export function ShellEffects({ children }: { readonly children: ReactNode }) {
     },
     [navigateTo],
   );
-  const handlers = useMemo<EffectHandlers>(() => ({ notify, navigate }), [notify, navigate]);
+  const session = SessionContext.useActorRef();
+  const reloadStatus = useCallback(() => session.send({ type: 'status.reload' }), [session]);
+  const handlers = useMemo<EffectHandlers>(() => ({ notify, navigate, reloadStatus }), [notify, navigate, reloadStatus]);
   return (
     <EffectsProvider value={handlers}>
       <SessionEffects />

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useCallback, useMemo, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import { selectChatLink, selectIsSignedIn, selectStatus } from '../../machines/session/session.selectors';
+import { selectChatLink, selectIsAdmin, selectIsSignedIn, selectStatus, selectUser } from '../../machines/session/session.selectors';
 import type { User } from '../../domain/user';
 import type { QuotaDisplay } from '../../domain/format';
+import { resolveServerAddress } from '../../domain/chatLinks';
 import type { MessageKey } from '../../i18n';
+import { isAdmin as isAdminRole } from '../../domain/constants';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
@@ -44,6 +46,12 @@ const RedemptionListPage = page(() => import('../redemption/RedemptionListPage')
 const RedemptionFormPage = page(() => import('../redemption/RedemptionFormPage').then((m) => m.RedemptionFormPage), 'redemptions.title');
 const UserListPage = page(() => import('../user/UserListPage').then((m) => m.UserListPage), 'users.title');
 const UserFormPage = page(() => import('../user/UserFormPage').then((m) => m.UserFormPage), 'users.title');
+const LogListPage = page(() => import('../log/LogListPage').then((m) => m.LogListPage), 'logs.title');
+const SettingsPage = page(() => import('../setting/SettingsPage').then((m) => m.SettingsPage), 'settings.title');
+const DashboardPage = page(() => import('../dashboard/DashboardPage').then((m) => m.DashboardPage), 'dashboard.title');
+const TopUpPage = page(() => import('../topup/TopUpPage').then((m) => m.TopUpPage), 'topUp.title');
+const TokenListPage = page(() => import('../token/TokenListPage').then((m) => m.TokenListPage), 'tokens.title');
+const TokenFormPage = page(() => import('../token/TokenFormPage').then((m) => m.TokenFormPage), 'tokenForm.page');
 
 /**
  * The login guard (spec §2): without a stored user, go to /login and remember where from
@@ -148,6 +156,74 @@ function UserFormRoute() {
   );
 }
 
+/**
+ * /token: the caller's tokens. Chat links reach the gateway at the status's server address, else
+ * this page's origin (contract §5.5), with the configured ChatLink.
+ */
+function TokenListRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  const status = SessionContext.useSelector(selectStatus);
+  const chatLink = SessionContext.useSelector(selectChatLink);
+  const serverAddress = resolveServerAddress(status?.server_address, window.location.origin);
+  return (
+    <RequireUser>
+      <TokenListPage quotaDisplay={quotaDisplay} serverAddress={serverAddress} chatLink={chatLink} />
+    </RequireUser>
+  );
+}
+
+/** /token/add and /token/edit/:id: one form page per token (keyed by id). */
+function TokenFormRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  const { id } = useParams();
+  const parsed = routeId(id);
+  return (
+    <RequireUser>
+      <TokenFormPage key={id ?? 'add'} id={parsed} quotaDisplay={quotaDisplay} />
+    </RequireUser>
+  );
+}
+
+/** /topup: redeem a code or open the top-up link; a redemption updates the session's user. */
+function TopUpRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  const session = SessionContext.useActorRef();
+  const user = SessionContext.useSelector(selectUser);
+  const topUpLink = SessionContext.useSelector(selectStatus)?.top_up_link ?? '';
+  const onUserUpdated = useCallback((updated: User) => session.send({ type: 'session.userUpdated', user: updated }), [session]);
+  return (
+    <RequireUser>
+      <TopUpPage user={user} topUpLink={topUpLink} quotaDisplay={quotaDisplay} onUserUpdated={onUserUpdated} />
+    </RequireUser>
+  );
+}
+
+/** The clock and the local offset (minutes east of UTC), read once when the dashboard route mounts. */
+const readClock = () => ({ now: Math.floor(Date.now() / 1000), utcOffset: -new Date().getTimezoneOffset() });
+
+/** /dashboard: the viewer's usage; admins may view all users or pick one. The clock is read once per visit. */
+function DashboardRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  const isAdmin = SessionContext.useSelector(selectIsAdmin);
+  const [{ now, utcOffset }] = useState(readClock);
+  return (
+    <RequireUser>
+      <DashboardPage key={String(isAdmin)} isAdmin={isAdmin} quotaDisplay={quotaDisplay} now={now} utcOffset={utcOffset} />
+    </RequireUser>
+  );
+}
+
+/** /log: admins (role >= 10) see every user's logs and the admin filters, others their own (keyed by it). */
+function LogRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  const admin = isAdminRole(SessionContext.useSelector(selectUser)?.role);
+  return (
+    <RequireUser>
+      <LogListPage key={String(admin)} admin={admin} quotaDisplay={quotaDisplay} />
+    </RequireUser>
+  );
+}
+
 function ChatRoute() {
   const chatLink = SessionContext.useSelector(selectChatLink);
   return <ChatPage chatLink={chatLink} />;
@@ -161,6 +237,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/" element={<HomeRoute />} />
+      <Route path="/dashboard" element={<DashboardRoute />} />
       <Route path="/login" element={<LoginPage />} />
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/reset" element={<PasswordResetRequestPage />} />
@@ -177,6 +254,19 @@ export function AppRoutes() {
       <Route path="/redemption" element={<RedemptionListRoute />} />
       <Route path="/redemption/add" element={<RedemptionFormRoute />} />
       <Route path="/redemption/edit/:id" element={<RedemptionFormRoute />} />
+      <Route path="/token" element={<TokenListRoute />} />
+      <Route path="/token/add" element={<TokenFormRoute />} />
+      <Route path="/token/edit/:id" element={<TokenFormRoute />} />
+      <Route path="/topup" element={<TopUpRoute />} />
+      <Route
+        path="/setting"
+        element={
+          <RequireUser>
+            <SettingsPage />
+          </RequireUser>
+        }
+      />
+      <Route path="/log" element={<LogRoute />} />
       <Route path="/about" element={<AboutPage />} />
       <Route path="/chat" element={<ChatRoute />} />
       <Route path="*" element={<NotFoundPage />} />

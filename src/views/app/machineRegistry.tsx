@@ -77,6 +77,8 @@ export function useProvidedMachine<M extends AnyStateMachine>(machine: M): M {
 export interface EffectHandlers {
   readonly notify: (event: NotifyEvent) => void;
   readonly navigate: (event: NavigateEvent) => void;
+  /** An emitted `status.reload` (a saved option the status reflects): the session reloads the status. */
+  readonly reloadStatus?: () => void;
 }
 
 const noEffects: EffectHandlers = { notify: () => undefined, navigate: () => undefined };
@@ -90,6 +92,7 @@ export function useMachineEffects(actorRef: AnyActorRef): void {
     const subs = [
       actorRef.on('notify', (e: NotifyEvent) => handlers.notify(e)),
       actorRef.on('navigate', (e: NavigateEvent) => handlers.navigate(e)),
+      actorRef.on('status.reload', () => handlers.reloadStatus?.()),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
   }, [actorRef, handlers]);

@@ -13,6 +13,7 @@ export interface MenuAccess {
 
 const all: readonly (MenuItem & { readonly admin?: true; readonly chat?: true })[] = [
   { to: '/', labelKey: 'shell.nav.home' },
+  { to: '/dashboard', labelKey: 'shell.nav.dashboard' },
   { to: '/channel', labelKey: 'shell.nav.channel', admin: true },
   { to: '/token', labelKey: 'shell.nav.token' },
   { to: '/redemption', labelKey: 'shell.nav.redemption', admin: true },

@@ -206,3 +206,30 @@ export const English: Story = {
     await expect(await c.findByRole('button', { name: 'Sign in with a WeChat code' })).toBeVisible();
   },
 };
+
+/** Status `password_login: false` (PasswordLoginEnabled off): no password form, the OAuth/WeChat buttons stay. */
+export const PasswordLoginDisabled: Story = {
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...allLogins, password_login: false } })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeVisible();
+    await expect(c.queryByLabelText('用户名或邮箱')).toBeNull();
+    await expect(c.queryByLabelText('密码')).toBeNull();
+    await expect(c.queryByRole('button', { name: '登录' })).toBeNull();
+    await expect(c.getByRole('button', { name: '使用 GitHub 登录' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '使用飞书登录' })).toBeEnabled();
+    await expect(await c.findByRole('button', { name: '使用微信验证码登录' })).toBeEnabled();
+    await expect(c.getByRole('link', { name: '点击注册' })).toHaveAttribute('href', '/register');
+  },
+};
+
+/** Status `password_login: true` (sent explicitly): the form as usual. */
+export const PasswordLoginEnabled: Story = {
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...storyStatus, password_login: true } })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('密码')).toBeVisible();
+    await expect(c.getByRole('button', { name: '登录' })).toBeEnabled();
+    await expect(c.queryByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeNull();
+  },
+};

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
+import { passwordLoginEnabled } from '../../domain/status';
 import { selectIsSigningIn, selectStatus } from '../../machines/session/session.selectors';
 import { SessionContext } from '../app/sessionContext';
 import { LoginPageView } from './LoginPageView';
@@ -37,6 +38,7 @@ export function LoginPage() {
     <LoginPageView
       expired={params.get('expired') === 'true'}
       signingIn={signingIn}
+      passwordLogin={passwordLoginEnabled(status)}
       onSubmit={({ username, password }) => {
         const from = originFrom(location.state);
         session.send(

@@ -58,6 +58,18 @@ export const Narrow: Story = {
 };
 export const English: Story = { args: { alternate }, parameters: { lang: 'en' } };
 
+/** PasswordLoginEnabled off: no username/password form, a short note, the alternate logins stay. */
+export const PasswordLoginDisabled: Story = {
+  args: { alternate, passwordLogin: false },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeVisible();
+    await expect(c.queryByLabelText('密码')).toBeNull();
+    await expect(c.queryByRole('button', { name: '登录' })).toBeNull();
+    await expect(c.getByRole('button', { name: '使用 GitHub 登录' })).toBeVisible();
+  },
+};
+
 /** Dark mode: the a11y check covers its contrast. */
 export const Dark: Story = {
   args: { expired: true },

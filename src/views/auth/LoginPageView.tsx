@@ -16,6 +16,8 @@ export interface LoginPageViewProps {
   readonly onSubmit: (credentials: Credentials) => void;
   /** The alternate logins the server enables, if any. */
   readonly alternate?: ReactNode;
+  /** status.password_login: false hides the username/password form (default: shown). */
+  readonly passwordLogin?: boolean;
 }
 
 const text = (data: FormData, name: string): string => {
@@ -24,7 +26,7 @@ const text = (data: FormData, name: string): string => {
 };
 
 /** The /login form: username (or e-mail) and password, read on submit. */
-export function LoginPageView({ expired, signingIn, onSubmit, alternate }: LoginPageViewProps) {
+export function LoginPageView({ expired, signingIn, onSubmit, alternate, passwordLogin = true }: LoginPageViewProps) {
   const t = useT();
   const handleSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -47,38 +49,46 @@ export function LoginPageView({ expired, signingIn, onSubmit, alternate }: Login
                 <Alert.Title>{t('signIn.login.expired')}</Alert.Title>
               </Alert.Root>
             )}
-            <form onSubmit={handleSubmit} noValidate aria-label={t('signIn.login.title')}>
-              <Stack gap={4}>
-                <Field.Root>
-                  <Field.Label>{t('signIn.login.username')}</Field.Label>
-                  <Input
-                    name="username"
-                    autoComplete="username"
-                    aria-required="true"
-                    placeholder={t('signIn.login.usernamePlaceholder')}
-                  />
-                </Field.Root>
-                <Field.Root>
-                  <Field.Label>{t('signIn.login.password')}</Field.Label>
-                  <Input
-                    name="password"
-                    type="password"
-                    autoComplete="current-password"
-                    aria-required="true"
-                    placeholder={t('signIn.login.passwordPlaceholder')}
-                  />
-                </Field.Root>
-                <Button
-                  type="submit"
-                  colorPalette="blue"
-                  w="full"
-                  loading={signingIn}
-                  loadingText={t('signIn.login.submit')}
-                >
-                  {t('signIn.login.submit')}
-                </Button>
-              </Stack>
-            </form>
+            {!passwordLogin && (
+              <Alert.Root status="info">
+                <Alert.Indicator />
+                <Alert.Title>{t('settingsExtras.login.passwordDisabled')}</Alert.Title>
+              </Alert.Root>
+            )}
+            {passwordLogin && (
+              <form onSubmit={handleSubmit} noValidate aria-label={t('signIn.login.title')}>
+                <Stack gap={4}>
+                  <Field.Root>
+                    <Field.Label>{t('signIn.login.username')}</Field.Label>
+                    <Input
+                      name="username"
+                      autoComplete="username"
+                      aria-required="true"
+                      placeholder={t('signIn.login.usernamePlaceholder')}
+                    />
+                  </Field.Root>
+                  <Field.Root>
+                    <Field.Label>{t('signIn.login.password')}</Field.Label>
+                    <Input
+                      name="password"
+                      type="password"
+                      autoComplete="current-password"
+                      aria-required="true"
+                      placeholder={t('signIn.login.passwordPlaceholder')}
+                    />
+                  </Field.Root>
+                  <Button
+                    type="submit"
+                    colorPalette="blue"
+                    w="full"
+                    loading={signingIn}
+                    loadingText={t('signIn.login.submit')}
+                  >
+                    {t('signIn.login.submit')}
+                  </Button>
+                </Stack>
+              </form>
+            )}
             <Stack gap={1} fontSize="sm">
               <Text>
                 {t('signIn.login.forgot')}{' '}

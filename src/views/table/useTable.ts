@@ -40,12 +40,18 @@ import { useMachineActor } from '../app/machineRegistry';
  * `query.changed` replaces the URL's query, and a URL changed from outside (a menu link, back)
  * is sent back as `query.set`.
  */
-export function useTableActor<Row extends TableRow>(machine: TableMachine<Row>, schema: TableQuerySchema): ActorRefFrom<TableMachine<Row>> {
+export function useTableActor<Row extends TableRow>(
+  machine: TableMachine<Row>,
+  schema: TableQuerySchema,
+  /** Fixed server parameters of the list (not in the URL), read at mount. */
+  baseParams?: Readonly<Record<string, string>>,
+): ActorRefFrom<TableMachine<Row>> {
   const location = useLocation();
   const navigate = useNavigate();
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the URL is read once, at mount; later changes arrive as query.set
   const initial = useMemo(() => parseTableQuery(location.search, schema), []);
-  const actorRef = useMachineActor(machine as TableMachine<TableRow>, { query: initial }) as unknown as ActorRefFrom<TableMachine<Row>>;
+  const input = baseParams === undefined ? { query: initial } : { query: initial, baseParams };
+  const actorRef = useMachineActor(machine as TableMachine<TableRow>, input) as unknown as ActorRefFrom<TableMachine<Row>>;
   const written = useRef(formatTableQuery(initial));
 
   useEffect(() => {

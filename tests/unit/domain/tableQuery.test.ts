@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { pageSize } from '../../../src/domain/constants';
 import {
+  cleanParams,
   defaultTableQuery,
   formatTableQuery,
   matchesFilters,
   pageSizeOptions,
   parseTableQuery,
+  sameParams,
   type TableQuery,
   type TableQuerySchema,
 } from '../../../src/domain/tableQuery';
@@ -187,5 +189,28 @@ describe('matchesFilters', () => {
   });
   it('an object field matches nothing but the empty text', () => {
     expect(matchesFilters({ id: 1, config: { a: 1 } }, { config: '[object Object]' })).toBe(false);
+  });
+});
+
+describe('table query: server parameters (p.<name>)', () => {
+  const withParams: TableQuerySchema = { ...schema, paramKeys: ['model_name', 'type'] };
+  it('reads only the schema’s parameters, trimmed, without empty values; lists without parameters have none', () => {
+    expect(parseTableQuery('?p.model_name=%20gpt-4o%20&p.type=&p.other=1', withParams).params).toEqual({ model_name: 'gpt-4o' });
+    expect(parseTableQuery('', withParams)).toEqual({ ...defaultTableQuery, params: {} });
+    expect(parse('?p.model_name=x').params).toBeUndefined();
+  });
+  it('writes them sorted and round-trips', () => {
+    const view = query({ params: { type: '2', model_name: 'gpt 4&o' }, page: 1 });
+    expect(formatTableQuery(view)).toBe('?p.model_name=gpt+4%26o&p.type=2&page=2');
+    expect(parseTableQuery(formatTableQuery(view), withParams)).toEqual(view);
+    expect(formatTableQuery(query({ params: { type: '' } }))).toBe('');
+  });
+  it('cleanParams trims and drops empty values; sameParams compares them (absent = none)', () => {
+    expect(cleanParams({ a: ' x ', b: ' ', c: '' })).toEqual({ a: 'x' });
+    expect(sameParams(undefined, {})).toBe(true);
+    expect(sameParams({ a: '1' }, { a: '1' })).toBe(true);
+    expect(sameParams({ a: '1' }, { a: '2' })).toBe(false);
+    expect(sameParams({ a: '1' }, { b: '1' })).toBe(false);
+    expect(sameParams({ a: '1' }, {})).toBe(false);
   });
 });

@@ -1,0 +1,2 @@
+export * from './dashboard.machine';
+export * from './dashboard.selectors';

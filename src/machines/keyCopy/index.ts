@@ -1,0 +1,2 @@
+export * from './keyCopy.machine';
+export * from './keyCopy.selectors';

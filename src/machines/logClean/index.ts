@@ -1,0 +1,2 @@
+export * from './logClean.machine';
+export * from './logClean.selectors';

@@ -1,0 +1,2 @@
+export * from './logList.machine';
+export * from './logList.selectors';

@@ -1,0 +1,2 @@
+export * from './optionSettings.machine';
+export * from './optionSettings.selectors';

@@ -1,0 +1,2 @@
+export * from './tokenForm.machine';
+export * from './tokenForm.selectors';

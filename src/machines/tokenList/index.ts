@@ -1,0 +1,2 @@
+export * from './tokenList.machine';
+export * from './tokenList.selectors';

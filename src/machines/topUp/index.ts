@@ -1,0 +1,2 @@
+export * from './topUp.machine';
+export * from './topUp.selectors';

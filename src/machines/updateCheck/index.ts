@@ -1,0 +1,2 @@
+export * from './updateCheck.machine';
+export * from './updateCheck.selectors';

@@ -1,0 +1,139 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, within } from 'storybook/test';
+import { msg } from '../../domain/message';
+import { sectionOf } from '../../domain/optionSections';
+import { OptionSectionView } from './OptionSectionView';
+import { storyOptionValues } from './settings.fixtures';
+
+const meta = {
+  title: 'Setting/OptionSectionView',
+  component: OptionSectionView,
+  args: {
+    section: sectionOf('general'),
+    values: storyOptionValues,
+    problems: {},
+    busy: false,
+    saving: false,
+    changed: false,
+    whitelistEntry: '',
+    canAddWhitelistEntry: false,
+    onChange: fn(),
+    onToggle: fn(),
+    onSave: fn(),
+    onWhitelistInput: fn(),
+    onWhitelistAdd: fn(),
+    onWhitelistRemove: fn(),
+  },
+} satisfies Meta<typeof OptionSectionView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** General: inputs and switches; a switch click toggles, typing changes, the save button waits for a change. */
+export const General: Story = {
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '通用设置' })).toBeVisible();
+    await expect(c.getByLabelText('单位美元额度')).toHaveAttribute('step', '0.01');
+    await expect(c.getByLabelText('失败重试次数')).toHaveAttribute('min', '0');
+    await expect(c.getByRole('button', { name: '保存通用设置' })).toBeDisabled();
+    await userEvent.type(c.getByLabelText('充值链接'), 'x');
+    await expect(args.onChange).toHaveBeenLastCalledWith('TopUpLink', 'x');
+    await userEvent.click(c.getByText('记录额度消费日志'));
+    await expect(args.onToggle).toHaveBeenCalledWith('LogConsumeEnabled');
+  },
+};
+
+/** Changed: the save button answers and says there are unsaved changes. */
+export const Changed: Story = {
+  args: { changed: true, values: { ...storyOptionValues, TopUpLink: 'https://pay.example.com' } },
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('有未保存的更改')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '保存通用设置' }));
+    await expect(args.onSave).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** Saving: fields disabled, the button spins. */
+export const Saving: Story = {
+  args: { changed: true, busy: true, saving: true },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('充值链接')).toBeDisabled();
+    await expect(c.getByRole('button', { name: '保存通用设置' })).toBeDisabled();
+  },
+};
+
+/** Ratio: JSON text areas; an invalid one shows the spec's message at its field. */
+export const RatioInvalid: Story = {
+  args: {
+    section: sectionOf('ratio'),
+    changed: true,
+    values: { ...storyOptionValues, ModelRatio: '{"gpt-4":' },
+    problems: { ModelRatio: msg('validation.ratio.model') },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('模型倍率不是合法的 JSON 字符串')).toBeVisible();
+    await expect(c.getByLabelText('模型倍率')).toHaveAttribute('aria-invalid', 'true');
+    await expect(c.getByLabelText('分组倍率')).toHaveValue('{"default":1,"vip":1}');
+  },
+};
+
+/** Switches only (login and registration): no save button. */
+export const LoginSwitches: Story = {
+  args: { section: sectionOf('login') },
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.queryByRole('button')).toBeNull();
+    await userEvent.click(c.getByText('允许密码登录'));
+    await expect(args.onToggle).toHaveBeenCalledWith('PasswordLoginEnabled');
+  },
+};
+
+/** The whitelist as tags: Enter adds, a tag's button removes. */
+export const EmailDomainWhitelist: Story = {
+  args: { section: sectionOf('emailDomain'), whitelistEntry: 'example.com', canAddWhitelistEntry: true },
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('gmail.com')).toBeVisible();
+    await userEvent.type(c.getByLabelText('添加允许的邮箱域名'), '{Enter}');
+    await expect(args.onWhitelistAdd).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '添加' }));
+    await expect(args.onWhitelistAdd).toHaveBeenCalledTimes(2);
+    await userEvent.click(c.getByRole('button', { name: '移除 qq.com' }));
+    await expect(args.onWhitelistRemove).toHaveBeenCalledWith('qq.com');
+  },
+};
+
+/** SMTP: the port hint and a secret box that never shows the stored value. */
+export const Smtp: Story = {
+  args: { section: sectionOf('smtp') },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('SMTP 端口')).toHaveAttribute('placeholder', '默认为 587');
+    await expect(c.getByLabelText('SMTP 密码或授权码')).toHaveAttribute('type', 'password');
+    await expect(c.getByLabelText('SMTP 密码或授权码')).toHaveAttribute('placeholder', '已隐藏，留空则保持不变');
+  },
+};
+
+/** Theme: a choice among the server's themes. */
+export const Theme: Story = {
+  args: { section: sectionOf('theme') },
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.selectOptions(c.getByRole('combobox', { name: '主题' }), 'berry');
+    await expect(args.onChange).toHaveBeenCalledWith('Theme', 'berry');
+  },
+};
+
+/** Footer (a text area) in English and dark mode. */
+export const FooterEnglishDark: Story = {
+  args: { section: sectionOf('footer') },
+  parameters: { lang: 'en', colorMode: 'dark' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: 'Footer' })).toBeVisible();
+    await expect(c.getByRole('button', { name: 'Save Footer' })).toBeDisabled();
+  },
+};

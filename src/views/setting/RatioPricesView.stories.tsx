@@ -1,0 +1,111 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { Box } from '@chakra-ui/react';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { RatioPricesView } from './RatioPricesView';
+
+const modelRatio = JSON.stringify({
+  'gpt-4o': 2.5,
+  'gpt-4o-mini': 0.075,
+  'gpt-3.5-turbo': 0.25,
+  'claude-3-opus-20240229': 7.5,
+  'deepseek-chat': 0.07,
+  'glm-4-flash': 0,
+  'llama3-8b-8192(33)': 0.15,
+  'meta/llama-3-70b-instruct': 0.325,
+});
+const completionRatio = JSON.stringify({ 'deepseek-chat': 2, 'llama3-8b-8192(33)': 2 });
+const groupRatio = JSON.stringify({ default: 1, vip: 0.8, svip: 0.5 });
+
+const meta = {
+  title: 'Setting/RatioPricesView',
+  component: RatioPricesView,
+  parameters: { route: '/setting' },
+  args: { modelRatio, completionRatio, groupRatio, quotaPerUnit: '500000' },
+} satisfies Meta<typeof RatioPricesView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const rowOf = (canvas: HTMLElement, model: string): HTMLElement => within(canvas).getByRole('cell', { name: model }).closest('tr')!;
+
+/** Every model priced in $ per 1M tokens; the group multipliers below. */
+export const Default: Story = {
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('8 / 8 个模型')).toBeVisible();
+    // ratio 2.5 → $5 input; gpt-4o's built-in completion ratio 4 → $20 output
+    await expect(within(rowOf(canvasElement, 'gpt-4o')).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      'gpt-4o',
+      '2.5',
+      '$5',
+      '4（内置规则）',
+      '$20',
+    ]);
+    // a configured completion ratio, no "rule" mark
+    await expect(within(rowOf(canvasElement, 'deepseek-chat')).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      'deepseek-chat',
+      '0.07',
+      '$0.14',
+      '2',
+      '$0.28',
+    ]);
+    // the hosted chat models' own table is not reproduced: 'default'
+    await expect(within(rowOf(canvasElement, 'meta/llama-3-70b-instruct')).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      'meta/llama-3-70b-instruct',
+      '0.325',
+      '$0.65',
+      '默认',
+      '默认',
+    ]);
+    const groups = within(c.getByRole('table', { name: '分组倍率' }));
+    await expect(groups.getAllByRole('row').slice(1).map((tr) => tr.textContent)).toEqual(['default× 1', 'svip× 0.5', 'vip× 0.8']);
+  },
+};
+
+/** The filter narrows the models and lives in the URL (?price_model=). */
+export const Filtered: Story = {
+  parameters: { route: '/setting?price_model=GPT' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const field = c.getByLabelText('按模型名称筛选');
+    await expect(field).toHaveValue('GPT');
+    await expect(c.getByText('3 / 8 个模型')).toBeVisible();
+    await expect(c.queryByRole('cell', { name: 'deepseek-chat' })).toBeNull();
+    await userEvent.clear(field);
+    await userEvent.type(field, 'zzz');
+    await waitFor(() => expect(c.getByText('没有匹配的模型')).toBeVisible());
+    await userEvent.clear(field);
+    await waitFor(() => expect(c.getByText('8 / 8 个模型')).toBeVisible());
+  },
+};
+
+/** A QuotaPerUnit of 1M quota per dollar halves every price. */
+export const OtherQuotaPerUnit: Story = {
+  args: { quotaPerUnit: '1000000' },
+  play: async ({ canvasElement }) => {
+    await expect(within(rowOf(canvasElement, 'gpt-4o')).getAllByRole('cell')[2]).toHaveTextContent('$2.5');
+  },
+};
+
+/** Invalid JSON: a short note instead of the table. */
+export const InvalidJson: Story = {
+  args: { modelRatio: '{"gpt-4o": 2.5,', groupRatio: '[1]' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('ModelRatio 不是合法的 JSON 对象（值须为数字），无法显示价格。')).toBeVisible();
+    await expect(c.getByText('GroupRatio 不是合法的 JSON 对象（值须为数字），无法显示价格。')).toBeVisible();
+    await expect(c.queryByLabelText('按模型名称筛选')).toBeNull();
+    await expect(c.queryByRole('table')).toBeNull();
+  },
+};
+
+export const Narrow: Story = {
+  decorators: [
+    (Story) => (
+      <Box maxW="343px" borderWidth="1px" p={2}>
+        <Story />
+      </Box>
+    ),
+  ],
+};
+export const English: Story = { parameters: { lang: 'en' } };
+export const Dark: Story = { parameters: { colorMode: 'dark' } };

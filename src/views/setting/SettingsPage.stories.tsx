@@ -1,0 +1,216 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { fromPromise } from 'xstate';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { failure } from '../../domain/apiError';
+import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { OptionEntry } from '../../domain/option';
+import { optionSettingsMachine, type OptionSettingsContext, type SaveOptionInput } from '../../machines/optionSettings';
+import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { SessionStory, seedSession, storyUsers } from '../app/stories/SessionStory';
+import { SettingsPage } from './SettingsPage';
+import { storyOptionEntries, storyOptionValues } from './settings.fixtures';
+
+const notify = fn<(e: NotifyEvent) => void>();
+const navigate = fn<(e: NavigateEvent) => void>();
+const reloadStatus = fn<() => void>();
+const saves = fn<(input: SaveOptionInput) => void>();
+const effects = { notify, navigate, reloadStatus };
+
+const never = <T,>() => new Promise<T>(() => undefined);
+const machineWith = (over: { load?: 'ok' | 'fails' | 'never'; save?: 'ok' | 'refused' | 'never' } = {}) =>
+  optionSettingsMachine.provide({
+    actors: {
+      listOptions: fromPromise<OptionEntry[]>(async () => {
+        if (over.load === 'never') return never<OptionEntry[]>();
+        await Promise.resolve();
+        if (over.load === 'fails') throw failure('listOptions', '无权进行此操作，权限不足');
+        return storyOptionEntries;
+      }),
+      saveOption: fromPromise<void, SaveOptionInput>(async ({ input }) => {
+        saves(input);
+        if (over.save === 'never') return never<void>();
+        await Promise.resolve();
+        if (over.save === 'refused') throw failure('saveOption', '无效的主题');
+      }),
+    },
+  });
+
+type Value = Parameters<typeof optionSettingsMachine.resolveState>[0]['value'];
+const baseContext: OptionSettingsContext = {
+  isRoot: true,
+  tab: 'system',
+  pendingTab: null,
+  baseline: storyOptionValues,
+  drafts: storyOptionValues,
+  queue: [],
+  savingSection: null,
+  savedKeys: [],
+  toggleKey: null,
+  problems: {},
+  whitelistEntry: '',
+};
+const seed = (value: Value, over: Partial<OptionSettingsContext> = {}) => ({
+  [optionSettingsMachine.id]: optionSettingsMachine.resolveState({ value, context: { ...baseContext, ...over } }),
+});
+
+const rootSession = seedSession({ user: storyUsers.root });
+
+const meta = {
+  title: 'Setting/SettingsPage',
+  component: SettingsPage,
+  parameters: { route: '/setting?tab=system' },
+} satisfies Meta<typeof SettingsPage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const frozen = (snapshots: ReturnType<typeof seed>, machine = machineWith({ load: 'never', save: 'never' })) =>
+  function Frozen() {
+    return (
+      <SessionStory snapshot={rootSession}>
+        <EffectsProvider value={effects}>
+          <MachineRegistryProvider machines={[machine]} snapshots={snapshots}>
+            <SettingsPage />
+          </MachineRegistryProvider>
+        </EffectsProvider>
+      </SessionStory>
+    );
+  };
+
+/** Live, as root: the options load, a section saves only its change, the status reloads. */
+export const SaveLive: Story = {
+  render: function Live() {
+    return (
+      <SessionStory snapshot={rootSession}>
+        <EffectsProvider value={effects}>
+          <MachineRegistryProvider machines={[machineWith()]}>
+            <SettingsPage />
+          </MachineRegistryProvider>
+        </EffectsProvider>
+      </SessionStory>
+    );
+  },
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    saves.mockClear();
+    reloadStatus.mockClear();
+    const c = within(canvasElement);
+    const server = await c.findByRole('textbox', { name: '服务器地址' });
+    await userEvent.click(server);
+    await userEvent.paste('https://gw.example.com/');
+    await userEvent.click(c.getByRole('button', { name: '保存服务器地址' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'common.success' } }));
+    await expect(saves).toHaveBeenCalledWith({ key: 'ServerAddress', value: 'https://gw.example.com' });
+    await expect(saves).toHaveBeenCalledTimes(1);
+    await expect(reloadStatus).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** A refused save: the server's message; the typed value stays unsaved. */
+export const SaveRefused: Story = {
+  render: frozen(seed('ready', { tab: 'other', drafts: { ...storyOptionValues, Theme: 'air' } }), machineWith({ save: 'refused' })),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '保存主题' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '无效的主题' } }));
+    await expect(c.getByText('有未保存的更改')).toBeVisible();
+  },
+};
+
+/** State `personalOnly`: a common user has the personal tab alone. */
+export const PersonalOnly: Story = {
+  render: function Common() {
+    return (
+      <SessionStory snapshot={seedSession({ user: storyUsers.common })}>
+        <MachineRegistryProvider machines={[machineWith({ load: 'never', save: 'never' })]}>
+          <SettingsPage />
+        </MachineRegistryProvider>
+      </SessionStory>
+    );
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getAllByRole('tab')).toHaveLength(1);
+    await expect(c.getByRole('tab', { name: '个人设置' })).toHaveAttribute('aria-selected', 'true');
+  },
+};
+
+/** State `loading`. */
+export const Loading: Story = {
+  render: frozen(seed('loading', { baseline: {}, drafts: {} })),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载设置……');
+  },
+};
+
+/** State `failed`, then a retry that loads. */
+export const LoadFailed: Story = {
+  render: frozen(seed('failed', { baseline: {}, drafts: {} }), machineWith()),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(await c.findByLabelText('SMTP 端口')).toHaveValue(587);
+  },
+};
+
+/** State `ready` (system tab). */
+export const Ready: Story = {
+  render: frozen(seed('ready')),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('tab', { name: '系统设置' })).toHaveAttribute('aria-selected', 'true');
+    await expect(c.getByText('gmail.com')).toBeVisible();
+  },
+};
+
+/** State `confirmingToggle`: cancel keeps PasswordLoginEnabled on. */
+export const ConfirmingToggle: Story = {
+  render: frozen(seed('confirmingToggle', { toggleKey: 'PasswordLoginEnabled' })),
+  play: async ({ canvasElement }) => {
+    saves.mockClear();
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
+    await userEvent.click(within(dialog).getByText('取消'));
+    await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull());
+    await expect(saves).not.toHaveBeenCalled();
+  },
+};
+
+/** State `confirmingLeave`: stay keeps the typed value. */
+export const ConfirmingLeave: Story = {
+  render: frozen(
+    seed('confirmingLeave', { pendingTab: 'other', drafts: { ...storyOptionValues, SMTPServer: 'smtp.example.com' } }),
+  ),
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '放弃未保存的更改？' });
+    await userEvent.click(within(dialog).getByText('取消'));
+    await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull());
+    await expect(within(canvasElement).getByLabelText('SMTP 服务器地址')).toHaveValue('smtp.example.com');
+  },
+};
+
+/** State `saving`: everything disabled, the section's button spins. */
+export const Saving: Story = {
+  render: frozen(
+    seed('saving', {
+      drafts: { ...storyOptionValues, SMTPServer: 'smtp.example.com' },
+      queue: [['SMTPServer', 'smtp.example.com']],
+      savingSection: 'smtp',
+    }),
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('SMTP 服务器地址')).toBeDisabled();
+    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeDisabled();
+  },
+};
+
+/** English, dark, on a phone-sized frame. */
+export const ReadyEnglishDark: Story = {
+  parameters: { lang: 'en', colorMode: 'dark' },
+  render: frozen(seed('ready')),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('heading', { name: 'Settings' })).toBeVisible();
+  },
+};

@@ -1,0 +1,85 @@
+import { useSelector } from '@xstate/react';
+import { useSearchParams } from 'react-router-dom';
+import { isSettingsTab, type SectionId } from '../../domain/optionSections';
+import {
+  optionSettingsMachine,
+  selectCanAddWhitelistEntry,
+  selectChangedSections,
+  selectConfirmingLeave,
+  selectConfirmingToggle,
+  selectDrafts,
+  selectIsBusy,
+  selectIsLoading,
+  selectLoadFailed,
+  selectProblems,
+  selectSavingSection,
+  selectTab,
+  selectTabs,
+  selectWhitelistEntry,
+} from '../../machines/optionSettings';
+import { selectIsRoot } from '../../machines/session/session.selectors';
+import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
+import { LogCleanPanel } from './LogCleanPanel';
+import { PersonalSettings } from './PersonalSettings';
+import { SettingsPageView } from './SettingsPageView';
+import { UpdateCheck } from './UpdateCheck';
+
+/** The `?tab=` of the address: the tab the page opens on (the machine refuses root-only tabs for others). */
+export const settingsTabParam = 'tab';
+
+/**
+ * Route page for /setting (optionSettings machine): the tab comes from `?tab=` once, then the
+ * machine keeps it and rewrites the address on every change.
+ */
+export function SettingsPage() {
+  const isRoot = SessionContext.useSelector(selectIsRoot);
+  const [params] = useSearchParams();
+  const asked = params.get(settingsTabParam) ?? '';
+  const actorRef = useMachineActor(optionSettingsMachine, { isRoot, tab: isSettingsTab(asked) ? asked : 'personal' });
+  const tabs = useSelector(actorRef, selectTabs);
+  const tab = useSelector(actorRef, selectTab);
+  const loading = useSelector(actorRef, selectIsLoading);
+  const loadFailed = useSelector(actorRef, selectLoadFailed);
+  const busy = useSelector(actorRef, selectIsBusy);
+  const values = useSelector(actorRef, selectDrafts);
+  const problems = useSelector(actorRef, selectProblems);
+  const savingSection = useSelector(actorRef, selectSavingSection);
+  const changed = useSelector(actorRef, selectChangedSections);
+  const whitelistEntry = useSelector(actorRef, selectWhitelistEntry);
+  const canAddWhitelistEntry = useSelector(actorRef, selectCanAddWhitelistEntry);
+  const confirmingToggle = useSelector(actorRef, selectConfirmingToggle);
+  const confirmingLeave = useSelector(actorRef, selectConfirmingLeave);
+  return (
+    <SettingsPageView
+      tabs={tabs}
+      tab={tab}
+      loading={loading}
+      loadFailed={loadFailed}
+      busy={busy}
+      values={values}
+      problems={problems}
+      savingSection={savingSection}
+      changedSections={changed === '' ? [] : (changed.split(',') as SectionId[])}
+      whitelistEntry={whitelistEntry}
+      canAddWhitelistEntry={canAddWhitelistEntry}
+      confirmingToggle={confirmingToggle}
+      confirmingLeave={confirmingLeave}
+      personal={<PersonalSettings />}
+      logClean={<LogCleanPanel />}
+      updateCheck={<UpdateCheck />}
+      onTabSelect={(next) => actorRef.send({ type: 'tab.select', tab: next })}
+      onRetry={() => actorRef.send({ type: 'options.retry' })}
+      onChange={(key, value) => actorRef.send({ type: 'field.change', key, value })}
+      onToggle={(key) => actorRef.send({ type: 'option.toggle', key })}
+      onSave={(section) => actorRef.send({ type: 'section.save', section })}
+      onWhitelistInput={(value) => actorRef.send({ type: 'whitelist.input', value })}
+      onWhitelistAdd={() => actorRef.send({ type: 'whitelist.add' })}
+      onWhitelistRemove={(domain) => actorRef.send({ type: 'whitelist.remove', domain })}
+      onConfirmToggle={() => actorRef.send({ type: 'confirm.accept' })}
+      onCancelToggle={() => actorRef.send({ type: 'confirm.cancel' })}
+      onLeave={() => actorRef.send({ type: 'leave.accept' })}
+      onStay={() => actorRef.send({ type: 'leave.cancel' })}
+    />
+  );
+}

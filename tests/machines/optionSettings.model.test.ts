@@ -1,0 +1,423 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { failure, httpError } from '../../src/domain/apiError';
+import type { OptionEntry } from '../../src/domain/option';
+import { fieldOf } from '../../src/domain/optionSections';
+import { isValidJson } from '../../src/domain/validation';
+import { isMessageKey } from '../../src/i18n';
+import {
+  canOpenTab,
+  optionSettingsMachine,
+  sectionChanges,
+  selectCanAddWhitelistEntry,
+  selectChangedSections,
+  selectConfirmingLeave,
+  selectConfirmingToggle,
+  selectIsBusy,
+  selectIsLoading,
+  selectLoadFailed,
+  selectSavingSection,
+  selectTab,
+  selectTabs,
+  settingsPathOf,
+  tabChanges,
+  valuesOf,
+  type OptionSettingsEmitted,
+  type OptionSettingsInput,
+  type SaveOptionInput,
+} from '../../src/machines/optionSettings';
+import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './account.stubs';
+
+type Snap = SnapshotFrom<typeof optionSettingsMachine>;
+
+/** What a fresh server lists (the hidden secrets are absent). */
+const entries: OptionEntry[] = [
+  { key: 'PasswordLoginEnabled', value: 'true' },
+  { key: 'LogConsumeEnabled', value: 'true' },
+  { key: 'TopUpLink', value: '' },
+  { key: 'QuotaPerUnit', value: '500000' },
+  { key: 'ModelRatio', value: '{"gpt-4":15}' },
+  { key: 'CompletionRatio', value: '{}' },
+  { key: 'GroupRatio', value: '{"default":1}' },
+  { key: 'EmailDomainWhitelist', value: 'gmail.com,qq.com' },
+  { key: 'ServerAddress', value: '' },
+  { key: 'SystemName', value: 'One API' },
+  { key: 'UnknownKey', value: 'ignored' },
+];
+
+const fixtures: EventFixtures<typeof optionSettingsMachine> = {
+  'tab.select': [
+    { type: 'tab.select', tab: 'operation' },
+    { type: 'tab.select', tab: 'system' },
+    { type: 'tab.select', tab: 'personal' },
+  ],
+  'options.retry': [{ type: 'options.retry' }],
+  'field.change': [
+    { type: 'field.change', key: 'TopUpLink', value: 'https://pay.example.com' },
+    { type: 'field.change', key: 'ModelRatio', value: '{"gpt-4":' },
+    { type: 'field.change', key: 'ServerAddress', value: 'https://gw.example.com/' },
+    { type: 'field.change', key: 'SMTPToken', value: '' },
+    // a switch is never edited as text
+    { type: 'field.change', key: 'LogConsumeEnabled', value: 'false' },
+  ],
+  'section.save': [
+    { type: 'section.save', section: 'general' },
+    { type: 'section.save', section: 'ratio' },
+    { type: 'section.save', section: 'server' },
+  ],
+  'option.toggle': [
+    { type: 'option.toggle', key: 'PasswordLoginEnabled' },
+    { type: 'option.toggle', key: 'LogConsumeEnabled' },
+    { type: 'option.toggle', key: 'TopUpLink' },
+  ],
+  'confirm.accept': [{ type: 'confirm.accept' }],
+  'confirm.cancel': [{ type: 'confirm.cancel' }],
+  'leave.accept': [{ type: 'leave.accept' }],
+  'leave.cancel': [{ type: 'leave.cancel' }],
+  'whitelist.input': [
+    { type: 'whitelist.input', value: ' example.com ' },
+    { type: 'whitelist.input', value: 'gmail.com' },
+  ],
+  'whitelist.add': [{ type: 'whitelist.add' }],
+  'whitelist.remove': [{ type: 'whitelist.remove', domain: 'qq.com' }],
+};
+const loaded = doneActor('listOptions', entries);
+const loadFailed = errorActor('listOptions', httpError('listOptions', 500, 'Internal Server Error'));
+const saved = doneActor('saveOption');
+const refused = errorActor('saveOption', failure('saveOption', '无效的主题'));
+const internal = [loaded, loadFailed, saved, refused];
+
+const root: OptionSettingsInput = { isRoot: true, tab: 'operation' };
+const common: OptionSettingsInput = { isRoot: false, tab: 'system' };
+/*
+ * The shortest-path search tells states apart by what the page shows (state, tab, pending
+ * confirmation, changed sections, problems, stored switches), not by every typed character.
+ */
+const coarse = (s: Snap): string =>
+  JSON.stringify([
+    s.value,
+    s.context.tab,
+    s.context.pendingTab,
+    s.context.toggleKey,
+    s.context.queue.length,
+    selectChangedSections(s),
+    Object.keys(s.context.problems),
+    s.context.baseline['PasswordLoginEnabled'],
+    s.context.baseline['LogConsumeEnabled'],
+  ]);
+/* The reach walk keeps one edit per kind of save (the whitelist editing is pinned below). */
+const reachFixtures: EventFixtures<typeof optionSettingsMachine> = {
+  ...fixtures,
+  'field.change': [fixtures['field.change'][0]!, fixtures['field.change'][1]!],
+  'section.save': [fixtures['section.save'][0]!, fixtures['section.save'][1]!],
+  'option.toggle': [fixtures['option.toggle'][0]!, fixtures['option.toggle'][1]!],
+  'tab.select': [fixtures['tab.select'][0]!, fixtures['tab.select'][1]!],
+  'whitelist.input': [],
+  'whitelist.add': [],
+  'whitelist.remove': [],
+};
+const rootModel = { fixtures: reachFixtures, internal, input: root, serializeState: coarse, limit: 20000 };
+const commonModel = { fixtures: reachFixtures, internal, input: common, serializeState: coarse, limit: 20000 };
+
+/*
+ * The simple-path walks keep one edit, one save, one switch or one tab change each (every edit
+ * makes a new context, so all fixtures together would multiply the paths past any use), and
+ * tell states apart as the page shows them.
+ */
+const walk = (input: OptionSettingsInput, pick: { change: number[]; save: number[]; toggle: number[]; tab: number[] }) => ({
+  fixtures: {
+    ...fixtures,
+    'field.change': pick.change.map((i) => fixtures['field.change'][i]!),
+    'section.save': pick.save.map((i) => fixtures['section.save'][i]!),
+    'option.toggle': pick.toggle.map((i) => fixtures['option.toggle'][i]!),
+    'tab.select': pick.tab.map((i) => fixtures['tab.select'][i]!),
+    'whitelist.input': [],
+    'whitelist.add': [],
+    'whitelist.remove': [],
+  },
+  internal,
+  input,
+  serializeState: coarse,
+});
+const walks = [
+  ['general edit and leave', walk(root, { change: [0], save: [0], toggle: [], tab: [1] })],
+  ['ratio edit', walk(root, { change: [1], save: [1], toggle: [], tab: [] })],
+  ['switches', walk(root, { change: [], save: [], toggle: [0, 1], tab: [] })],
+  ['common user', walk(common, { change: [0], save: [0], toggle: [0], tab: [0] })],
+] as const;
+
+const realShortest = (model: typeof rootModel) => shortestPaths(optionSettingsMachine, model).filter(isRealistic);
+
+function journey(input: OptionSettingsInput, events: readonly AnyEventObject[]): Snap {
+  let [s] = initialTransition(optionSettingsMachine, input);
+  for (const e of events) [s] = transition(optionSettingsMachine, s, e as never);
+  return s;
+}
+const change = (key: string, value: string) => ({ type: 'field.change', key, value });
+const save = (section: string) => ({ type: 'section.save', section });
+const toggle = (key: string) => ({ type: 'option.toggle', key });
+const select = (tab: string) => ({ type: 'tab.select', tab });
+
+describe('optionSettings model', () => {
+  it('reaches every state (root and common user together)', () => {
+    const paths = [...realShortest(rootModel), ...realShortest(commonModel)];
+    // the three deciding states are eventless: no snapshot rests there
+    expect(unreachedStates(optionSettingsMachine, paths).sort()).toEqual(['checkingLeave', 'checkingToggle', 'choosing']);
+  });
+
+  it.each(walks)('keeps its invariants on every simple path (%s)', (_, model) => {
+    const paths = simplePaths(optionSettingsMachine, model).filter(isRealistic);
+    expect(paths.length).toBeGreaterThan(0);
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        const c = s.context;
+        const children = Object.keys(s.children).sort();
+        if (s.matches('saving')) expect(children).toEqual(['saveOption']);
+        else if (s.matches('loading')) expect(children).toEqual(['listOptions']);
+        else expect(children).toEqual([]);
+        // the tab is always one the person may open; others never load options
+        expect(canOpenTab(c.isRoot, selectTab(s))).toBe(true);
+        expect(selectTabs(s)).toEqual(c.isRoot ? ['personal', 'operation', 'system', 'other'] : ['personal']);
+        if (!c.isRoot) {
+          expect(s.value).toBe('personalOnly');
+          expect(selectTab(s)).toBe('personal');
+        }
+        expect(selectIsLoading(s)).toBe(s.matches('loading'));
+        expect(selectLoadFailed(s)).toBe(s.matches('failed'));
+        expect(selectIsBusy(s)).toBe(s.matches('loading') || s.matches('saving'));
+        // switches save at once: their draft is always the stored value
+        for (const key of Object.keys(c.drafts)) if (fieldOf(key)?.kind === 'boolean') expect(c.drafts[key]).toBe(c.baseline[key]);
+        // a save sends something that differs from what is stored, and a valid ratio
+        if (s.matches('saving')) {
+          expect(c.queue.length).toBeGreaterThan(0);
+          expect(selectSavingSection(s)).not.toBeNull();
+          for (const [key, value] of c.queue) expect(value).not.toBe(c.baseline[key]);
+          if (c.savingSection === 'ratio') for (const k of ['ModelRatio', 'CompletionRatio', 'GroupRatio']) expect(isValidJson(c.drafts[k] ?? '')).toBe(true);
+        } else {
+          expect(c.queue).toEqual([]);
+          expect(selectSavingSection(s)).toBeNull();
+        }
+        // confirmations
+        expect(selectConfirmingToggle(s) !== null).toBe(s.matches('confirmingToggle'));
+        if (s.matches('confirmingToggle')) {
+          expect(c.toggleKey).toBe('PasswordLoginEnabled');
+          expect(c.baseline['PasswordLoginEnabled']).toBe('true');
+        }
+        expect(selectConfirmingLeave(s) !== null).toBe(s.matches('confirmingLeave'));
+        if (s.matches('confirmingLeave')) expect(tabChanges(c, c.tab).length).toBeGreaterThan(0);
+        // a field problem is a ratio whose draft does not parse
+        for (const key of Object.keys(c.problems)) {
+          expect(['ModelRatio', 'CompletionRatio', 'GroupRatio']).toContain(key);
+          expect(isValidJson(c.drafts[key] ?? '')).toBe(false);
+        }
+        // the changed sections are exactly those with something to send
+        expect(selectChangedSections(s)).toBe(
+          (['general', 'ratio', 'server'] as const).filter((id) => sectionChanges(c, id).length > 0).join(','),
+        );
+      }
+    }
+  });
+
+  describe('pinned journeys', () => {
+    it('loads the options, missing keys as empty, unknown keys dropped', () => {
+      const s = journey(root, [loaded]);
+      expect(s.value).toBe('ready');
+      expect(s.context.baseline['SMTPToken']).toBe('');
+      expect(s.context.baseline['UnknownKey']).toBeUndefined();
+      expect(s.context.drafts).toEqual(s.context.baseline);
+    });
+    it('a common user stays on the personal tab, even when asking for another', () => {
+      const s = journey(common, [select('operation')]);
+      expect(s.value).toBe('personalOnly');
+      expect(selectTab(s)).toBe('personal');
+    });
+    it('saving a section sends its changed values one by one; each becomes the baseline', () => {
+      let s = journey(root, [loaded, change('TopUpLink', 'https://pay.example.com'), change('QuotaPerUnit', '1000'), save('general')]);
+      expect(s.value).toBe('saving');
+      expect(s.context.queue).toEqual([
+        ['TopUpLink', 'https://pay.example.com'],
+        ['QuotaPerUnit', '1000'],
+      ]);
+      [s] = transition(optionSettingsMachine, s, saved as never);
+      expect(s.value).toBe('saving');
+      expect(s.context.baseline['TopUpLink']).toBe('https://pay.example.com');
+      [s] = transition(optionSettingsMachine, s, saved as never);
+      expect(s.value).toBe('ready');
+      expect(selectChangedSections(s)).toBe('');
+    });
+    it('a refused key stops the save; the keys already stored stay stored', () => {
+      const s = journey(root, [loaded, change('TopUpLink', 'x'), change('QuotaPerUnit', '1000'), save('general'), saved, refused]);
+      expect(s.value).toBe('ready');
+      expect(s.context.baseline['TopUpLink']).toBe('x');
+      expect(s.context.baseline['QuotaPerUnit']).toBe('500000');
+      expect(selectChangedSections(s)).toBe('general');
+    });
+    it('invalid ratio JSON is refused at its field and nothing is sent', () => {
+      const s = journey(root, [loaded, change('ModelRatio', '{"gpt-4":'), save('ratio')]);
+      expect(s.value).toBe('ready');
+      expect(s.context.problems).toEqual({ ModelRatio: { key: 'validation.ratio.model' } });
+      // typing again clears it
+      expect(transition(optionSettingsMachine, s, change('ModelRatio', '{}') as never)[0].context.problems).toEqual({});
+    });
+    it('the server address is sent normalised; an empty secret is not re-sent', () => {
+      const s = journey(root, [loaded, change('ServerAddress', ' https://gw.example.com/ '), save('server')]);
+      expect(s.context.queue).toEqual([['ServerAddress', 'https://gw.example.com']]);
+      const t = journey(root, [loaded, change('SMTPToken', 'x'), change('SMTPToken', ''), save('smtp')]);
+      expect(t.value).toBe('ready');
+    });
+    it('turning PasswordLoginEnabled off asks; cancel keeps it on, accept saves false; turning it on does not ask', () => {
+      expect(journey(root, [loaded, toggle('PasswordLoginEnabled')]).value).toBe('confirmingToggle');
+      const kept = journey(root, [loaded, toggle('PasswordLoginEnabled'), { type: 'confirm.cancel' }]);
+      expect(kept.value).toBe('ready');
+      expect(kept.context.baseline['PasswordLoginEnabled']).toBe('true');
+      const off = journey(root, [loaded, toggle('PasswordLoginEnabled'), { type: 'confirm.accept' }]);
+      expect(off.context.queue).toEqual([['PasswordLoginEnabled', 'false']]);
+      const stored = transition(optionSettingsMachine, off, saved as never)[0];
+      expect(stored.context.baseline['PasswordLoginEnabled']).toBe('false');
+      const on = transition(optionSettingsMachine, stored, toggle('PasswordLoginEnabled') as never)[0];
+      expect(on.value).toBe('saving');
+      expect(on.context.queue).toEqual([['PasswordLoginEnabled', 'true']]);
+    });
+    it('other switches save at once', () => {
+      const s = journey(root, [loaded, toggle('LogConsumeEnabled')]);
+      expect(s.value).toBe('saving');
+      expect(s.context.queue).toEqual([['LogConsumeEnabled', 'false']]);
+    });
+    it('leaving a tab with unsaved changes asks; stay keeps them, leave discards them', () => {
+      const dirty = journey(root, [loaded, change('TopUpLink', 'x'), select('system')]);
+      expect(dirty.value).toBe('confirmingLeave');
+      const stayed = transition(optionSettingsMachine, dirty, { type: 'leave.cancel' })[0];
+      expect(selectTab(stayed)).toBe('operation');
+      expect(stayed.context.drafts['TopUpLink']).toBe('x');
+      const left = transition(optionSettingsMachine, dirty, { type: 'leave.accept' })[0];
+      expect(selectTab(left)).toBe('system');
+      expect(left.context.drafts['TopUpLink']).toBe('');
+      // a clean tab changes at once
+      expect(selectTab(journey(root, [loaded, select('system')]))).toBe('system');
+    });
+    it('whitelist: trimmed, non-empty, not present; remove drops one', () => {
+      let s = journey(root, [loaded, select('system'), { type: 'whitelist.input', value: ' example.com ' }]);
+      expect(selectCanAddWhitelistEntry(s)).toBe(true);
+      [s] = transition(optionSettingsMachine, s, { type: 'whitelist.add' });
+      expect(s.context.drafts['EmailDomainWhitelist']).toBe('gmail.com,qq.com,example.com');
+      expect(s.context.whitelistEntry).toBe('');
+      [s] = transition(optionSettingsMachine, s, { type: 'whitelist.input', value: 'gmail.com' });
+      expect(selectCanAddWhitelistEntry(s)).toBe(false);
+      [s] = transition(optionSettingsMachine, s, { type: 'whitelist.remove', domain: 'qq.com' });
+      expect(s.context.drafts['EmailDomainWhitelist']).toBe('gmail.com,example.com');
+      expect(selectChangedSections(s)).toBe('emailDomain');
+    });
+    it('a failed load can be retried; tabs still change meanwhile', () => {
+      const s = journey(root, [loadFailed, select('other')]);
+      expect(s.value).toBe('failed');
+      expect(selectTab(s)).toBe('other');
+      expect(journey(root, [loadFailed, { type: 'options.retry' }, loaded]).value).toBe('ready');
+    });
+    it('valuesOf keeps every section key', () => {
+      expect(Object.keys(valuesOf([]))).toContain('EmailDomainWhitelist');
+      expect(settingsPathOf('personal')).toBe('/setting');
+      expect(settingsPathOf('system')).toBe('/setting?tab=system');
+    });
+  });
+
+  describe('replay on a real actor with stub actors', () => {
+    async function replay(input: OptionSettingsInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+      const listOptions = controlled<OptionEntry[], unknown>();
+      const saveOption = controlled<void, SaveOptionInput>();
+      const actor = createActor(optionSettingsMachine.provide({ actors: { listOptions: listOptions.logic, saveOption: saveOption.logic } }), {
+        input,
+      });
+      const emitted: OptionSettingsEmitted[] = [];
+      actor.on('*', (e) => emitted.push(e));
+      actor.start();
+      for (const [i, e] of events.entries()) {
+        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
+        if (e.type === 'xstate.init') {
+          // started above
+        } else if (e.type === 'xstate.done.actor.listOptions') listOptions.resolve(ev.output as OptionEntry[]);
+        else if (e.type === 'xstate.error.actor.listOptions') listOptions.reject(ev.error);
+        else if (e.type === 'xstate.done.actor.saveOption') saveOption.resolve(undefined);
+        else if (e.type === 'xstate.error.actor.saveOption') saveOption.reject(ev.error);
+        else actor.send(e as never);
+        await new Promise((r) => setTimeout(r, 0));
+        check?.(i, actor.getSnapshot());
+      }
+      const snapshot = actor.getSnapshot();
+      actor.stop();
+      return { snapshot, emitted, listOptions, saveOption };
+    }
+
+    const replayable = realShortest(rootModel)
+      .filter((p) => p.steps.length > 1)
+      .map((p) => [describePath(p), p] as const);
+
+    it.each(replayable)('%s', async (_, p) => {
+      await replay(
+        root,
+        p.steps.map((s) => s.event),
+        (i, s) => {
+          // the search kept one snapshot per coarse state: compare what the page shows
+          expect(s.value).toEqual(p.steps[i]!.state.value);
+          expect(coarse(s)).toBe(coarse(p.steps[i]!.state));
+        },
+      );
+    });
+
+    it('sends only the changed keys, in order, says 操作成功完成！ and reloads the status', async () => {
+      const { emitted, saveOption } = await replay(root, [
+        loaded,
+        change('TopUpLink', 'https://pay.example.com'),
+        change('RetryTimes', '2'),
+        save('general'),
+        saved,
+        saved,
+      ]);
+      expect(saveOption.calls).toEqual([
+        { key: 'TopUpLink', value: 'https://pay.example.com' },
+        { key: 'RetryTimes', value: '2' },
+      ]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'common.success' } }, { type: 'status.reload' }]);
+    });
+    it('an option the status does not show saves without a status reload', async () => {
+      const { emitted } = await replay(root, [loaded, change('RetryTimes', '3'), save('general'), saved]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'common.success' } }]);
+    });
+    it("a refusal says the server's message; a stored status key still reloads the status", async () => {
+      const { emitted, saveOption } = await replay(root, [loaded, change('TopUpLink', 'x'), change('RetryTimes', '2'), save('general'), saved, refused]);
+      expect(saveOption.calls).toHaveLength(2);
+      expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { text: '无效的主题' } }, { type: 'status.reload' }]);
+    });
+    it('invalid ratio JSON says 模型倍率不是合法的 JSON 字符串 and sends nothing', async () => {
+      const { emitted, saveOption } = await replay(root, [loaded, change('ModelRatio', 'nope'), save('ratio')]);
+      expect(saveOption.calls).toEqual([]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { key: 'validation.ratio.model' } }]);
+    });
+    it('a tab change rewrites the address (?tab=)', async () => {
+      const { emitted } = await replay(root, [loaded, select('system'), select('personal')]);
+      expect(emitted).toEqual([
+        { type: 'navigate', to: '/setting?tab=system', replace: true },
+        { type: 'navigate', to: '/setting', replace: true },
+      ]);
+    });
+    it('PasswordLoginEnabled off: confirmed, sent as false', async () => {
+      const { saveOption } = await replay(root, [loaded, toggle('PasswordLoginEnabled'), { type: 'confirm.accept' }, saved]);
+      expect(saveOption.calls).toEqual([{ key: 'PasswordLoginEnabled', value: 'false' }]);
+    });
+    it('a common user never lists the options', async () => {
+      const { listOptions } = await replay(common, [select('operation')]);
+      expect(listOptions.calls).toEqual([]);
+    });
+    it('every key it emits is in the catalogue', async () => {
+      const runs = await Promise.all([
+        replay(root, [loadFailed]),
+        replay(root, [loaded, change('GroupRatio', 'x'), save('ratio')]),
+        replay(root, [loaded, change('CompletionRatio', 'x'), save('ratio')]),
+        replay(root, [loaded, toggle('LogConsumeEnabled'), saved]),
+      ]);
+      for (const { emitted } of runs)
+        for (const e of emitted) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
+    });
+  });
+});
