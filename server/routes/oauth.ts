@@ -152,10 +152,15 @@ async function logInExternal(c: Ctx, newUser: ExternalNewUser): Promise<Response
   return user === null ? fail(c, text.registerDisabled) : logIn(c, user);
 }
 
-/** Binds the external id to `userId` unless any user holds it already; false when taken. */
+/**
+ * Binds the external id to `userId` unless another user holds it already; false when taken.
+ * Binding an id the user already holds succeeds (one-api says "taken"): a callback page that is
+ * reloaded or retried after a slow answer must not tell the person their own account is taken.
+ */
 function bindIfFree(c: Ctx, userId: number, column: ExternalIdColumn, value: string): Promise<boolean> {
   return withIdentityLock(column, value, async () => {
-    if ((await userByExternalId(db(c), column, value)) !== undefined) return false;
+    const holder = await userByExternalId(db(c), column, value);
+    if (holder !== undefined) return holder.id === userId;
     await bindExternalId(db(c), userId, column, value);
     return true;
   });

@@ -376,6 +376,10 @@ for (const target of dbTargets) {
         const reply = await callback(user.browser, 'lark', 'lark-bind', state);
         expect(reply.body).toEqual({ success: true, message: 'bind' });
         expect((await row(user.id)).lark_id).toBe(openId);
+        // a reloaded or retried callback of the same user is not told its own account is taken
+        const repeat = await withState(user.browser);
+        expect((await callback(user.browser, 'lark', 'lark-bind', repeat.state)).body).toEqual({ success: true, message: 'bind' });
+        expect((await row(user.id)).lark_id).toBe(openId);
         const other = await loggedIn();
         const again = await withState(other.browser);
         expect((await callback(other.browser, 'lark', 'lark-bind', again.state)).body).toEqual({ success: false, message: msg.larkTaken });
