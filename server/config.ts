@@ -51,6 +51,10 @@ export interface Config {
   readonly testPrompt: string;
   /** Minutes between automatic test-all runs (`CHANNEL_TEST_FREQUENCY`); 0 = none. */
   readonly channelTestFrequencyMinutes: number;
+  /** Upstream timeout of relay requests in ms (`RELAY_TIMEOUT`, seconds; 0 = none, as in one-api). */
+  readonly relayTimeoutMs: number;
+  /** `ENFORCE_INCLUDE_USAGE=true`: always re-serialise OpenAI requests, forcing `stream_options.include_usage`. */
+  readonly enforceIncludeUsage: boolean;
 }
 
 /** An environment variable holds a value the server cannot use. */
@@ -141,5 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     pollingIntervalSeconds: readInt(env, 'POLLING_INTERVAL', 0),
     testPrompt: read(env, 'TEST_PROMPT') ?? 'Output only your specific model name with no additional text.',
     channelTestFrequencyMinutes: readInt(env, 'CHANNEL_TEST_FREQUENCY', 0),
+    relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
+    enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
   };
 }
