@@ -250,7 +250,7 @@ const implementations = [
     actors: {
       fetchPage: fromApi<readonly Token[], FetchPageInput>(fetchTokenPage(api.token)),
       searchRows: fromApi<readonly Token[], SearchRowsInput>(({ keyword }) => api.token.search(keyword)),
-      runRowAction: fromApi(tokenRowAction(api.token)),
+      runRowAction: fromApi(tokenRowAction(api.token, api.relay)),
       exportRows: fromPromise<Message | null, ExportRowsInput<Token>>(() => Promise.resolve(null)),
     },
   }),

@@ -54,6 +54,41 @@ function wrapStatement(statement: BetterSqlite3.Statement): SqliteStatement {
   };
 }
 
+/** Prepared statements kept per connection (distinct SQL texts; `IN (...)` lists vary in length). */
+const statementCacheSize = 256;
+
+/**
+ * `prepare` with a cache by SQL text: Kysely prepares every query afresh, and on the relay's hot
+ * path preparing cost more than running. A cached statement still iterating (a streamed read) is
+ * not shared: the caller gets a fresh one. Least recently used texts are dropped first.
+ */
+function cachedPrepare(sqlite: BetterSqlite3.Database): (query: string) => SqliteStatement {
+  const cache = new Map<string, { readonly raw: BetterSqlite3.Statement; readonly wrapped: SqliteStatement }>();
+  return (query) => {
+    // A schema change may alter what `select *` returns: forget every statement prepared before it.
+    if (/^\s*(alter|create|drop)\b/i.test(query)) {
+      cache.clear();
+      return wrapStatement(sqlite.prepare(query));
+    }
+    const hit = cache.get(query);
+    if (hit !== undefined && !hit.raw.busy) {
+      cache.delete(query);
+      cache.set(query, hit);
+      return hit.wrapped;
+    }
+    const raw = sqlite.prepare(query);
+    const wrapped = wrapStatement(raw);
+    if (hit === undefined) {
+      if (cache.size >= statementCacheSize) {
+        const oldest = cache.keys().next();
+        if (oldest.done !== true) cache.delete(oldest.value);
+      }
+      cache.set(query, { raw, wrapped });
+    }
+    return wrapped;
+  };
+}
+
 /** Opens a SQLite file (creating its folder): WAL, no foreign keys (one-api has none), busy timeout. */
 function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -63,7 +98,7 @@ function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   const database: SqliteDatabase = {
     close: () => sqlite.close(),
-    prepare: (query) => wrapStatement(sqlite.prepare(query)),
+    prepare: cachedPrepare(sqlite),
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

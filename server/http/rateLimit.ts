@@ -170,7 +170,7 @@ export function clientIp(forwardedFor: string | undefined, realIp: string | unde
 }
 
 /** The socket peer address of a request served by @hono/node-server, or ''. */
-const socketAddress = (c: Context): string => {
+export const socketAddress = (c: Context): string => {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   return env?.incoming?.socket?.remoteAddress ?? '';
 };

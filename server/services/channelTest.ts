@@ -2,9 +2,10 @@ import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
 import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyDisabled, logTypeTest } from '../../src/domain/constants';
 import type { ChannelTestRun, ChannelTestRunRequest, ChannelTestRunResult, ChannelTestRunScope, ChannelTestRunStatus } from '../../src/domain/channel';
-import { channelTypeByValue } from '../../src/domain/channelTypes';
 import type { ChannelRow, Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
+import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
+import { mappedModel } from '../relay/request';
 import { recordNotFound } from './channel';
 import { channelDisabledText, channelEnabledText, channelStatusSubject, notifyRoot } from './notify';
 import { readOptions } from './options';
@@ -12,9 +13,10 @@ import { readOptions } from './options';
 /**
  * Channel tests (contract §2.9.9, §2.9.10, §4.10) and automatic disabling / enabling (§4.9).
  *
- * A test sends one non-streaming chat completion straight to the channel's upstream, built the
- * way the OpenAI adaptor builds relay requests (URL per type, `Authorization: Bearer <key>`,
- * Azure's `api-key`). Types with a native adaptor are refused (`notSupportedForType`).
+ * A test sends one non-streaming chat completion straight to the channel's upstream, built
+ * through the relay's adaptors (`upstreamTarget` of server/relay/adaptor.ts: URL per type,
+ * `Authorization: Bearer <key>`, Azure's `api-key`). Types with a native adaptor are refused
+ * (`unsupportedTypeMessage`).
  *
  * A single test stores `response_time` (0 ms when it failed) and `test_time` and writes a test log;
  * it never changes the channel's status. A batch run (one per database at a time, sequential,
@@ -36,9 +38,6 @@ export const defaultTestModel = 'gpt-3.5-turbo';
 /** Answer of `GET /api/channel/test?scope=` while a run is in progress. */
 export const testAlreadyRunning = '测试已在运行中';
 
-/** Failure text for channel types whose upstream does not speak the OpenAI wire format. */
-export const notSupportedForType = (type: number): string => `channel type ${type} is not supported for channel tests yet`;
-
 /** The OpenAI-style error object of an upstream answer (`Error` of one-api's relay model). */
 export interface UpstreamError {
   readonly message: string;
@@ -59,23 +58,6 @@ const testableColumns = ['id', 'type', 'key', 'status', 'name', 'base_url', 'oth
 // ---------------------------------------------------------------------------------------------
 // The request
 
-/** Types relayed by a native (non-OpenAI) adaptor (contract §3.6). */
-const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46]);
-
-/** Whether channel tests can reach channels of `type`. */
-export const isTestableType = (type: number): boolean => !nativeTypes.has(type);
-
-/** Parses a JSON object of strings, or null (one-api ignores a model mapping it cannot parse). */
-function stringMap(text: string | null): Readonly<Record<string, unknown>> | null {
-  if (text === null || text === '') return null;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The model a test sends: the requested one (default gpt-3.5-turbo) unless the channel's `models`
  * text does not contain it (substring test), then the channel's first model; then the mapping.
@@ -84,54 +66,7 @@ export function testModel(channel: Pick<ChannelRow, 'models' | 'model_mapping'>,
   const models = channel.models ?? '';
   let model = requested === '' ? defaultTestModel : requested;
   if (!models.includes(model)) model = models.split(',')[0] ?? '';
-  const mapped = stringMap(channel.model_mapping)?.[model];
-  return typeof mapped === 'string' && mapped !== '' ? mapped : model;
-}
-
-/** The base URL of a channel: its `base_url`, else the type's default. */
-export const channelBaseUrl = (channel: Pick<ChannelRow, 'type' | 'base_url'>): string =>
-  channel.base_url !== null && channel.base_url !== '' ? channel.base_url : channelTypeByValue(channel.type).defaultBaseUrl;
-
-/** Drops trailing slashes. */
-const trimSlash = (s: string): string => s.replace(/\/+$/, '');
-
-/** Whether a base URL is a Cloudflare AI Gateway (prefix dropped for types 1 and 3). */
-const isCloudflareGateway = (base: string): boolean => base.startsWith('https://gateway.ai.cloudflare.com');
-
-/** The chat-completion URL and auth headers for `channel` (OpenAI adaptor rules, contract §3.6). */
-export function chatCompletionTarget(channel: TestableChannel, model: string): { url: string; headers: Record<string, string> } {
-  const base = channelBaseUrl(channel);
-  const key = channel.key ?? '';
-  const bearer = { Authorization: `Bearer ${key}` };
-  switch (channel.type) {
-    case 3: {
-      const config = stringMap(channel.config);
-      const version = typeof config?.api_version === 'string' && config.api_version !== '' ? config.api_version : (channel.other ?? '');
-      const deployment = model.replaceAll('.', '');
-      const prefix = isCloudflareGateway(base) ? base : `${base}/openai/deployments`;
-      return { url: `${prefix}/${deployment}/chat/completions?api-version=${version}`, headers: { 'api-key': key } };
-    }
-    case 20:
-      return {
-        url: `${base}/v1/chat/completions`,
-        headers: { ...bearer, 'HTTP-Referer': 'https://github.com/songquanpeng/one-api', 'X-Title': 'One API' },
-      };
-    case 27:
-      return { url: `${base}/v1/text/chatcompletion_v2`, headers: bearer };
-    case 40:
-      return { url: `${base}/api/v3/chat/completions`, headers: bearer };
-    case 41:
-      return { url: `${base}/chat/completions`, headers: bearer };
-    case 47:
-      return { url: `${base}/v2/chat/completions`, headers: bearer };
-    case 49:
-      return { url: `${base}/compatible-mode/v1/chat/completions`, headers: bearer };
-    case 50:
-    case 51:
-      return { url: `${trimSlash(base)}/chat/completions`, headers: bearer };
-    default:
-      return { url: isCloudflareGateway(base) && channel.type === 1 ? `${base}/chat/completions` : `${base}/v1/chat/completions`, headers: bearer };
-  }
+  return mappedModel(channel.model_mapping, model);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,8 +125,9 @@ function readCompletion(text: string): E.Either<{ error: string; upstream: Upstr
 /** Sends the test request for `channel` and reads the answer; never throws. */
 export async function runTest(channel: TestableChannel, requestedModel: string, prompt: string, signal?: AbortSignal): Promise<TestOutcome> {
   const model = testModel(channel, requestedModel);
-  if (!isTestableType(channel.type)) return { ok: false, error: notSupportedForType(channel.type), upstream: null, model };
-  const { url, headers } = chatCompletionTarget(channel, model);
+  const target = upstreamTarget(channel, 'chat', model);
+  if (target === null) return { ok: false, error: unsupportedTypeMessage(channel.type), upstream: null, model };
+  const { url, headers } = target;
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: prompt }] });
   let status: number;
   let text: string;
@@ -302,7 +238,7 @@ async function testAndLog(deps: ResolvedDeps, channel: TestableChannel, model: s
   const started = performance.now();
   const outcome = await runTest(channel, model, deps.config.testPrompt, signal);
   const elapsedMs = Math.round(performance.now() - started);
-  if (isTestableType(channel.type) && signal?.aborted !== true) {
+  if (isRelayableType(channel.type) && signal?.aborted !== true) {
     await writeTestLog(deps.db, channel, outcome, elapsedMs, Math.floor(deps.now() / 1000));
   }
   return { outcome, elapsedMs };

@@ -34,7 +34,21 @@ export interface CallSpec<A> {
   readonly emptyBodyIsSuccess?: boolean;
   /** Defaults to 'include' (the session cookie); the public release check uses 'omit'. */
   readonly credentials?: RequestCredentials;
+  /**
+   * A call authenticated by an API key instead of the session (the relay, /v1): sent as
+   * `Authorization: Bearer <bearer>` without cookies, and its 401 is about the key, so it does
+   * not signal an expired session.
+   */
+  readonly bearer?: string;
+  /**
+   * Reads the JSON body of a non-2xx answer into the call's error (the relay's OpenAI error
+   * body); `undefined` (or a body that is not JSON) keeps the default HttpStatus error.
+   */
+  readonly readError?: ErrorReader;
 }
+
+/** Reads a parsed non-2xx body into an ApiError, or `undefined` to keep the default one. */
+export type ErrorReader = (body: unknown, call: string) => ApiError | undefined;
 
 /** A GET whose success is a file (a streamed CSV export), not JSON. */
 export interface FileSpec {
@@ -107,7 +121,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const call = `${spec.method} ${spec.path}`;
       const url = `${external ? spec.path : baseUrl + spec.path}${buildQuery(spec.query)}`;
       const headers: Record<string, string> = { Accept: 'application/json' };
-      const init: RequestInit = { method: spec.method, headers, credentials: spec.credentials ?? 'include' };
+      const keyed = spec.bearer !== undefined;
+      if (keyed) headers.Authorization = `Bearer ${spec.bearer}`;
+      const init: RequestInit = { method: spec.method, headers, credentials: keyed ? 'omit' : (spec.credentials ?? 'include') };
       if (spec.body !== undefined) {
         headers['Content-Type'] = 'application/json';
         init.body = JSON.stringify(spec.body);
@@ -123,8 +139,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       }
 
       if (!response.ok) {
-        if (response.status === 401 && !external) signal(onUnauthorized);
-        return E.left(httpError(call, response.status, httpMessage(response, text)));
+        if (response.status === 401 && !external && !keyed) signal(onUnauthorized);
+        const own = spec.readError === undefined ? undefined : readErrorBody(spec.readError, text, call);
+        return E.left(own ?? httpError(call, response.status, httpMessage(response, text)));
       }
 
       let body: unknown;
@@ -227,6 +244,21 @@ function httpMessage(response: Response, text: string): string {
   if (response.statusText !== '') return response.statusText;
   const plain = snippet(text);
   return plain !== '' ? plain : `HTTP ${response.status}`;
+}
+
+/** A non-2xx body through the call's own error reader; undefined when it is not JSON or the reader declines. */
+function readErrorBody(reader: ErrorReader, text: string, call: string): ApiError | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  try {
+    return reader(parsed, call);
+  } catch {
+    return undefined;
+  }
 }
 
 function messageInJson(text: string): string | undefined {

@@ -4,6 +4,7 @@ import { createChannelApi, type ChannelApi } from './channelApi';
 import { createLogApi, type LogApi } from './logApi';
 import { createOptionApi, type OptionApi } from './optionApi';
 import { createRedemptionApi, type RedemptionApi } from './redemptionApi';
+import { createRelayApi, type RelayApi } from './relayApi';
 import { createStatusApi, type StatusApi } from './statusApi';
 import { createTokenApi, type TokenApi } from './tokenApi';
 import { createUserApi, type UserApi } from './userApi';
@@ -18,6 +19,8 @@ export interface Api {
   readonly token: TokenApi;
   readonly redemption: RedemptionApi;
   readonly log: LogApi;
+  /** The relay (/v1) called with a token's key (the token list's 'test'). */
+  readonly relay: RelayApi;
 }
 
 export const createApi = (client: ApiClient): Api => ({
@@ -29,6 +32,7 @@ export const createApi = (client: ApiClient): Api => ({
   token: createTokenApi(client),
   redemption: createRedemptionApi(client),
   log: createLogApi(client),
+  relay: createRelayApi(client),
 });
 
 export { createApiClient };
@@ -38,4 +42,4 @@ export type { ChannelTestScope } from './channelApi';
 export type { TokenOrder } from './tokenApi';
 export type { UserOrder } from './userApi';
 export { LATEST_RELEASE_URL } from './optionApi';
-export type { AuthApi, ChannelApi, LogApi, OptionApi, RedemptionApi, StatusApi, TokenApi, UserApi };
+export type { AuthApi, ChannelApi, LogApi, OptionApi, RedemptionApi, RelayApi, StatusApi, TokenApi, UserApi };

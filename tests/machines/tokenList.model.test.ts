@@ -87,6 +87,7 @@ const fixtures: EventFixtures<typeof machine> = {
   'row.action': [
     { type: 'row.action', id: 3, action: tokenActions.toggle },
     { type: 'row.action', id: 2, action: tokenActions.delete, confirm: true },
+    { type: 'row.action', id: 1, action: tokenActions.test },
   ],
   'row.patch': [{ type: 'row.patch', id: 1, patch: { name: 'renamed' } }],
   'confirm.accept': [{ type: 'confirm.accept' }],
@@ -106,6 +107,14 @@ const fetchFailed = errorActor('fetchPage', networkError('GET /api/token/', 'con
 const refusedMessage = '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期';
 const refusedEnable = failure('PUT /api/token/', '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期');
 
+/** The token test's answers: the relay's reply (the row unchanged), or its refusal of the key. */
+const testPassed = (row: Token): Message => ({
+  key: 'tokens.test.success',
+  params: { name: row.name, model: 'gpt-4o-mini', seconds: '0.42', reply: 'pong' },
+});
+const relayRefusalMessage = '该令牌状态不可用 (request id: 202611240912001)';
+const relayRefusal = failure('GET /v1/models', relayRefusalMessage);
+
 function answers(s: Snap): AnyEventObject[] {
   const c = s.context;
   const out: AnyEventObject[] = [];
@@ -121,6 +130,10 @@ function answers(s: Snap): AnyEventObject[] {
   for (const id of Object.keys(c.busy).map(Number)) {
     // a reload may have replaced the rows meanwhile: the server still has the token
     const row = c.rows.find((r) => r.id === id) ?? server.find((r) => r.id === id)!;
+    if (c.busy[id] === tokenActions.test) {
+      out.push(doneActor(rowActorId(id), { message: testPassed(row) } satisfies RowActionOutcome<Token>), errorActor(rowActorId(id), relayRefusal));
+      continue;
+    }
     const outcome: RowActionOutcome<Token> = c.busy[id] === 'delete' ? { removed: true, message: { key: 'common.success' } } : { row: toggled(row), message: { key: 'common.success' } };
     out.push(doneActor(rowActorId(id), outcome), errorActor(rowActorId(id), refusedEnable));
   }
@@ -253,6 +266,21 @@ describe('tokenTable model', () => {
     expect(refused.emitted).toContainEqual({ type: 'notify', level: 'error', message: { text: refusedMessage } });
   });
 
+  it("journey: test keeps the row busy, then says the relay's reply or its refusal; the row is unchanged", () => {
+    const testing = journey([loaded, { type: 'row.action', id: 1, action: tokenActions.test }]);
+    expect(testing.s.context.busy).toEqual({ 1: 'test' });
+    const passed = journey([loaded, { type: 'row.action', id: 1, action: 'test' }, doneActor(rowActorId(1), { message: testPassed(server[2]!) })]);
+    expect(passed.s.context.busy).toEqual({});
+    expect(passed.s.context.rows).toEqual(server);
+    expect(passed.emitted).toContainEqual({ type: 'notify', level: 'success', message: testPassed(server[2]!) });
+    const refused = journey([loaded, { type: 'row.action', id: 1, action: 'test' }, errorActor(rowActorId(1), relayRefusal)]);
+    expect(refused.s.context.busy).toEqual({});
+    expect(refused.s.context.rows).toEqual(server);
+    expect(refused.emitted).toContainEqual({ type: 'notify', level: 'error', message: { text: relayRefusalMessage } });
+    // the success message is in the catalogue
+    expect(isMessageKey('tokens.test.success')).toBe(true);
+  });
+
   it('journey: delete waits for the confirmation; cancel keeps the row, accept removes it', () => {
     const asked = journey([loaded, { type: 'row.action', id: 2, action: 'delete', confirm: true }]);
     expect(selectPendingRowAction(asked.s)).toEqual({ id: 2, action: 'delete', value: '' });
@@ -290,6 +318,7 @@ describe('tokenTable model', () => {
           fetchPage: fromPromise<readonly Token[], FetchPageInput>(({ input: i }) => Promise.resolve(i.page === 0 ? listed(i.order) : [])),
           searchRows: fromPromise<readonly Token[], SearchRowsInput>(({ input: i }) => Promise.resolve(rows.filter((r) => r.name.startsWith(i.keyword)))),
           runRowAction: fromPromise<RowActionOutcome<Token>, RowActionInput<Token>>(({ input: i }) => {
+            if (i.action === 'test') return Promise.resolve({ message: testPassed(i.row) });
             if (i.action === 'delete') {
               rows = rows.filter((r) => r.id !== i.row.id);
               return Promise.resolve({ removed: true });
@@ -305,6 +334,13 @@ describe('tokenTable model', () => {
     await expect.poll(() => actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
     actor.send({ type: 'row.action', id: 1, action: 'toggle' });
     await expect.poll(() => actor.getSnapshot().context.rows.find((r) => r.id === 1)?.status).toBe(tokenStatusDisabled);
+    const notices: unknown[] = [];
+    actor.on('notify', (e) => notices.push(e.message));
+    actor.send({ type: 'row.action', id: 3, action: 'test' });
+    expect(actor.getSnapshot().context.busy).toEqual({ 3: 'test' });
+    await expect.poll(() => actor.getSnapshot().context.busy).toEqual({});
+    expect(notices).toEqual([testPassed(server[0]!)]);
+    expect(actor.getSnapshot().context.rows.find((r) => r.id === 3)).toEqual(server[0]);
     actor.send({ type: 'row.action', id: 2, action: 'delete', confirm: true });
     actor.send({ type: 'confirm.accept' });
     await expect.poll(() => actor.getSnapshot().context.rows.map((r) => r.id)).toEqual([3, 1]);

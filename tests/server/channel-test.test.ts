@@ -213,7 +213,7 @@ for (const target of dbTargets) {
       it('refuses types without an OpenAI-compatible upstream, without sending anything', async () => {
         const id = await addChannel('sk-ant', { type: 14, models: 'claude-3-haiku' });
         const reply = await root.get(`/api/channel/test/${id}`);
-        expect(reply.body).toEqual({ success: false, message: 'channel type 14 is not supported for channel tests yet', time: 0, modelName: '' });
+        expect(reply.body).toEqual({ success: false, message: 'channel type 14 (Anthropic) is not supported yet', time: 0, modelName: '' });
         expect(upstream.requests).toHaveLength(0);
         expect(await db().selectFrom('logs').selectAll().execute()).toHaveLength(0);
       });

@@ -3,13 +3,16 @@ import { pipe } from 'fp-ts/function';
 import { failure, type ApiError } from '../../domain/apiError';
 import { nextTokenStatus, tokenStatusDisabled, tokenStatusEnabled } from '../../domain/constants';
 import { msg } from '../../domain/message';
+import { secondsText } from '../../domain/format';
+import { chatRequestFor, pickTestModel, replyPreview, type ChatCompletion, type RelayModelList } from '../../domain/relay';
 import type { FetchPageInput, RowActionInput, RowActionOutcome } from '../../domain/rowAction';
 import type { Token } from '../../domain/token';
+import type { RelayApi } from '../relayApi';
 import type { TokenApi, TokenOrder } from '../tokenApi';
 
 /*
  * The token list's actions (row and bulk), for the composition root. Action names are those of
- * src/machines/tokenList (`toggle`, `enable`, `disable`, `delete`).
+ * src/machines/tokenList (`toggle`, `enable`, `disable`, `delete`, `test`).
  */
 
 type Outcome = RowActionOutcome<Token>;
@@ -30,11 +33,45 @@ const setStatus = (api: TokenApi, row: Token, status: number): TE.TaskEither<Api
     TE.map((updated): Outcome => ({ row: updated, message: msg('common.success') })),
   );
 
-/** action name → API call → what changed in the row. */
+/** Milliseconds from an arbitrary origin (the test's stopwatch; tests pass a fake one). */
+export type Clock = () => number;
+const monotonic: Clock = () => performance.now();
+
+/**
+ * `test`: the token's own key against the relay. `GET /v1/models` picks the model (the first of
+ * the token's restriction, else the first listed) and proves the key; one short non-streaming
+ * `POST /v1/chat/completions` answers. The toast says the model, the seconds the completion took
+ * and the start of the reply; any refusal is the relay's own message (a disabled token's 401).
+ * The row itself does not change (its used quota shows after the next reload).
+ */
+export const testToken = (relay: RelayApi, row: Token, clock: Clock = monotonic): TE.TaskEither<ApiError, Outcome> =>
+  pipe(
+    relay.listModels(row.key),
+    TE.chain((list: RelayModelList) => {
+      const model = pickTestModel(row.models, list.data);
+      return pipe(
+        TE.rightIO(clock),
+        TE.chain((started) =>
+          pipe(
+            relay.chat(row.key, chatRequestFor(model)),
+            TE.map((completion: ChatCompletion): Outcome => {
+              const reply = replyPreview(completion);
+              const params = { name: row.name, model, seconds: secondsText(clock() - started), reply };
+              return { message: msg(reply === '' ? 'tokens.test.successEmpty' : 'tokens.test.success', params) };
+            }),
+          ),
+        ),
+      );
+    }),
+  );
+
+/** action name → API call → what changed in the row. `relay` serves `test`. */
 export const tokenRowAction =
-  (api: TokenApi) =>
+  (api: TokenApi, relay: RelayApi, clock: Clock = monotonic) =>
   ({ action, row }: RowActionInput<Token>): TE.TaskEither<ApiError, Outcome> => {
     switch (action) {
+      case 'test':
+        return testToken(relay, row, clock);
       case 'toggle':
         return setStatus(api, row, nextTokenStatus(row.status));
       case 'enable':

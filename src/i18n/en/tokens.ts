@@ -25,6 +25,8 @@ export const tokens = {
   'tokens.action.disableOf': 'Disable token {row}',
   'tokens.action.edit': 'Edit',
   'tokens.action.editOf': 'Edit token {row}',
+  'tokens.action.test': 'Test',
+  'tokens.action.testOf': 'Test token {row}',
   'tokens.format.raw': 'Copy Raw Token',
   'tokens.format.next': 'Copy NextChat Link',
   'tokens.format.ama': 'Copy AMA Link',
@@ -41,4 +43,6 @@ export const tokens = {
   'tokens.bulk.delete': 'Delete selected',
   'tokens.copied': 'Copied to clipboard!',
   'tokens.copyFailed': 'Cannot copy to clipboard, please copy manually; the token has been put into the search box.',
+  'tokens.test.success': 'Token {name} works: model {model}, {seconds} s, reply: {reply}',
+  'tokens.test.successEmpty': 'Token {name} works: model {model}, {seconds} s, empty reply.',
 } as const;

@@ -25,6 +25,8 @@ export const tokens = {
   'tokens.action.disableOf': '禁用令牌 {row}',
   'tokens.action.edit': '编辑',
   'tokens.action.editOf': '编辑令牌 {row}',
+  'tokens.action.test': '测试',
+  'tokens.action.testOf': '测试令牌 {row}',
   'tokens.format.raw': '复制原始令牌',
   'tokens.format.next': '复制 NextChat 链接',
   'tokens.format.ama': '复制 AMA 链接',
@@ -41,4 +43,6 @@ export const tokens = {
   'tokens.bulk.delete': '批量删除',
   'tokens.copied': '已复制到剪贴板！',
   'tokens.copyFailed': '无法复制到剪贴板，请手动复制，已将令牌填入搜索框。',
+  'tokens.test.success': '令牌 {name} 测试成功：模型 {model}，耗时 {seconds} 秒，回复：{reply}',
+  'tokens.test.successEmpty': '令牌 {name} 测试成功：模型 {model}，耗时 {seconds} 秒，回复为空。',
 } as const;

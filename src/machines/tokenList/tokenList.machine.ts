@@ -31,6 +31,11 @@ export const tokenActions = {
   enable: 'enable',
   disable: 'disable',
   delete: 'delete',
+  /**
+   * Calls the relay with the token's own key (a model list, then one short chat completion); the
+   * row is busy meanwhile, the toast says the model, seconds and reply, or the relay's refusal.
+   */
+  test: 'test',
 } as const;
 export type TokenAction = (typeof tokenActions)[keyof typeof tokenActions];
 

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { fromPromise } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { failure } from '../../domain/apiError';
 import type { Message, NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
 import { defaultTableQuery } from '../../domain/tableQuery';
@@ -164,6 +165,65 @@ export const CopyRefused: Story = {
   },
 };
 
+/** The token test's answers: the relay's reply, or its refusal of a disabled token (contract §4.2). */
+const testSucceeded: Message = {
+  key: 'tokens.test.success',
+  params: { name: 'chat-client', model: 'gpt-4o-mini', seconds: '0.42', reply: 'pong' },
+};
+const testRefusal = '该令牌状态不可用 (request id: 2026112409120012345678)';
+const tested = (outcome: 'success' | 'refused') =>
+  tokenTableMachine.provide({
+    actors: {
+      fetchPage: fromPromise<readonly Token[], FetchPageInput>(() => Promise.resolve(tokenRows)),
+      searchRows: fromPromise<readonly Token[], SearchRowsInput>(() => never()),
+      runRowAction: fromPromise<RowActionOutcome<Token>, RowActionInput<Token>>(async ({ input }) => {
+        await Promise.resolve();
+        if (input.action !== 'test') throw new Error(`unexpected ${input.action}`);
+        if (outcome === 'success') return { message: testSucceeded };
+        // what the relay API's error reader makes of the relay's 401 body
+        throw failure('GET /v1/models', testRefusal);
+      }),
+      exportRows: fromPromise<Message | null, ExportRowsInput<Token>>(() => never()),
+    },
+  });
+
+/** 'Test' on a working token: the success toast names the model, the seconds and the reply; the row is usable again. */
+export const TestSucceeded: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[tested('success'), copies]}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '测试令牌 chat-client（#7）' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: testSucceeded }));
+    await expect(c.getByRole('button', { name: '测试令牌 chat-client（#7）' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '禁用令牌 chat-client（#7）' })).toBeEnabled();
+  },
+};
+
+/** 'Test' on a disabled token: the relay's own refusal is the error toast, verbatim. */
+export const TestRefused: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[tested('refused'), copies]}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '测试令牌 batch-jobs（#6）' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: testRefusal } }));
+    await expect(c.getByRole('button', { name: '测试令牌 batch-jobs（#6）' })).toBeEnabled();
+  },
+};
+
 const frozen = (snapshots: ReturnType<typeof seed>) => (args: TokenListPageProps) => (
   <MachineRegistryProvider machines={[frozenTable, copies]} snapshots={snapshots}>
     <TokenListPage {...args} />
@@ -229,6 +289,17 @@ export const RowBusy: Story = {
   render: frozen(seed({ ready: 'idle' }, { busy: { 7: 'toggle' } })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '禁用令牌 chat-client（#7）' })).toBeDisabled();
+  },
+};
+
+/** A token under test (state ready.idle, the row busy with 'test'): its buttons wait, the others do not. */
+export const RowTesting: Story = {
+  render: frozen(seed({ ready: 'idle' }, { busy: { 7: 'test' } })),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('button', { name: '测试令牌 chat-client（#7）' })).toBeDisabled();
+    await expect(c.getByRole('button', { name: '删除令牌 chat-client（#7）' })).toBeDisabled();
+    await expect(c.getByRole('button', { name: '测试令牌 batch-jobs（#6）' })).toBeEnabled();
   },
 };
 

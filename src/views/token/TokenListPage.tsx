@@ -21,7 +21,7 @@ export interface TokenListPageProps {
  * Route page for /token: the token table actor (address bar in sync: search, order, sort,
  * filter, page) and the key copier. A copy sends the chosen format's text (`sk-<key>` or a chat
  * client link) to the copier; its `search.fill` (the clipboard refused) puts the text into the
- * search box. Delete asks for a confirmation first.
+ * search box. Delete asks for a confirmation first; 'test' calls the relay with the row's key.
  */
 export function TokenListPage({ quotaDisplay, serverAddress, chatLink }: TokenListPageProps) {
   const tableRef = useTableActor<Token>(tokenTableMachine, tokenQuerySchema);
@@ -56,6 +56,7 @@ export function TokenListPage({ quotaDisplay, serverAddress, chatLink }: TokenLi
       onClearSelection={() => send({ type: 'selection.clear' })}
       onCopy={(row, format) => copyRef.send({ type: 'copy.request', text: copyText(format, { key: row.key, serverAddress, chatLink }) })}
       onToggleStatus={(id) => send({ type: 'row.action', id, action: tokenActions.toggle })}
+      onTest={(id) => send({ type: 'row.action', id, action: tokenActions.test })}
       onDelete={(id) => send({ type: 'row.action', id, action: tokenActions.delete, confirm: true })}
       onConfirm={() => send({ type: 'confirm.accept' })}
       onCancel={() => send({ type: 'confirm.cancel' })}

@@ -30,6 +30,7 @@ const meta = {
     onClearSelection: fn(),
     onCopy: fn(),
     onToggleStatus: fn(),
+    onTest: fn(),
     onDelete: fn(),
     onConfirm: fn(),
     onCancel: fn(),
@@ -68,6 +69,8 @@ export const Ready: Story = {
     await expect(args.onToggleStatus).toHaveBeenCalledWith(6);
     await userEvent.click(c.getByRole('button', { name: '删除令牌 old-demo（#5）' }));
     await expect(args.onDelete).toHaveBeenCalledWith(5);
+    await userEvent.click(c.getByRole('button', { name: '测试令牌 spent（#4）' }));
+    await expect(args.onTest).toHaveBeenCalledWith(4);
     await expect(c.getByRole('link', { name: '编辑令牌 chat-client（#7）' })).toHaveAttribute('href', '/token/edit/7');
     await expect(c.getByRole('link', { name: '添加新的令牌' })).toHaveAttribute('href', '/token/add');
   },
@@ -185,6 +188,19 @@ export const RowBusy: Story = {
     await expect(c.getByRole('button', { name: '禁用令牌 chat-client（#7）' })).toBeDisabled();
     await expect(c.getByRole('button', { name: '删除令牌 chat-client（#7）' })).toBeDisabled();
     await expect(c.getByRole('button', { name: '删除令牌 batch-jobs（#6）' })).toBeEnabled();
+  },
+};
+
+/** A row under test: its test button spins, the row's other buttons wait, other rows stay usable. */
+export const RowTesting: Story = {
+  args: { table: tableState({ busy: { 7: 'test' } }) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const testing = c.getByRole('button', { name: '测试令牌 chat-client（#7）' });
+    await expect(testing).toBeDisabled();
+    await expect(testing).toHaveAttribute('data-loading');
+    await expect(c.getByRole('button', { name: '禁用令牌 chat-client（#7）' })).toBeDisabled();
+    await expect(c.getByRole('button', { name: '测试令牌 batch-jobs（#6）' })).toBeEnabled();
   },
 };
 

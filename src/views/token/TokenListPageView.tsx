@@ -36,6 +36,8 @@ export interface TokenListHandlers {
   /** Copy the token in a format (`raw` = `sk-<key>`). */
   readonly onCopy: (row: Token, format: CopyFormat) => void;
   readonly onToggleStatus: (id: number) => void;
+  /** Call the relay with the token's key (model list, then one short chat completion). */
+  readonly onTest: (id: number) => void;
   readonly onDelete: (id: number) => void;
   readonly onConfirm: () => void;
   readonly onCancel: () => void;
@@ -72,7 +74,8 @@ const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
  * created time, expiry ('never expires'), actions; search by name; the server order dropdown
  * (default, remaining quota, used quota); header sorting and a status filter; per row copy
  * (`sk-<key>`, with a dropdown of the five formats of contract §5.5), chat (NextChat, with a
- * dropdown of the four clients, in a new tab), enable/disable, edit and delete (confirmed);
+ * dropdown of the four clients, in a new tab), test (the relay with the row's key),
+ * enable/disable, edit and delete (confirmed);
  * bulk enable, disable and delete.
  */
 export function TokenListPageView({ table, quotaDisplay, serverAddress, chatLink, copying, ...on }: TokenListPageViewProps) {
@@ -187,6 +190,17 @@ export function TokenListPageView({ table, quotaDisplay, serverAddress, chatLink
                 </Portal>
               </Menu.Root>
             </Group>
+            <Button
+              size="xs"
+              variant="outline"
+              colorPalette="teal"
+              disabled={busy}
+              loading={table.busy[r.id] === 'test'}
+              onClick={() => on.onTest(r.id)}
+              aria-label={t('tokens.action.testOf', { row })}
+            >
+              {t('tokens.action.test')}
+            </Button>
             <Button
               size="xs"
               variant="outline"

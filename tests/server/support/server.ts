@@ -4,11 +4,11 @@ import { loadConfig, type Config, type DatabaseConfig, type Env } from '../../..
 import { openDatabase, type DatabaseHandle } from '../../../server/db/connect';
 import { migrate } from '../../../server/db/migrate';
 import { bootstrap } from '../../../server/db/bootstrap';
-import { createApi } from '../../../server/http/api';
+import { createServerApp } from '../../../server/http/server';
 import { createRateLimitStore } from '../../../server/http/rateLimit';
 import { stopBatchTests } from '../../../server/services/channelTest';
 
-/** A real HTTP server around `createApi`, listening on 127.0.0.1 with a random port. */
+/** A real HTTP server around `createServerApp` (API and /v1 relay, no console), listening on 127.0.0.1 with a random port. */
 export interface RunningApi {
   readonly url: string;
   readonly handle: DatabaseHandle;
@@ -48,7 +48,7 @@ export async function startApi(database: DatabaseConfig, options: StartOptions =
     await bootstrap(handle.db, handle.dialect, config);
   }
   const rateLimitStore = createRateLimitStore(config);
-  const app = createApi({ db: handle.db, dialect: handle.dialect, config, now: options.now }, rateLimitStore);
+  const app = createServerApp({ db: handle.db, dialect: handle.dialect, config, now: options.now }, null, rateLimitStore);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

@@ -1,0 +1,124 @@
+import { channelTypeByValue } from '../../src/domain/channelTypes';
+import type { RelayChannel, RelayMode } from './types';
+
+/**
+ * The OpenAI-compatible adaptors (contract §3.6, "Relay" column OAI): for a channel and a relay
+ * mode, the upstream URL and the auth headers. Every relayable type speaks OpenAI's wire format;
+ * only the URL (per type and per mode) and the credential header differ. Types with a native
+ * adaptor in one-api (Anthropic, Gemini, Baidu…) are not relayable here: the relay and the channel
+ * test answer `unsupportedTypeMessage` for them.
+ */
+
+/** Types relayed by a native (non-OpenAI) adaptor in one-api (contract §3.6). */
+const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46]);
+
+/** Whether channels of `type` can be relayed (their upstream speaks OpenAI's API). */
+export const isRelayableType = (type: number): boolean => !nativeTypes.has(type);
+
+/** The error text for a channel whose type has no OpenAI-compatible upstream (relay and channel test). */
+export function unsupportedTypeMessage(type: number): string {
+  const label = channelTypeByValue(type).text;
+  return label === '' ? `channel type ${type} is not supported yet` : `channel type ${type} (${label}) is not supported yet`;
+}
+
+/** Where a relayed request goes and the headers that authenticate it. */
+export interface UpstreamTarget {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+}
+
+/** The channel columns the URL and headers depend on. */
+export type AdaptorChannel = Pick<RelayChannel, 'type' | 'key' | 'base_url' | 'other' | 'config'>;
+
+/** The OpenAI request path of each mode (what a client sends to /v1). */
+const openAiPaths: Readonly<Record<RelayMode, string>> = {
+  chat: '/v1/chat/completions',
+  completions: '/v1/completions',
+  embeddings: '/v1/embeddings',
+  moderations: '/v1/moderations',
+  images: '/v1/images/generations',
+};
+
+/** Drops trailing slashes. */
+const trimSlash = (s: string): string => s.replace(/\/+$/, '');
+
+/** The base URL of a channel, trailing slashes dropped: its `base_url`, else the type's default. */
+export function channelBaseUrl(channel: Pick<RelayChannel, 'type' | 'base_url'>): string {
+  const base = channel.base_url !== null && channel.base_url !== '' ? channel.base_url : channelTypeByValue(channel.type).defaultBaseUrl;
+  return trimSlash(base);
+}
+
+/** Whether a base URL is a Cloudflare AI Gateway (its `/v1` resp. `/openai/deployments` prefix is dropped for types 1 and 3). */
+const isCloudflareGateway = (base: string): boolean => base.startsWith('https://gateway.ai.cloudflare.com');
+
+/** A JSON object, or null (an unparsable `config` is treated as empty, as one-api does). */
+function jsonObject(text: string | null): Readonly<Record<string, unknown>> | null {
+  if (text === null || text === '') return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Azure's api-version: `config.api_version`, else the legacy `other` column (contract §4.3 step 4). */
+function azureApiVersion(channel: AdaptorChannel): string {
+  const version = jsonObject(channel.config)?.api_version;
+  return typeof version === 'string' && version !== '' ? version : (channel.other ?? '');
+}
+
+/** Types whose upstream serves chat completions only, with the path appended to the base URL. */
+const chatOnlyPaths: ReadonlyMap<number, string> = new Map([
+  [27, '/v1/text/chatcompletion_v2'], // MiniMax
+  [41, '/chat/completions'], // Novita (its base already ends in /v3/openai)
+  [47, '/v2/chat/completions'], // Baidu Qianfan V2
+]);
+
+/**
+ * The upstream URL and headers of a request of `mode` for `model` (the upstream model, i.e. after
+ * model mapping) on `channel`; null when the channel's type cannot serve that mode (MiniMax,
+ * Novita and Baidu V2 serve chat only; Doubao and Bailian chat and embeddings) or is not relayable.
+ *
+ * URLs: `<base>/v1/<task>` by default; Azure `<base>/openai/deployments/<model without dots>/<task>
+ * ?api-version=<config.api_version or other>`; Doubao `<base>/api/v3/…`; Bailian
+ * `<base>/compatible-mode/v1/…`; types 50 and 51 `<base>` + the path without `/v1`; a Cloudflare AI
+ * Gateway base drops the `/v1` (type 1) or `/openai/deployments` (type 3) prefix. Headers:
+ * `Authorization: Bearer <key>`, Azure's `api-key: <key>` instead, OpenRouter's attribution pair.
+ */
+export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: string): UpstreamTarget | null {
+  const { type } = channel;
+  if (!isRelayableType(type)) return null;
+  const base = channelBaseUrl(channel);
+  const key = channel.key ?? '';
+  const headers = { Authorization: `Bearer ${key}` };
+  const path = openAiPaths[mode];
+  const task = path.slice('/v1/'.length);
+  switch (type) {
+    case 1:
+      return { url: isCloudflareGateway(base) ? `${base}/${task}` : `${base}${path}`, headers };
+    case 3: {
+      const deployment = `/${model.replaceAll('.', '')}/${task}?api-version=${azureApiVersion(channel)}`;
+      const prefix = isCloudflareGateway(base) ? base : `${base}/openai/deployments`;
+      return { url: `${prefix}${deployment}`, headers: { 'api-key': key } };
+    }
+    case 20:
+      return {
+        url: `${base}${path}`,
+        headers: { ...headers, 'HTTP-Referer': 'https://github.com/songquanpeng/one-api', 'X-Title': 'One API' },
+      };
+    case 27:
+    case 41:
+    case 47:
+      return mode === 'chat' ? { url: `${base}${chatOnlyPaths.get(type) ?? ''}`, headers } : null;
+    case 40:
+      return mode === 'chat' || mode === 'embeddings' ? { url: `${base}/api/v3/${task}`, headers } : null;
+    case 49:
+      return mode === 'chat' || mode === 'embeddings' ? { url: `${base}/compatible-mode/v1/${task}`, headers } : null;
+    case 50:
+    case 51:
+      return { url: `${base}/${task}`, headers };
+    default:
+      return { url: `${base}${path}`, headers };
+  }
+}

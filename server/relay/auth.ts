@@ -1,0 +1,335 @@
+import { BlockList, isIP } from 'node:net';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import * as E from 'fp-ts/Either';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import {
+  roleAdmin,
+  tokenStatusEnabled,
+  tokenStatusExhausted,
+  tokenStatusExpired,
+  userStatusActivated,
+} from '../../src/domain/constants';
+import type { TokenRow, UserRow } from '../db/schema';
+import type { AppEnv } from '../http/env';
+import { clientIp, socketAddress } from '../http/rateLimit';
+import { goAtoi } from '../services/channel';
+import { relayError, type RelayBody, type RelayError, type RelayMode, type RelayVariables } from './types';
+
+/**
+ * Relay token authentication (contract §4.2): the `Authorization: Bearer sk-<key>[-<channelId>]`
+ * credential is checked in one-api's order (steps 1–13) with one-api's statuses and messages,
+ * and the request body is read once (model for routing and the token's model restriction).
+ * On success the middleware sets `caller` (token, fresh owner row, group, pinned channel) and
+ * `relayBody` (raw text, parsed JSON, model) for the pipeline.
+ *
+ * Cost per request: one token query, one user query, and at most one small update (the
+ * token's `accessed_time`, skipped when it already holds the current second). No options are
+ * read. The automatic status changes (expired → 3, exhausted → 4) are conditional updates so
+ * a concurrent console edit is never overwritten.
+ */
+
+/** The Hono environment after this middleware (same shape as the pipeline's `RelayEnv`). */
+export interface RelayAuthEnv {
+  Variables: AppEnv['Variables'] & RelayVariables;
+}
+
+/** Largest accepted relay request body, after gzip decoding (bytes). */
+export const maxRelayBodyBytes = 32 * 1024 * 1024;
+
+/** one-api's texts (contract §4.2, §4.3). */
+export const relayAuthMessages = {
+  noToken: '未提供令牌',
+  invalidToken: '无效的令牌',
+  lookupFailed: '令牌验证失败',
+  expired: '该令牌已过期',
+  unavailable: '该令牌状态不可用',
+  exhausted: '该令牌额度已用尽',
+  banned: '用户已被封禁',
+  pinNotAllowed: '普通用户不支持指定渠道',
+  invalidChannelId: '无效的渠道 Id',
+  exhaustedNamed: (name: string, id: number) => `令牌 ${name}（#${id}）额度已用尽`,
+  subnet: (subnet: string, ip: string) => `该令牌只能在指定网段使用：${subnet}，当前 ip：${ip}`,
+  modelNotAllowed: (model: string) => `该令牌无权使用模型：${model}`,
+  bodyTooLarge: `request body too large (limit ${maxRelayBodyBytes / 1024 / 1024} MB)`,
+  badGzip: (detail: string) => `invalid gzip request body: ${detail}`,
+  unmarshal: (detail: string) => `common.UnmarshalBodyReusable failed: ${detail}`,
+} as const;
+
+/**
+ * Sends `err` as one-api's relay error body `{error:{message,type[,param,code]}}` with its HTTP
+ * status, the message suffixed with ` (request id: <id>)` as every final relay error is.
+ */
+export function sendRelayError<V extends { requestId: string }>(c: Context<{ Variables: V }>, err: RelayError): Response {
+  const requestId = (c.var as { requestId?: string }).requestId;
+  const message = requestId === undefined ? err.error.message : `${err.error.message} (request id: ${requestId})`;
+  return c.json({ error: { ...err.error, message } }, err.status as ContentfulStatusCode);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 1: the credential
+
+/** The key and the optional pinned channel (raw text after the first `-`). */
+export interface Credential {
+  readonly key: string;
+  readonly pin: string | null;
+}
+
+/** Strips one `Bearer ` and one `sk-` prefix, then splits on `-`: part 0 = key, part 1 = channel pin. */
+export function parseCredential(header: string): Credential {
+  let rest = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : header;
+  if (rest.startsWith('sk-')) rest = rest.slice(3);
+  const parts = rest.split('-');
+  return { key: parts[0] ?? '', pin: parts.length > 1 ? (parts[1] ?? '') : null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps 4–8: the stored token's state
+
+/** Why a token is refused, and the status to persist for steps 7 and 8. */
+interface TokenRefusal {
+  readonly error: RelayError;
+  readonly newStatus: number | null;
+}
+
+/** Steps 4–8 for `token` at `nowSeconds`; null when the token may be used. */
+export function tokenRefusal(token: TokenRow, nowSeconds: number): TokenRefusal | null {
+  const refuse = (message: string, newStatus: number | null = null): TokenRefusal => ({ error: relayError(401, message), newStatus });
+  if (token.status === tokenStatusExhausted) return refuse(relayAuthMessages.exhaustedNamed(token.name ?? '', token.id));
+  if (token.status === tokenStatusExpired) return refuse(relayAuthMessages.expired);
+  if (token.status !== tokenStatusEnabled) return refuse(relayAuthMessages.unavailable);
+  if (token.expired_time !== -1 && token.expired_time < nowSeconds) return refuse(relayAuthMessages.expired, tokenStatusExpired);
+  if (!token.unlimited_quota && token.remain_quota <= 0) return refuse(relayAuthMessages.exhausted, tokenStatusExhausted);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 9: subnets
+
+/** Parsed subnet lists by their text (a token's list rarely changes; bounded so it cannot grow forever). */
+const subnetCache = new Map<string, BlockList>();
+const subnetCacheLimit = 1000;
+
+/** The CIDRs of a comma list; entries that do not parse match nothing (one-api logs and skips them). */
+function blockListOf(subnets: string): BlockList {
+  const cached = subnetCache.get(subnets);
+  if (cached !== undefined) return cached;
+  const list = new BlockList();
+  for (const raw of subnets.split(',')) {
+    const entry = raw.trim();
+    const slash = entry.indexOf('/');
+    if (slash < 0) continue;
+    const address = entry.slice(0, slash);
+    const mask = entry.slice(slash + 1);
+    const family = isIP(address);
+    if (family === 0 || !/^\d+$/.test(mask) || Number(mask) > (family === 4 ? 32 : 128)) continue;
+    list.addSubnet(address, Number(mask), family === 4 ? 'ipv4' : 'ipv6');
+  }
+  if (subnetCache.size >= subnetCacheLimit) subnetCache.clear();
+  subnetCache.set(subnets, list);
+  return list;
+}
+
+/** Whether `ip` lies in one of the comma-separated CIDRs (IPv4 and IPv6); an unknown ip ('') never does. */
+export function ipInSubnets(ip: string, subnets: string): boolean {
+  const family = isIP(ip);
+  if (family === 0) return false;
+  return blockListOf(subnets).check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 11: the body and the requested model
+
+const gunzipAsync = promisify(gunzip);
+
+/** Reads the whole body up to `maxRelayBodyBytes`, gunzipping it when `Content-Encoding: gzip`. */
+async function readBodyBytes(c: Context): Promise<E.Either<RelayError, Buffer>> {
+  const tooLarge = E.left(relayError(413, relayAuthMessages.bodyTooLarge));
+  const declared = Number(c.req.header('Content-Length') ?? Number.NaN);
+  if (declared > maxRelayBodyBytes) return tooLarge;
+  // A declared length within the limit is enforced by the HTTP parser: read it in one go (the
+  // node server's fast path, no web stream). Otherwise (chunked) count while streaming.
+  const bytes = Number.isSafeInteger(declared) ? Buffer.from(await c.req.raw.arrayBuffer()) : await readStreamLimited(c);
+  if (bytes === null) return tooLarge;
+  if ((c.req.header('Content-Encoding') ?? '').trim().toLowerCase() !== 'gzip') return E.right(bytes);
+  try {
+    return E.right(await gunzipAsync(bytes, { maxOutputLength: maxRelayBodyBytes }));
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return tooLarge;
+    return E.left(relayError(400, relayAuthMessages.badGzip(error instanceof Error ? error.message : String(error))));
+  }
+}
+
+/** Reads a body of unknown length; null as soon as it exceeds `maxRelayBodyBytes`. */
+async function readStreamLimited(c: Context): Promise<Buffer | null> {
+  const stream = c.req.raw.body;
+  if (stream === null) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxRelayBodyBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Modes whose unparsable body is refused at once (one-api: paths /v1/completions, /v1/chat/completions, /v1/images). */
+const strictModes: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'images']);
+
+/** Go's name for the kind of a JSON value in an UnmarshalTypeError. */
+const goKind = (value: unknown): string =>
+  Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value;
+
+/** The parsed object and body `model` as one-api's `ModelRequest` decoding sees them, or the decoder's error. */
+function decodeModelRequest(raw: string): E.Either<string, { json: Record<string, unknown> | null; model: string }> {
+  if (raw.trim() === '') return E.left('unexpected end of JSON input');
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return E.left(error instanceof Error ? error.message : String(error));
+  }
+  if (value === null) return E.right({ json: null, model: '' });
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return E.left(`json: cannot unmarshal ${goKind(value)} into Go value of type ModelRequest`);
+  }
+  const json = value as Record<string, unknown>;
+  const model = json.model;
+  if (model === undefined || model === null) return E.right({ json, model: '' });
+  if (typeof model !== 'string') {
+    return E.left(`json: cannot unmarshal ${goKind(model)} into Go struct field ModelRequest.model of type string`);
+  }
+  return E.right({ json, model });
+}
+
+/** The model a route uses when the body names none (contract §4.2 "Model defaults"). */
+function defaultModel(mode: RelayMode, pathModel: string | undefined): string {
+  if (mode === 'moderations') return 'text-moderation-stable';
+  if (mode === 'embeddings') return pathModel ?? '';
+  if (mode === 'images') return 'dall-e-2';
+  return '';
+}
+
+/** Step 11: reads the body once and finds the requested model. */
+async function readRelayBody(c: Context, mode: RelayMode): Promise<E.Either<RelayError, RelayBody>> {
+  const bytes = await readBodyBytes(c);
+  if (E.isLeft(bytes)) return bytes;
+  const raw = bytes.right.toString('utf8');
+  const decoded = decodeModelRequest(raw);
+  if (E.isLeft(decoded)) {
+    // Lenient modes go on without a model (one-api ignores the error there; the relay refuses the body later).
+    return strictModes.has(mode) ? E.left(relayError(400, relayAuthMessages.unmarshal(decoded.left))) : E.right({ raw, json: null, model: '' });
+  }
+  const { json, model } = decoded.right;
+  return E.right({ raw, json, model: model === '' ? defaultModel(mode, c.req.param('model')) : model });
+}
+
+/** Step 12: a non-empty `models` list admits exactly its (untrimmed) entries; no model requested passes. */
+export const modelAllowed = (models: string | null, model: string): boolean =>
+  models === null || models === '' || model === '' || models.split(',').includes(model);
+
+// ---------------------------------------------------------------------------------------------
+// The middleware
+
+/** Sets a token's status from 1 to `status` (steps 7–8); a failure is logged, the refusal stands. */
+async function persistStatus(c: Context<RelayAuthEnv>, token: TokenRow, status: number): Promise<void> {
+  try {
+    await c.var.deps.db
+      .updateTable('tokens')
+      .set({ status })
+      .where('id', '=', token.id)
+      .where('status', '=', tokenStatusEnabled)
+      .execute();
+  } catch (error) {
+    console.error(`[relay] token ${token.id}: status update failed:`, error);
+  }
+}
+
+/** Finds the token by key: Right(undefined) when absent, Left on a database error. */
+async function findToken(c: Context<RelayAuthEnv>, key: string): Promise<E.Either<unknown, TokenRow | undefined>> {
+  // Keys are 48 characters (char(48)): a longer one cannot match, no query needed.
+  if (key.length > 48) return E.right(undefined);
+  try {
+    return E.right(await c.var.deps.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst());
+  } catch (error) {
+    return E.left(error);
+  }
+}
+
+/**
+ * The token guard of relay routes. `mode` = the relay mode of the route (its body is read and
+ * its model checked), or null for routes without a body (model list, billing, not-implemented
+ * routes): their body is not read and a pinned channel id is not validated (nothing routes).
+ */
+export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEnv> {
+  return async (c, next) => {
+    const fail = (error: RelayError) => sendRelayError(c, error);
+    const deps = c.var.deps;
+    const credential = parseCredential(c.req.header('Authorization') ?? '');
+    if (credential.key === '') return fail(relayError(401, relayAuthMessages.noToken));
+    const found = await findToken(c, credential.key);
+    if (E.isLeft(found)) {
+      console.error('[relay] token lookup failed:', found.left);
+      return fail(relayError(401, relayAuthMessages.lookupFailed));
+    }
+    const token = found.right;
+    if (token === undefined) return fail(relayError(401, relayAuthMessages.invalidToken));
+    const nowSeconds = Math.floor(deps.now() / 1000);
+    const refusal = tokenRefusal(token, nowSeconds);
+    if (refusal !== null) {
+      if (refusal.newStatus !== null) await persistStatus(c, token, refusal.newStatus);
+      return fail(refusal.error);
+    }
+    const subnet = token.subnet ?? '';
+    if (subnet !== '') {
+      const ip = clientIp(c.req.header('X-Forwarded-For'), c.req.header('X-Real-IP'), socketAddress(c));
+      if (!ipInSubnets(ip, subnet)) return fail(relayError(403, relayAuthMessages.subnet(subnet, ip)));
+    }
+    let user: UserRow | undefined;
+    try {
+      user = await deps.db.selectFrom('users').selectAll().where('id', '=', token.user_id ?? 0).executeTakeFirst();
+    } catch (error) {
+      return fail(relayError(500, error instanceof Error ? error.message : String(error)));
+    }
+    if (user?.status !== userStatusActivated) return fail(relayError(403, relayAuthMessages.banned));
+    let body: RelayBody = { raw: '', json: null, model: '' };
+    if (mode !== null) {
+      const read = await readRelayBody(c, mode);
+      if (E.isLeft(read)) {
+        if (read.left.status === 413) c.header('Connection', 'close');
+        return fail(read.left);
+      }
+      body = read.right;
+    }
+    if (!modelAllowed(token.models, body.model)) return fail(relayError(403, relayAuthMessages.modelNotAllowed(body.model)));
+    let pinnedChannelId: number | null = null;
+    if (credential.pin !== null) {
+      if (user.role < roleAdmin) return fail(relayError(403, relayAuthMessages.pinNotAllowed));
+      if (mode !== null) {
+        const id = goAtoi(credential.pin);
+        if (E.isLeft(id)) return fail(relayError(400, relayAuthMessages.invalidChannelId));
+        pinnedChannelId = id.right;
+      }
+    }
+    if (token.accessed_time !== nowSeconds) {
+      // Bookkeeping only: a failed write is logged, the request goes on.
+      await deps.db
+        .updateTable('tokens')
+        .set({ accessed_time: nowSeconds })
+        .where('id', '=', token.id)
+        .execute()
+        .catch((error: unknown) => console.error(`[relay] token ${token.id}: accessed_time update failed:`, error));
+    }
+    c.set('caller', { token, user, group: user.group, pinnedChannelId });
+    c.set('relayBody', body);
+    await next();
+  };
+}

@@ -1,0 +1,499 @@
+import * as E from 'fp-ts/Either';
+import type { Kysely, Transaction } from 'kysely';
+import { logTypeConsume } from '../../src/domain/constants';
+import { builtInCompletionRatio, parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
+import type { Database } from '../db/schema';
+import type { ResolvedDeps } from '../http/env';
+import { escapeHtml, sendMail } from '../services/mail';
+import { optionDefaults, readOptions } from '../services/options';
+import { relayError, type RelayCaller, type RelayError, type Usage } from './types';
+
+/**
+ * Quota billing of a relay request (contract §3.5 pricing, §4.6 quota, §4.7 consume log).
+ *
+ * A request first RESERVES an estimate (`preConsumeQuota`), then either REFUNDS it (the request
+ * failed) or SETTLES it at the real price (`finalQuota`). Each step is one transaction of
+ * conditional updates (conventions §6): amounts move in SQL (`quota = quota - ?`) only where the
+ * row still holds enough (`AND quota >= ?`, affected rows checked), never read-modify-write. On
+ * SQLite transactions serialise; on PostgreSQL the conditions are re-checked under the row lock,
+ * so concurrent requests can neither overdraw nor lose an update. Rows are always locked in the
+ * same order (users, tokens, channels) so that transactions cannot deadlock.
+ *
+ * Invariants, for every limited token and every user: token `remain_quota + used_quota` and user
+ * `quota + used_quota` (once no reservation is open) stay constant; `used_quota` grows by exactly
+ * the `quota` of the consume log written in the same transaction.
+ *
+ * Deviations from one-api:
+ * - §6 #18 fixed: no "trust shortcut"; every request reserves on the user AND the token, so a
+ *   limited token is never overdrawn, whatever the concurrency.
+ * - §6 #19 fixed: `refund` gives a failed request's reservation back in full.
+ * - Settling never drives a quota below 0: if the final price exceeds what the user or token has
+ *   left (the answer was already delivered), what is left is charged, and the log records the
+ *   amount actually charged.
+ * - A negative ratio (the default table's `openrouter/auto` is -500000) reserves 0 instead of a
+ *   negative amount (which would credit quota); its final price is 1, as in one-api.
+ * As in one-api, unlimited tokens' `remain_quota`/`used_quota` are left untouched.
+ */
+
+type Db = Kysely<Database>;
+type Trx = Transaction<Database>;
+
+// ---------------------------------------------------------------------------------------------
+// Settings and pricing
+
+/** The options billing reads on every request (besides the ratio tables). */
+export interface BillingSettings {
+  /** LogConsumeEnabled: write consume logs. */
+  readonly logConsumeEnabled: boolean;
+  /** QuotaRemindThreshold: the user quota under which a reminder e-mail goes out. */
+  readonly quotaRemindThreshold: number;
+}
+
+/** Everything the relay reads from the options table, in one query. */
+export interface RelaySettings extends BillingSettings {
+  readonly modelRatio: RatioMap;
+  readonly groupRatio: RatioMap;
+  readonly completionRatio: RatioMap;
+  /** PreConsumedQuota (default 500). */
+  readonly preConsumedQuota: number;
+  /** ApproximateTokenEnabled: count prompt tokens approximately. */
+  readonly approximateTokenEnabled: boolean;
+  /** RetryTimes (default 0). */
+  readonly retryTimes: number;
+  /** AutomaticDisableChannelEnabled (contract §4.9). */
+  readonly automaticDisableChannelEnabled: boolean;
+}
+
+const relayOptionKeys = [
+  'ModelRatio',
+  'GroupRatio',
+  'CompletionRatio',
+  'PreConsumedQuota',
+  'LogConsumeEnabled',
+  'QuotaRemindThreshold',
+  'ApproximateTokenEnabled',
+  'RetryTimes',
+  'AutomaticDisableChannelEnabled',
+] as const;
+
+/** Parsed ratio tables by their JSON text: a table is parsed once, not per request. */
+const parsedTables = new Map<string, RatioMap>();
+/** Distinct texts kept (the configured and default texts of three options, plus edits). */
+const parsedTablesLimit = 16;
+
+/** The ratio table of an option's JSON text ({} when the text is not a JSON object of numbers). */
+function ratioTable(text: string): RatioMap {
+  const cached = parsedTables.get(text);
+  if (cached !== undefined) return cached;
+  const table = parseRatioMap(text) ?? {};
+  if (parsedTables.size >= parsedTablesLimit) parsedTables.clear();
+  parsedTables.set(text, table);
+  return table;
+}
+
+/** The built-in tables: the default option values (contract §3.5). */
+const defaultText = (key: string): string => optionDefaults().find(([k]) => k === key)?.[1] ?? '{}';
+const defaultModelRatio = ratioTable(defaultText('ModelRatio'));
+const defaultCompletionRatio = ratioTable(defaultText('CompletionRatio'));
+
+/** A table's own entry (never an inherited property such as `constructor`). */
+const entry = (table: RatioMap, key: string): number | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
+/** Reads the relay's options in one query (missing rows take the defaults). */
+export async function relaySettings(db: Db): Promise<RelaySettings> {
+  const o = await readOptions(db, relayOptionKeys);
+  return {
+    modelRatio: ratioTable(o.str('ModelRatio')),
+    groupRatio: ratioTable(o.str('GroupRatio')),
+    completionRatio: ratioTable(o.str('CompletionRatio')),
+    preConsumedQuota: Math.trunc(o.num('PreConsumedQuota')),
+    logConsumeEnabled: o.bool('LogConsumeEnabled'),
+    quotaRemindThreshold: Math.trunc(o.num('QuotaRemindThreshold')),
+    approximateTokenEnabled: o.bool('ApproximateTokenEnabled'),
+    retryTimes: Math.trunc(o.num('RetryTimes')),
+    automaticDisableChannelEnabled: o.bool('AutomaticDisableChannelEnabled'),
+  };
+}
+
+/** The price multipliers of one request. */
+export interface Pricing {
+  readonly modelRatio: number;
+  readonly groupRatio: number;
+  readonly completionRatio: number;
+  /** modelRatio × groupRatio. */
+  readonly ratio: number;
+}
+
+/** The model ratio when no table knows the model (contract §3.5). */
+export const unknownModelRatio = 30;
+
+/** Models already reported as unpriced (reported once per process, not per request). */
+const reportedUnpriced = new Set<string>();
+
+/** Looks `name` up as "name(type)" then "name": configured table first, then the built-in one at each step. */
+function lookup(name: string, channelType: number, configured: RatioMap, builtIn: RatioMap): number | undefined {
+  const typed = `${name}(${channelType})`;
+  return entry(configured, typed) ?? entry(builtIn, typed) ?? entry(configured, name) ?? entry(builtIn, name);
+}
+
+/** The pricing of `model` (the mapped name sent upstream) on a channel of `channelType` for a user of `group`. */
+export function pricingOf(settings: Pick<RelaySettings, 'modelRatio' | 'groupRatio' | 'completionRatio'>, model: string, channelType: number, group: string): Pricing {
+  const priced = model.startsWith('qwen-') || model.startsWith('command-') ? model.replace(/-internet$/, '') : model;
+  let modelRatio = lookup(priced, channelType, settings.modelRatio, defaultModelRatio);
+  if (modelRatio === undefined) {
+    if (!reportedUnpriced.has(model)) {
+      reportedUnpriced.add(model);
+      console.error(`[billing] model ratio not found: ${model} (channel type ${channelType}); using ${unknownModelRatio}`);
+    }
+    modelRatio = unknownModelRatio;
+  }
+  const groupRatio = entry(settings.groupRatio, group) ?? 1;
+  const completed = model.startsWith('qwen-') ? model.replace(/-internet$/, '') : model;
+  // Hosted chat models priced per model in one-api (no built-in rule here) fall back to 1.
+  const completionRatio =
+    lookup(completed, channelType, settings.completionRatio, defaultCompletionRatio) ?? builtInCompletionRatio(completed) ?? 1;
+  return { modelRatio, groupRatio, completionRatio, ratio: modelRatio * groupRatio };
+}
+
+/** `pricingOf` with the options read from `db`. */
+export async function pricingFor(db: Db, model: string, channelType: number, group: string): Promise<Pricing> {
+  return pricingOf(await relaySettings(db), model, channelType, group);
+}
+
+/** A quota as a safe non-negative integer (huge estimates are capped; they are refused anyway). */
+const quotaAmount = (x: number): number => (Number.isFinite(x) ? Math.min(Math.max(x, 0), Number.MAX_SAFE_INTEGER) : x > 0 ? Number.MAX_SAFE_INTEGER : 0);
+
+/** The reservation of a text request: floor((PreConsumedQuota + prompt + max_tokens) × ratio) (contract §4.6). */
+export const preConsumeQuota = (pricing: Pricing, promptTokens: number, maxTokens: number | null, preConsumed: number): number =>
+  quotaAmount(Math.floor((preConsumed + promptTokens + (maxTokens ?? 0)) * pricing.ratio));
+
+/**
+ * The price of an answered text request (contract §4.6): ceil((prompt + completion × completionRatio)
+ * × ratio), at least 1 when the ratio is not 0, 0 when no token was used.
+ */
+export function finalQuota(pricing: Pricing, usage: Usage): number {
+  if (usage.promptTokens + usage.completionTokens === 0) return 0;
+  const quota = Math.ceil((usage.promptTokens + usage.completionTokens * pricing.completionRatio) * pricing.ratio);
+  return quotaAmount(pricing.ratio !== 0 && quota <= 0 ? 1 : quota);
+}
+
+/** Go's `%.2f`: like toFixed(2), but an exact tie rounds to even (0.125 → "0.12", 0.625 → "0.62"). */
+export function goFixed2(x: number): string {
+  const magnitude = Math.abs(x);
+  if (!Number.isFinite(x) || magnitude >= 1e20) return x.toFixed(2);
+  const [whole = '0', fraction = ''] = magnitude.toFixed(30).split('.');
+  if (fraction.slice(2) === `5${'0'.repeat(27)}` && Number(fraction[1]) % 2 === 0) {
+    const truncated = `${whole}.${fraction.slice(0, 2)}`;
+    return x < 0 ? `-${truncated}` : truncated;
+  }
+  return x.toFixed(2);
+}
+
+/** The consume log content of a text request: `倍率：<model> × <group> × <completion>` (contract §4.7). */
+export const consumeLogContent = (pricing: Pricing): string =>
+  `倍率：${goFixed2(pricing.modelRatio)} × ${goFixed2(pricing.groupRatio)} × ${goFixed2(pricing.completionRatio)}`;
+
+// ---------------------------------------------------------------------------------------------
+// Reserve, refund, settle
+
+export const billingMessages = {
+  userShort: 'user quota is not enough',
+  tokenShort: '令牌额度不足',
+} as const;
+
+/** A request's open reservation (plain data: pass it from `reserve` to `refund` or `settle`). */
+export interface Reservation {
+  readonly userId: number;
+  readonly tokenId: number;
+  /** Quota taken from the user and moved on the token (remain → used; unlimited tokens are never refused for it). */
+  readonly amount: number;
+  /** Whether the token is limited: its remain/used quota move with the user's. */
+  readonly tokenLimited: boolean;
+  readonly settings: BillingSettings;
+}
+
+/** Reservations already refunded or settled (guards against giving back or charging twice). */
+const closed = new WeakSet<Reservation>();
+
+/** Thrown inside a transaction to roll it back with the relay error to answer. */
+class Refused extends Error {
+  constructor(readonly relay: RelayError) {
+    super(relay.error.message);
+  }
+}
+
+/** SQLite may hand booleans back as 0/1. */
+const truthy = (value: unknown): boolean => value === true || Number(value) === 1;
+
+/** The billing options, read when the caller did not pass them. */
+async function billingSettings(db: Db): Promise<BillingSettings> {
+  const o = await readOptions(db, ['LogConsumeEnabled', 'QuotaRemindThreshold']);
+  return { logConsumeEnabled: o.bool('LogConsumeEnabled'), quotaRemindThreshold: Math.trunc(o.num('QuotaRemindThreshold')) };
+}
+
+/**
+ * Reserves `amount` for the caller's request, in one transaction: the user's quota
+ * (`quota >= amount`, else 403 `insufficient_user_quota`), then the token's (limited tokens:
+ * `remain_quota >= amount`, else 403 `pre_consume_token_quota_failed` `令牌额度不足`); a refusal
+ * changes nothing. `amount` ≤ 0 reserves nothing. `settings` (from `relaySettings`) saves a query.
+ */
+export async function reserve(
+  deps: ResolvedDeps,
+  caller: RelayCaller,
+  amount: number,
+  settings?: BillingSettings,
+): Promise<E.Either<RelayError, Reservation>> {
+  const billing = settings ?? (await billingSettings(deps.db));
+  const userId = caller.user.id;
+  const tokenId = caller.token.id;
+  const take = quotaAmount(Math.trunc(amount));
+  if (take === 0) {
+    return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), settings: billing });
+  }
+  try {
+    const outcome = await deps.db.transaction().execute(async (trx) => {
+      const user = await trx
+        .updateTable('users')
+        .set((eb) => ({ quota: eb('quota', '-', take) }))
+        .where('id', '=', userId)
+        .where('quota', '>=', take)
+        .returning(['quota', 'email'])
+        .executeTakeFirst();
+      if (user === undefined) throw new Refused(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
+      // One statement for both kinds of token: unlimited ones pass the condition; both move their
+      // numbers, so an unlimited token's used quota shows what it spent (its remain is not read).
+      const token = await trx
+        .updateTable('tokens')
+        .set((eb) => ({ remain_quota: eb('remain_quota', '-', take), used_quota: eb('used_quota', '+', take) }))
+        .where('id', '=', tokenId)
+        .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', take)]))
+        .returning(['unlimited_quota'])
+        .executeTakeFirst();
+      if (token === undefined) throw new Refused(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
+      return { quotaAfter: user.quota, email: user.email ?? '', tokenLimited: !truthy(token.unlimited_quota) };
+    });
+    remindIfCrossed(deps.db, billing, outcome.email, outcome.quotaAfter + take, outcome.quotaAfter);
+    return E.right({ userId, tokenId, amount: take, tokenLimited: outcome.tokenLimited, settings: billing });
+  } catch (error) {
+    if (error instanceof Refused) return E.left(error.relay);
+    throw error;
+  }
+}
+
+/** Gives a failed request's reservation back (user quota; token remain/used), in one transaction. Once only. */
+export async function refund(deps: ResolvedDeps, reservation: Reservation): Promise<void> {
+  if (closed.has(reservation)) return;
+  const { amount, userId, tokenId } = reservation;
+  if (amount > 0) {
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ quota: eb('quota', '+', amount) }))
+        .where('id', '=', userId)
+        .execute();
+      await moveTokenQuota(trx, tokenId, -amount);
+    });
+  }
+  closed.add(reservation);
+}
+
+/** What an answered request costs and what its consume log says. */
+export interface Charge {
+  /** The final price (`finalQuota`). */
+  readonly quota: number;
+  readonly usage: Usage;
+  /** Log content (`consumeLogContent`). */
+  readonly content: string;
+  /** The model billed (the mapped name). */
+  readonly modelName: string;
+  readonly channelId: number;
+  readonly tokenName: string;
+  readonly isStream: boolean;
+  readonly elapsedMs: number;
+  readonly systemPromptReset: boolean;
+  readonly requestId: string;
+}
+
+/** Token `remain_quota -= amount`, `used_quota += amount` (a negative amount gives back). */
+async function moveTokenQuota(trx: Trx, tokenId: number, amount: number): Promise<void> {
+  await trx
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId)
+    .execute();
+}
+
+/**
+ * Takes up to `want` (> 0) from a balance that may hold less: compare-and-set on the value read
+ * (`WHERE balance = <read>`), retried when another transaction changed it in between. Returns the
+ * amount taken (0 when the row is gone or empty).
+ */
+async function takeUpTo(
+  want: number,
+  read: () => Promise<number | undefined>,
+  compareAndTake: (expected: number, take: number) => Promise<boolean>,
+): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const have = await read();
+    if (have === undefined || have <= 0) return 0;
+    const take = Math.min(want, have);
+    if (await compareAndTake(have, take)) return take;
+  }
+  throw new Error('quota kept changing while settling');
+}
+
+/** Takes `want` (> 0) from the user's quota, or all that is left when less. */
+async function takeFromUser(trx: Trx, userId: number, want: number): Promise<number> {
+  const full = await trx
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '-', want) }))
+    .where('id', '=', userId)
+    .where('quota', '>=', want)
+    .executeTakeFirst();
+  if (Number(full.numUpdatedRows) === 1) return want;
+  return takeUpTo(
+    want,
+    async () => (await trx.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst())?.quota,
+    async (expected, take) => {
+      const done = await trx
+        .updateTable('users')
+        .set((eb) => ({ quota: eb('quota', '-', take) }))
+        .where('id', '=', userId)
+        .where('quota', '=', expected)
+        .executeTakeFirst();
+      return Number(done.numUpdatedRows) === 1;
+    },
+  );
+}
+
+/** Takes `want` (> 0) from a limited token's remaining quota (moved to used), or all that is left when less. */
+async function takeFromToken(trx: Trx, tokenId: number, want: number): Promise<number> {
+  const full = await trx
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', want), used_quota: eb('used_quota', '+', want) }))
+    .where('id', '=', tokenId)
+    .where('remain_quota', '>=', want)
+    .executeTakeFirst();
+  if (Number(full.numUpdatedRows) === 1) return want;
+  return takeUpTo(
+    want,
+    async () => (await trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId).executeTakeFirst())?.remain_quota,
+    async (expected, take) => {
+      const done = await trx
+        .updateTable('tokens')
+        .set((eb) => ({ remain_quota: eb('remain_quota', '-', take), used_quota: eb('used_quota', '+', take) }))
+        .where('id', '=', tokenId)
+        .where('remain_quota', '=', expected)
+        .executeTakeFirst();
+      return Number(done.numUpdatedRows) === 1;
+    },
+  );
+}
+
+/**
+ * Settles a reservation at `charge.quota`, in one transaction: the difference to the reservation
+ * is taken from (or given back to) the user and the limited token — capped at what they have left,
+ * so neither goes below 0; the user's `used_quota` and `request_count`, the channel's
+ * `used_quota` grow; the consume log (type 2) is written when LogConsumeEnabled. Returns the
+ * quota actually charged (the log's `quota`). A reservation settles once.
+ */
+export async function settle(deps: ResolvedDeps, reservation: Reservation, charge: Charge): Promise<number> {
+  if (closed.has(reservation)) throw new Error('reservation already refunded or settled');
+  const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
+  const price = quotaAmount(Math.trunc(charge.quota));
+  const delta = price - reserved;
+  const result = await deps.db.transaction().execute(async (trx) => {
+    let extra = delta;
+    let giveBackToUser = -delta;
+    if (delta > 0) {
+      const fromUser = await takeFromUser(trx, userId, delta);
+      if (tokenLimited) extra = fromUser > 0 ? await takeFromToken(trx, tokenId, fromUser) : 0;
+      else {
+        extra = fromUser;
+        if (fromUser > 0) await moveTokenQuota(trx, tokenId, fromUser);
+      }
+      giveBackToUser = fromUser - extra;
+    }
+    const charged = reserved + extra;
+    const user = await trx
+      .updateTable('users')
+      .set((eb) => ({
+        quota: eb('quota', '+', giveBackToUser),
+        used_quota: eb('used_quota', '+', charged),
+        request_count: eb('request_count', '+', 1),
+      }))
+      .where('id', '=', userId)
+      .returning(['username', 'email', 'quota'])
+      .executeTakeFirst();
+    // After the user row (lock order users → tokens, as everywhere): give back to the token.
+    if (delta < 0) await moveTokenQuota(trx, tokenId, delta);
+    if (charged !== 0) {
+      await trx
+        .updateTable('channels')
+        .set((eb) => ({ used_quota: eb('used_quota', '+', charged) }))
+        .where('id', '=', charge.channelId)
+        .execute();
+    }
+    if (settings.logConsumeEnabled) {
+      await trx
+        .insertInto('logs')
+        .values({
+          user_id: userId,
+          created_at: Math.floor(deps.now() / 1000),
+          type: logTypeConsume,
+          content: charge.content,
+          username: user?.username ?? '',
+          token_name: charge.tokenName,
+          model_name: charge.modelName,
+          quota: charged,
+          prompt_tokens: charge.usage.promptTokens,
+          completion_tokens: charge.usage.completionTokens,
+          channel_id: charge.channelId,
+          request_id: charge.requestId,
+          elapsed_time: Math.max(0, Math.round(charge.elapsedMs)),
+          is_stream: charge.isStream,
+          system_prompt_reset: charge.systemPromptReset,
+        })
+        .execute();
+    }
+    return { charged, extra, user };
+  });
+  closed.add(reservation);
+  const { user } = result;
+  if (user !== undefined) remindIfCrossed(deps.db, settings, user.email ?? '', user.quota + result.extra, user.quota);
+  return result.charged;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quota reminder
+
+export const reminderMessages = {
+  subject: '额度提醒',
+  low: '您的额度即将用尽',
+  exhausted: '您的额度已用尽',
+} as const;
+
+/**
+ * Sends the quota reminder (contract §4.6 step 5) when this charge took the user's quota from
+ * `before` to `after` across QuotaRemindThreshold or down to ≤ 0 (one mail per crossing), and the
+ * user has an e-mail. Fire-and-forget: failures are logged, the request never waits or fails.
+ */
+function remindIfCrossed(db: Db, settings: BillingSettings, email: string, before: number, after: number): void {
+  if (email === '' || after >= before) return;
+  const exhausted = before > 0 && after <= 0;
+  const low = before >= settings.quotaRemindThreshold && after < settings.quotaRemindThreshold;
+  if (!exhausted && !low) return;
+  void sendReminder(db, email, after, exhausted).catch((error: unknown) => {
+    console.error(`[billing] quota reminder to ${email} failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+}
+
+/** The reminder mail: what happened, the quota left, and the top-up page `<ServerAddress>/topup`. */
+async function sendReminder(db: Db, email: string, quotaLeft: number, exhausted: boolean): Promise<void> {
+  const link = `${(await readOptions(db, ['ServerAddress'])).str('ServerAddress')}/topup`;
+  const headline = exhausted ? reminderMessages.exhausted : reminderMessages.low;
+  const html =
+    `<p>${headline}。剩余额度：${quotaLeft}。</p>` +
+    `<p>充值：<a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
+  await sendMail(db, { to: email, subject: reminderMessages.subject, html });
+}

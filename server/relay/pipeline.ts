@@ -1,0 +1,486 @@
+import { createParser } from 'eventsource-parser';
+import type { Context } from 'hono';
+import type { AppEnv, ResolvedDeps } from '../http/env';
+import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
+import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
+import { sendRelayError } from './auth';
+import { consumeLogContent, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
+import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest } from './request';
+import { noChannelError, pickChannel, pinnedChannel } from './select';
+import { countPromptTokens, countTextTokens } from './tokenCount';
+import { relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
+
+/**
+ * The relay pipeline (contract §4.4–§4.9): for one authenticated request it picks a channel,
+ * reserves quota, sends the request upstream through the channel's adaptor, passes the answer
+ * back (server-sent events as they arrive), bills the final usage and writes the consume log.
+ * A failed attempt refunds its reservation and, when the failure is retryable, the next attempt
+ * goes to a channel not yet tried (RetryTimes); a fatal upstream error auto-disables the channel.
+ *
+ * Changes from one-api (each fixes something that hurts users; the wire shapes are kept):
+ * - Every request reserves quota (no "trust shortcut", §6 #18) and a failed request always gets
+ *   its reservation back; an answer without usage is billed from local token counts (§6 #19).
+ * - Retries never draw the failed channel again: they go through the rest of the top priority
+ *   tier, then the lower tiers (one-api could redraw the same channel and waste a retry).
+ * - A stream answers its HTTP status only once the upstream's first event arrived: an upstream
+ *   that fails before that is an ordinary error (502, retryable) instead of an empty 200 stream.
+ * - RELAY_TIMEOUT bounds the wait for the answer (for streams: for the first event), and a
+ *   timeout is a 504 `upstream_timeout`; one-api's whole-body timeout cut long streams off.
+ * - A stream the upstream drops, or the client leaves, is billed for what was delivered.
+ */
+
+/** The Hono environment of a relay handler: the /api variables plus what the auth step set. */
+export interface RelayEnv {
+  Variables: AppEnv['Variables'] & RelayVariables;
+}
+
+type Ctx = Context<RelayEnv>;
+
+/** The final message of a request whose last attempt was answered 429 (§4.8). */
+export const saturatedMessage = '当前分组上游负载已饱和，请稍后再试';
+
+/** One failed attempt: the error for the client, and what the retry and auto-disable rules read. */
+interface Failure {
+  readonly error: RelayError;
+  /** Whether another channel may be tried (§4.8; never for quota or request errors). */
+  readonly retryable: boolean;
+  /** The upstream's error object and status, for the fatal-error rules (§4.9). */
+  readonly upstream: { readonly error: UpstreamError; readonly status: number } | null;
+}
+
+type Attempt = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly failure: Failure };
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+const num = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u) ? u : 0);
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** §4.8: retried are 429, 5xx and every other non-2xx except 400. */
+const retryableStatus = (status: number): boolean => status !== 400 && (status < 200 || status >= 300);
+
+const fail = (error: RelayError, retryable: boolean, upstream: Failure['upstream'] = null): Attempt => ({
+  ok: false,
+  failure: { error, retryable, upstream },
+});
+
+/** The relay error of an upstream's non-2xx answer (§4.1): its own error object when it has a message. */
+function upstreamFailure(status: number, text: string): Attempt {
+  const parsed = upstreamError(status, text);
+  const error: RelayError =
+    parsed.type === 'upstream_error' && parsed.code === 'bad_response_status_code'
+      ? { status, error: { message: parsed.message === '' ? `bad response status code ${status}` : parsed.message, type: 'upstream_error', param: String(status), code: 'bad_response_status_code' } }
+      : { status, error: { message: parsed.message, type: parsed.type, param: '', code: parsed.code } };
+  return fail(error, retryableStatus(status), { error: parsed, status });
+}
+
+/** What one attempt needs besides the channel. */
+interface Request {
+  readonly deps: ResolvedDeps;
+  readonly mode: RelayMode;
+  readonly caller: RelayCaller;
+  readonly body: RelayBody;
+  readonly settings: RelaySettings;
+  readonly started: number;
+  readonly requestId: string;
+  readonly clientSignal: AbortSignal;
+  readonly stream: boolean;
+}
+
+/** The requested `max_tokens` (or `max_completion_tokens`), or null. */
+function maxTokensOf(json: Readonly<Record<string, unknown>>): number | null {
+  const value = json.max_tokens ?? json.max_completion_tokens;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** Tokens of `text` for `model`, or the byte estimate when ApproximateTokenEnabled. */
+const textTokens = (settings: RelaySettings, text: string, model: string): number =>
+  countTextTokens(text, model, { approximate: settings.approximateTokenEnabled });
+
+/** The completion text of a non-streaming answer (chat `message.content`, completions `text`). */
+function answerText(json: Record<string, unknown>): string {
+  const choices = Array.isArray(json.choices) ? (json.choices as unknown[]) : [];
+  let text = '';
+  for (const choice of choices) {
+    if (!isObject(choice)) continue;
+    if (typeof choice.text === 'string') text += choice.text;
+    if (isObject(choice.message) && typeof choice.message.content === 'string') text += choice.message.content;
+  }
+  return text;
+}
+
+/** The streamed text of one chunk (chat `delta.content`, completions `text`). */
+function chunkText(json: Record<string, unknown>): string {
+  const choices = Array.isArray(json.choices) ? (json.choices as unknown[]) : [];
+  let text = '';
+  for (const choice of choices) {
+    if (!isObject(choice)) continue;
+    if (typeof choice.text === 'string') text += choice.text;
+    if (isObject(choice.delta) && typeof choice.delta.content === 'string') text += choice.delta.content;
+  }
+  return text;
+}
+
+/** An upstream `usage` object, or null when absent or all zero (one-api then counts locally). */
+function usageOf(json: Record<string, unknown>): Usage | null {
+  if (!isObject(json.usage)) return null;
+  const promptTokens = num(json.usage.prompt_tokens);
+  const completionTokens = num(json.usage.completion_tokens);
+  return promptTokens + completionTokens > 0 ? { promptTokens, completionTokens } : null;
+}
+
+/** `倍率：<model> × <group> × <completion>` (text) or `倍率：<model> × <group>` (images), §4.7. */
+const logContent = (pricing: Pricing, mode: RelayMode): string =>
+  mode === 'images' ? `倍率：${goFixed2(pricing.modelRatio)} × ${goFixed2(pricing.groupRatio)}` : consumeLogContent(pricing);
+
+/** Why an upstream call was aborted. */
+class TimeoutAbort extends Error {
+  constructor(readonly ms: number) {
+    super(`upstream did not answer within ${ms / 1000} s`);
+  }
+}
+class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection');
+  }
+}
+
+/** Bills an answered request once (usage → quota, consume log); errors are logged, never thrown. */
+function biller(req: Request, reservation: Reservation, pricing: Pricing, channel: RelayChannel, model: string, systemPromptReset: boolean) {
+  let done = false;
+  return async (usage: Usage, fixedQuota: number | null = null): Promise<void> => {
+    if (done) return;
+    done = true;
+    try {
+      await settle(req.deps, reservation, {
+        quota: fixedQuota ?? finalQuota(pricing, usage),
+        usage,
+        content: logContent(pricing, req.mode),
+        modelName: model,
+        channelId: channel.id,
+        tokenName: req.caller.token.name ?? '',
+        isStream: req.stream,
+        elapsedMs: Math.round(performance.now() - req.started),
+        systemPromptReset,
+        requestId: req.requestId,
+      });
+    } catch (error) {
+      console.error(`[relay] billing of request ${req.requestId} failed:`, error);
+    }
+  };
+}
+
+/** One attempt on `channel`: reserve, call upstream, answer or fail (with the reservation refunded). */
+async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Attempt> {
+  const { deps, mode, body, settings } = req;
+  const json = body.json ?? {};
+  if (!isRelayableType(channel.type)) return fail(relayError(501, unsupportedTypeMessage(channel.type), 'channel_type_not_supported'), true);
+  const model = mappedModel(channel.model_mapping, body.model);
+  const target = upstreamTarget(channel, mode, model);
+  if (target === null) return fail(relayError(501, `channel #${channel.id} cannot serve ${mode} requests`, 'mode_not_supported'), true);
+  const pricing = pricingOf(settings, model, channel.type, req.caller.group);
+
+  // Pre-consume (§4.6): images are charged their full price up front, text by the estimate.
+  let promptTokens = 0;
+  let amount: number;
+  let imageQuota: number | null = null;
+  if (mode === 'images') {
+    const { n, size, quality } = imageOptions(json);
+    imageQuota = Math.trunc(pricing.modelRatio * pricing.groupRatio * imageSizeRatio(model, size, quality) * 1000) * n;
+    amount = imageQuota;
+  } else {
+    promptTokens = countPromptTokens(mode, json, model, { approximate: settings.approximateTokenEnabled });
+    amount = preConsumeQuota(pricing, promptTokens, maxTokensOf(json), settings.preConsumedQuota);
+  }
+  const reserved = await reserve(deps, req.caller, amount, settings);
+  if (reserved._tag === 'Left') return fail(reserved.left, false);
+  const reservation = reserved.right;
+
+  const { body: upstreamText, systemPromptReset } = upstreamBody({
+    raw: body.raw,
+    json,
+    mode,
+    channelType: channel.type,
+    mappedModel: model,
+    requestedModel: body.model,
+    systemPrompt: channel.system_prompt,
+    enforceIncludeUsage: deps.config.enforceIncludeUsage,
+  });
+  const bill = biller(req, reservation, pricing, channel, model, systemPromptReset);
+
+  // The upstream call, aborted by the client leaving or by RELAY_TIMEOUT.
+  const abort = new AbortController();
+  const onClientGone = (): void => abort.abort(new ClientGone());
+  req.clientSignal.addEventListener('abort', onClientGone, { once: true });
+  const timeoutMs = deps.config.relayTimeoutMs;
+  const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(new TimeoutAbort(timeoutMs)), timeoutMs) : null;
+  const stopTimer = (): void => {
+    if (timer !== null) clearTimeout(timer);
+  };
+  const release = (): void => {
+    stopTimer();
+    req.clientSignal.removeEventListener('abort', onClientGone);
+  };
+  const abortedFailure = (error: unknown): Attempt => {
+    const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;
+    if (reason instanceof TimeoutAbort) return fail(relayError(504, reason.message, 'upstream_timeout'), true);
+    if (reason instanceof ClientGone) return fail(relayError(499, reason.message, 'client_closed_request'), false);
+    return fail(relayError(500, `do request failed: ${errorText(error)}`, 'do_request_failed'), true);
+  };
+  const refunded = async (result: Attempt): Promise<Attempt> => {
+    release();
+    await refund(deps, reservation);
+    return result;
+  };
+
+  const headers: Record<string, string> = { ...target.headers, 'Content-Type': c.req.header('Content-Type') ?? 'application/json' };
+  const accept = c.req.header('Accept');
+  if (accept !== undefined) headers.Accept = accept;
+  else if (req.stream) headers.Accept = 'text/event-stream';
+
+  let upstream: Response;
+  try {
+    upstream = await fetch(target.url, { method: 'POST', headers, body: upstreamText, signal: abort.signal });
+  } catch (error) {
+    return refunded(abortedFailure(error));
+  }
+
+  const contentType = upstream.headers.get('Content-Type') ?? '';
+  if (upstream.status !== 200 || (req.stream && contentType.includes('application/json'))) {
+    let text: string;
+    try {
+      text = await upstream.text();
+    } catch (error) {
+      return refunded(abortedFailure(error));
+    }
+    return refunded(upstreamFailure(upstream.status === 200 ? 500 : upstream.status, text));
+  }
+
+  if (!req.stream) {
+    let text: string;
+    try {
+      text = await upstream.text();
+    } catch (error) {
+      return refunded(abortedFailure(error));
+    }
+    release();
+    let answer: unknown;
+    try {
+      answer = JSON.parse(text);
+    } catch (error) {
+      await refund(deps, reservation);
+      return fail(relayError(500, `unmarshal response body failed: ${errorText(error)}`, 'unmarshal_response_body_failed'), true);
+    }
+    if (!isObject(answer)) {
+      await refund(deps, reservation);
+      return fail(relayError(500, 'unmarshal response body failed: not a JSON object', 'unmarshal_response_body_failed'), true);
+    }
+    const usage =
+      mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : (usageOf(answer) ?? { promptTokens, completionTokens: textTokens(settings, answerText(answer), model) });
+    await bill(usage, imageQuota);
+    return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
+  }
+
+  return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings });
+}
+
+/** What the stream reader needs from its attempt. */
+interface StreamParts {
+  readonly abort: AbortController;
+  readonly stopTimer: () => void;
+  readonly release: () => void;
+  readonly abortedFailure: (error: unknown) => Attempt;
+  readonly refunded: (result: Attempt) => Promise<Attempt>;
+  readonly bill: (usage: Usage) => Promise<void>;
+  readonly promptTokens: number;
+  readonly model: string;
+  readonly settings: RelaySettings;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Passes the upstream's server-sent events through as they arrive. The status is answered once the
+ * first valid event is in (an upstream failing before it is an ordinary, retryable error).
+ * Non-JSON `data:` lines are dropped (and logged); usage comes from the final chunk, else from
+ * counting the streamed text. `data: [DONE]` always ends a complete stream; an upstream dropping
+ * mid-stream ends it with an error event. Billing runs before the stream is closed, so a client
+ * that has read the end can rely on the quota being settled.
+ */
+async function streamAnswer(c: Ctx, req: Request, upstream: Response, parts: StreamParts): Promise<Attempt> {
+  const { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings } = parts;
+  if (upstream.body === null) return refunded(fail(relayError(502, 'upstream answered an empty stream', 'upstream_stream_failed'), true));
+  const reader = upstream.body.getReader();
+  const decoder = new TextDecoder();
+  const queue: string[] = [];
+  let valid = 0;
+  let malformed = 0;
+  let sawDone = false;
+  let usage: Usage | null = null;
+  let text = '';
+  const parser = createParser({
+    onEvent: (event) => {
+      const data = event.data;
+      if (data === '[DONE]') {
+        sawDone = true;
+        return;
+      }
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch {
+        malformed += 1;
+        return;
+      }
+      if (!isObject(chunk)) {
+        malformed += 1;
+        return;
+      }
+      const chunkUsage = usageOf(chunk);
+      if (chunkUsage !== null) usage = chunkUsage;
+      const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+      // one-api drops chat chunks that carry neither choices nor usage
+      if (choices.length === 0 && chunkUsage === null && !isObject(chunk.error)) return;
+      valid += 1;
+      text += chunkText(chunk);
+      queue.push(`data: ${data}\n\n`);
+    },
+  });
+  const readMore = async (): Promise<boolean> => {
+    const { value, done } = await reader.read();
+    if (done) return false;
+    parser.feed(decoder.decode(value, { stream: true }));
+    return true;
+  };
+
+  // Up to the first valid event: failures here are ordinary (refunded, retryable) errors.
+  try {
+    while (valid === 0 && !sawDone) {
+      if (!(await readMore())) break;
+    }
+  } catch (error) {
+    return refunded(streamStartFailure(abort, error, abortedFailure));
+  }
+  if (valid === 0) {
+    void reader.cancel().catch(() => undefined);
+    if (malformed > 0) return refunded(fail(relayError(502, `upstream sent ${malformed} malformed event(s) and no valid one`, 'bad_response'), true));
+    return refunded(fail(relayError(502, 'upstream closed the stream before sending any event', 'upstream_stream_failed'), true));
+  }
+  stopTimer();
+  if (malformed > 0) console.warn(`[relay] request ${req.requestId}: dropped ${malformed} malformed event(s)`);
+
+  const usageNow = (): Usage => usage ?? { promptTokens, completionTokens: textTokens(settings, text, model) };
+  let finished = false;
+  const finish = async (controller: ReadableStreamDefaultController<Uint8Array>, tail: string): Promise<void> => {
+    if (finished) return;
+    finished = true;
+    release();
+    await bill(usageNow());
+    controller.enqueue(encoder.encode(tail));
+    controller.close();
+  };
+  const flush = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
+    if (queue.length > 0) controller.enqueue(encoder.encode(queue.splice(0).join('')));
+  };
+
+  const stream = new ReadableStream<Uint8Array>({
+    start: (controller) => flush(controller),
+    pull: async (controller) => {
+      try {
+        const more = sawDone ? false : await readMore();
+        flush(controller);
+        if (!more || sawDone) {
+          if (!sawDone && malformed > 0) console.warn(`[relay] request ${req.requestId}: dropped ${malformed} malformed event(s)`);
+          await finish(controller, 'data: [DONE]\n\n');
+          void reader.cancel().catch(() => undefined);
+        }
+      } catch (error) {
+        if (finished) return;
+        flush(controller);
+        const message = `upstream stream interrupted: ${errorText(abort.signal.aborted ? abort.signal.reason : error)}`;
+        console.warn(`[relay] request ${req.requestId}: ${message}`);
+        const event = { error: { message: `${message} (request id: ${req.requestId})`, type: 'one_api_error', param: '', code: 'stream_interrupted' } };
+        await finish(controller, `data: ${JSON.stringify(event)}\n\n`);
+      }
+    },
+    cancel: async () => {
+      // the client left: stop the upstream, bill what was delivered
+      abort.abort(new ClientGone());
+      void reader.cancel().catch(() => undefined);
+      if (finished) return;
+      finished = true;
+      release();
+      await bill(usageNow());
+    },
+  });
+  return {
+    ok: true,
+    response: c.body(stream, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' }),
+  };
+}
+
+/** The failure of a stream that broke before its first event (timeout, client gone, or dropped). */
+function streamStartFailure(abort: AbortController, error: unknown, abortedFailure: (error: unknown) => Attempt): Attempt {
+  if (abort.signal.aborted) return abortedFailure(error);
+  return fail(relayError(502, `upstream stream failed: ${errorText(error)}`, 'upstream_stream_failed'), true);
+}
+
+/** Auto-disables the channel of a fatal upstream error when the option says so (§4.9); never throws. */
+function maybeDisable(req: Request, channel: RelayChannel, failure: Failure): void {
+  if (!req.settings.automaticDisableChannelEnabled || failure.upstream === null) return;
+  if (!isFatalUpstreamError(failure.upstream.error, failure.upstream.status)) return;
+  const reason = `status code ${failure.upstream.status}: ${failure.upstream.error.message}`;
+  void autoDisableChannel(req.deps.db, channel, reason).catch((error: unknown) => console.error(`[relay] disabling channel #${channel.id} failed:`, error));
+}
+
+/** The handler of one relay route (after `relayAuth`). */
+export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
+  return async (c) => {
+    const started = performance.now();
+    const deps = c.get('deps');
+    const caller = c.get('caller');
+    const body = c.get('relayBody');
+    const json = body.json ?? {};
+    const invalid = validateTextRequest(mode, json, body.model);
+    if (invalid !== null) return sendRelayError(c, invalid);
+    const settings = await relaySettings(deps.db);
+    const req: Request = {
+      deps,
+      mode,
+      caller,
+      body,
+      settings,
+      started,
+      requestId: c.get('requestId'),
+      clientSignal: c.req.raw.signal,
+      stream: (mode === 'chat' || mode === 'completions') && json.stream === true,
+    };
+
+    const pinned = caller.pinnedChannelId !== null;
+    let channel: RelayChannel | null;
+    if (caller.pinnedChannelId !== null) {
+      const found = await pinnedChannel(deps.db, caller.pinnedChannelId);
+      if (found._tag === 'Left') return sendRelayError(c, found.left);
+      channel = found.right;
+    } else {
+      channel = await pickChannel(deps.db, caller.group, body.model, new Set());
+      if (channel === null) return sendRelayError(c, noChannelError(caller.group, body.model));
+    }
+
+    const tried = new Set<number>();
+    let retriesLeft = pinned ? 0 : settings.retryTimes;
+    for (;;) {
+      const result = await attempt(c, req, channel);
+      if (result.ok) return result.response;
+      const { failure } = result;
+      maybeDisable(req, channel, failure);
+      tried.add(channel.id);
+      const next = failure.retryable && retriesLeft > 0 ? await pickChannel(deps.db, caller.group, body.model, tried) : null;
+      if (next === null) {
+        const error = failure.error.status === 429 ? { ...failure.error, error: { ...failure.error.error, message: saturatedMessage } } : failure.error;
+        return sendRelayError(c, error);
+      }
+      retriesLeft -= 1;
+      console.warn(`[relay] request ${req.requestId}: channel #${channel.id} failed (${failure.error.status}), retrying on channel #${next.id}`);
+      channel = next;
+    }
+  };
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { channelTypeByValue, channelTypes } from '../../src/domain/channelTypes';
+import { channelBaseUrl, isRelayableType, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
+import type { RelayMode } from '../../server/relay/types';
+
+/** The adaptors' URL and header rules (contract §3.6), checked type by type and mode by mode. */
+
+const modes: readonly RelayMode[] = ['chat', 'completions', 'embeddings', 'moderations', 'images'];
+const tasks: Readonly<Record<RelayMode, string>> = {
+  chat: 'chat/completions',
+  completions: 'completions',
+  embeddings: 'embeddings',
+  moderations: 'moderations',
+  images: 'images/generations',
+};
+
+const nativeTypes = [11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46];
+/** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
+const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
+
+const channel = (type: number, extra: Partial<AdaptorChannel> = {}): AdaptorChannel => ({
+  type,
+  key: 'sk-test',
+  base_url: null,
+  other: null,
+  config: null,
+  ...extra,
+});
+
+const bearer = { Authorization: 'Bearer sk-test' };
+
+describe('relayable types', () => {
+  it('refuses exactly the native types and relays every other catalogued type', () => {
+    for (const type of channelTypes.map((t) => t.value)) {
+      expect(isRelayableType(type), `type ${type}`).toBe(!nativeTypes.includes(type));
+    }
+    expect(isRelayableType(0)).toBe(true);
+    expect(isRelayableType(99)).toBe(true);
+    const covered = new Set([...plainTypes, 3, 20, 27, 40, 41, 47, 49, 50, 51]);
+    expect(channelTypes.map((t) => t.value).filter((t) => isRelayableType(t) && !covered.has(t))).toEqual([]);
+  });
+
+  it('names the type in the unsupported message', () => {
+    expect(unsupportedTypeMessage(14)).toBe('channel type 14 (Anthropic) is not supported yet');
+    expect(unsupportedTypeMessage(24)).toBe('channel type 24 (Gemini) is not supported yet');
+    expect(unsupportedTypeMessage(77)).toBe('channel type 77 is not supported yet');
+  });
+
+  it('has no target for a native type', () => {
+    for (const type of nativeTypes) {
+      for (const mode of modes) expect(upstreamTarget(channel(type), mode, 'm'), `type ${type} ${mode}`).toBeNull();
+    }
+  });
+});
+
+describe('upstream URLs and headers', () => {
+  it('uses <base>/v1/<task> and a Bearer key for the plain OpenAI-compatible types', () => {
+    for (const type of plainTypes) {
+      const base = type === 8 ? 'https://custom.example' : channelTypeByValue(type).defaultBaseUrl;
+      expect(base, `type ${type}`).not.toBe('');
+      const c = type === 8 ? channel(type, { base_url: base }) : channel(type);
+      for (const mode of modes) {
+        expect(upstreamTarget(c, mode, 'gpt-4o'), `type ${type} ${mode}`).toEqual({ url: `${base}/v1/${tasks[mode]}`, headers: bearer });
+      }
+    }
+  });
+
+  it('prefers the channel base URL and trims its trailing slashes', () => {
+    const c = channel(1, { base_url: 'http://127.0.0.1:9000//' });
+    expect(channelBaseUrl(c)).toBe('http://127.0.0.1:9000');
+    expect(upstreamTarget(c, 'chat', 'gpt-4o')?.url).toBe('http://127.0.0.1:9000/v1/chat/completions');
+    expect(upstreamTarget(channel(22), 'chat', 'x')?.url).toBe('https://fastgpt.run/api/openapi/v1/chat/completions');
+    expect(upstreamTarget(channel(29), 'embeddings', 'x')?.url).toBe('https://api.groq.com/openai/v1/embeddings');
+  });
+
+  it('builds Azure deployment URLs with api-version and the api-key header', () => {
+    const base = 'https://res.openai.azure.com/';
+    const viaConfig = channel(3, { base_url: base, config: '{"api_version":"2024-06-01"}', other: '2023-05-15' });
+    for (const mode of modes) {
+      expect(upstreamTarget(viaConfig, mode, 'gpt-3.5-turbo'), mode).toEqual({
+        url: `https://res.openai.azure.com/openai/deployments/gpt-35-turbo/${tasks[mode]}?api-version=2024-06-01`,
+        headers: { 'api-key': 'sk-test' },
+      });
+    }
+    const viaOther = channel(3, { base_url: base, config: '{"api_version":""}', other: '2023-05-15' });
+    expect(upstreamTarget(viaOther, 'chat', 'gpt-4.1-mini')?.url).toBe(
+      'https://res.openai.azure.com/openai/deployments/gpt-41-mini/chat/completions?api-version=2023-05-15',
+    );
+    const brokenConfig = channel(3, { base_url: base, config: 'not json', other: 'v1' });
+    expect(upstreamTarget(brokenConfig, 'embeddings', 'ada')?.url).toBe('https://res.openai.azure.com/openai/deployments/ada/embeddings?api-version=v1');
+  });
+
+  it('drops the prefix for a Cloudflare AI Gateway base (types 1 and 3 only)', () => {
+    const gateway = 'https://gateway.ai.cloudflare.com/v1/acct/gw/openai';
+    expect(upstreamTarget(channel(1, { base_url: gateway }), 'chat', 'gpt-4o')?.url).toBe(`${gateway}/chat/completions`);
+    expect(upstreamTarget(channel(1, { base_url: gateway }), 'images', 'dall-e-3')?.url).toBe(`${gateway}/images/generations`);
+    const azureGateway = 'https://gateway.ai.cloudflare.com/v1/acct/gw/azure-openai/res';
+    expect(upstreamTarget(channel(3, { base_url: azureGateway, other: '2024-06-01' }), 'chat', 'gpt-4o')).toEqual({
+      url: `${azureGateway}/gpt-4o/chat/completions?api-version=2024-06-01`,
+      headers: { 'api-key': 'sk-test' },
+    });
+    // Another type keeps /v1 behind a gateway base.
+    expect(upstreamTarget(channel(8, { base_url: gateway }), 'chat', 'gpt-4o')?.url).toBe(`${gateway}/v1/chat/completions`);
+  });
+
+  it('adds the OpenRouter attribution headers', () => {
+    for (const mode of modes) {
+      expect(upstreamTarget(channel(20), mode, 'openai/gpt-4o'), mode).toEqual({
+        url: `https://openrouter.ai/api/v1/${tasks[mode]}`,
+        headers: { ...bearer, 'HTTP-Referer': 'https://github.com/songquanpeng/one-api', 'X-Title': 'One API' },
+      });
+    }
+  });
+
+  it('serves chat only for MiniMax, Novita and Baidu V2', () => {
+    const chatUrls: [number, string][] = [
+      [27, 'https://api.minimax.chat/v1/text/chatcompletion_v2'],
+      [41, 'https://api.novita.ai/v3/openai/chat/completions'],
+      [47, 'https://qianfan.baidubce.com/v2/chat/completions'],
+    ];
+    for (const [type, url] of chatUrls) {
+      expect(upstreamTarget(channel(type), 'chat', 'm'), `type ${type}`).toEqual({ url, headers: bearer });
+      for (const mode of modes.filter((m) => m !== 'chat')) expect(upstreamTarget(channel(type), mode, 'm'), `type ${type} ${mode}`).toBeNull();
+    }
+  });
+
+  it('serves chat and embeddings for Doubao and Bailian', () => {
+    expect(upstreamTarget(channel(40), 'chat', 'm')?.url).toBe('https://ark.cn-beijing.volces.com/api/v3/chat/completions');
+    expect(upstreamTarget(channel(40), 'embeddings', 'm')?.url).toBe('https://ark.cn-beijing.volces.com/api/v3/embeddings');
+    expect(upstreamTarget(channel(49), 'chat', 'm')?.url).toBe('https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions');
+    expect(upstreamTarget(channel(49), 'embeddings', 'm')?.url).toBe('https://dashscope.aliyuncs.com/compatible-mode/v1/embeddings');
+    for (const type of [40, 49]) {
+      for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(channel(type), mode, 'm'), `type ${type} ${mode}`).toBeNull();
+    }
+  });
+
+  it('appends the path without /v1 to an SDK-style base for types 50 and 51', () => {
+    for (const mode of modes) {
+      expect(upstreamTarget(channel(50, { base_url: 'http://127.0.0.1:8000/v1/' }), mode, 'm'), mode).toEqual({
+        url: `http://127.0.0.1:8000/v1/${tasks[mode]}`,
+        headers: bearer,
+      });
+      expect(upstreamTarget(channel(51), mode, 'gemini-2.0-flash')?.url, mode).toBe(`https://generativelanguage.googleapis.com/v1beta/openai/${tasks[mode]}`);
+    }
+  });
+
+  it('sends an empty Bearer key when the channel has none', () => {
+    expect(upstreamTarget(channel(1, { key: null }), 'chat', 'gpt-4o')?.headers).toEqual({ Authorization: 'Bearer ' });
+  });
+});
