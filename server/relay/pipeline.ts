@@ -5,9 +5,10 @@ import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamE
 import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
 import { consumeLogContent, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
-import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest } from './request';
+import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest, withSystemPrompt } from './request';
 import { noChannelError, pickChannel, pinnedChannel } from './select';
-import { countPromptTokens, countTextTokens } from './tokenCount';
+import { postUpstream, type UpstreamResponse } from './upstreamClient';
+import { countInputTokens, countPromptTokens, countTextTokens } from './tokenCount';
 import { relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
 
 /**
@@ -24,8 +25,13 @@ import { relayError, type RelayBody, type RelayCaller, type RelayChannel, type R
  *   tier, then the lower tiers (one-api could redraw the same channel and waste a retry).
  * - A stream answers its HTTP status only once the upstream's first event arrived: an upstream
  *   that fails before that is an ordinary error (502, retryable) instead of an empty 200 stream.
- * - RELAY_TIMEOUT bounds the wait for the answer (for streams: for the first event), and a
- *   timeout is a 504 `upstream_timeout`; one-api's whole-body timeout cut long streams off.
+ * - RELAY_TIMEOUT bounds the wait for the answer (for streams: for the first event, then each
+ *   silence between events), and a timeout before the answer is a 504 `upstream_timeout`;
+ *   one-api's whole-body timeout cut long streams off.
+ * - An `error` object answered with status 200 (a JSON body, or a stream's first event) is a
+ *   failed attempt: refunded, retryable as a 500, checked by the auto-disable rules.
+ * - Upstream token counts are billed and logged as whole numbers (fractions dropped).
+ * - Embeddings answered without usage are billed their counted input (one-api billed 0).
  * - A stream the upstream drops, or the client leaves, is billed for what was delivered.
  */
 
@@ -52,6 +58,12 @@ type Attempt = { readonly ok: true; readonly response: Response } | { readonly o
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 const num = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u) ? u : 0);
+/**
+ * A token count reported by the upstream as a whole non-negative safe integer: fractions are
+ * dropped and absurd values capped, since the log columns are integers (PostgreSQL refuses 10.7
+ * in a bigint, which made the whole settlement fail and the reservation stay unaccounted).
+ */
+const tokenCount = (u: unknown): number => Math.min(Math.floor(Math.max(num(u), 0)), Number.MAX_SAFE_INTEGER);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** §4.8: retried are 429, 5xx and every other non-2xx except 400. */
@@ -70,6 +82,17 @@ function upstreamFailure(status: number, text: string): Attempt {
       ? { status, error: { message: parsed.message === '' ? `bad response status code ${status}` : parsed.message, type: 'upstream_error', param: String(status), code: 'bad_response_status_code' } }
       : { status, error: { message: parsed.message, type: parsed.type, param: '', code: parsed.code } };
   return fail(error, retryableStatus(status), { error: parsed, status });
+}
+
+/**
+ * The request as its prompt is counted: with the channel's forced system prompt applied, as
+ * one-api counts it (it sets the system prompt before counting), so the estimate and a local
+ * count cover what the upstream really reads.
+ */
+function promptedJson(json: Readonly<Record<string, unknown>>, systemPrompt: string | null): Readonly<Record<string, unknown>> {
+  const { messages } = json;
+  if (systemPrompt === null || systemPrompt === '' || !Array.isArray(messages) || messages.length === 0) return json;
+  return { ...json, messages: withSystemPrompt(messages as unknown[], systemPrompt) };
 }
 
 /** What one attempt needs besides the channel. */
@@ -122,10 +145,14 @@ function chunkText(json: Record<string, unknown>): string {
 /** An upstream `usage` object, or null when absent or all zero (one-api then counts locally). */
 function usageOf(json: Record<string, unknown>): Usage | null {
   if (!isObject(json.usage)) return null;
-  const promptTokens = num(json.usage.prompt_tokens);
-  const completionTokens = num(json.usage.completion_tokens);
+  const promptTokens = tokenCount(json.usage.prompt_tokens);
+  const completionTokens = tokenCount(json.usage.completion_tokens);
   return promptTokens + completionTokens > 0 ? { promptTokens, completionTokens } : null;
 }
+
+/** Whether a 200 answer (JSON body or stream event) is an upstream error object instead of a result. */
+const isErrorAnswer = (json: Record<string, unknown>): boolean =>
+  isObject(json.error) && (!Array.isArray(json.choices) || json.choices.length === 0) && json.data === undefined && json.results === undefined;
 
 /** `倍率：<model> × <group> × <completion>` (text) or `倍率：<model> × <group>` (images), §4.7. */
 const logContent = (pricing: Pricing, mode: RelayMode): string =>
@@ -143,27 +170,38 @@ class ClientGone extends Error {
   }
 }
 
-/** Bills an answered request once (usage → quota, consume log); errors are logged, never thrown. */
+/**
+ * Bills an answered request once (usage → quota, consume log); errors are logged, never thrown.
+ * A settlement that fails (its transaction rolled back, the reservation still open) is tried
+ * again once, then once more without the consume log: a log that cannot be written must not
+ * leave the reservation taken but unaccounted (quota gone from the user, in no used_quota).
+ */
 function biller(req: Request, reservation: Reservation, pricing: Pricing, channel: RelayChannel, model: string, systemPromptReset: boolean) {
   let done = false;
   return async (usage: Usage, fixedQuota: number | null = null): Promise<void> => {
     if (done) return;
     done = true;
-    try {
-      await settle(req.deps, reservation, {
-        quota: fixedQuota ?? finalQuota(pricing, usage),
-        usage,
-        content: logContent(pricing, req.mode),
-        modelName: model,
-        channelId: channel.id,
-        tokenName: req.caller.token.name ?? '',
-        isStream: req.stream,
-        elapsedMs: Math.round(performance.now() - req.started),
-        systemPromptReset,
-        requestId: req.requestId,
-      });
-    } catch (error) {
-      console.error(`[relay] billing of request ${req.requestId} failed:`, error);
+    const charge = {
+      quota: fixedQuota ?? finalQuota(pricing, usage),
+      usage,
+      content: logContent(pricing, req.mode),
+      modelName: model,
+      channelId: channel.id,
+      tokenName: req.caller.token.name ?? '',
+      isStream: req.stream,
+      elapsedMs: Math.round(performance.now() - req.started),
+      systemPromptReset,
+      requestId: req.requestId,
+    };
+    const withoutLog: Reservation = { ...reservation, settings: { ...reservation.settings, logConsumeEnabled: false } };
+    for (const [i, open] of [reservation, reservation, withoutLog].entries()) {
+      try {
+        await settle(req.deps, open, charge);
+        if (i > 0) console.warn(`[relay] billing of request ${req.requestId} succeeded on try ${i + 1}${open === withoutLog ? ' without its consume log' : ''}`);
+        return;
+      } catch (error) {
+        console.error(`[relay] billing of request ${req.requestId} failed (try ${i + 1} of 3):`, error);
+      }
     }
   };
 }
@@ -172,6 +210,9 @@ function biller(req: Request, reservation: Reservation, pricing: Pricing, channe
 async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Attempt> {
   const { deps, mode, body, settings } = req;
   const json = body.json ?? {};
+  // A client gone before this attempt (while the body was read, or between retries) would not
+  // abort it (an aborted signal fires no more events): the upstream would be paid for nothing.
+  if (req.clientSignal.aborted) return fail(relayError(499, new ClientGone().message, 'client_closed_request'), false);
   if (!isRelayableType(channel.type)) return fail(relayError(501, unsupportedTypeMessage(channel.type), 'channel_type_not_supported'), true);
   const model = mappedModel(channel.model_mapping, body.model);
   const target = upstreamTarget(channel, mode, model);
@@ -183,11 +224,13 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   let amount: number;
   let imageQuota: number | null = null;
   if (mode === 'images') {
+    const invalid = validateTextRequest(mode, json, model);
+    if (invalid !== null) return fail(invalid, false);
     const { n, size, quality } = imageOptions(json);
     imageQuota = Math.trunc(pricing.modelRatio * pricing.groupRatio * imageSizeRatio(model, size, quality) * 1000) * n;
     amount = imageQuota;
   } else {
-    promptTokens = countPromptTokens(mode, json, model, { approximate: settings.approximateTokenEnabled });
+    promptTokens = countPromptTokens(mode, promptedJson(json, channel.system_prompt), model, { approximate: settings.approximateTokenEnabled });
     amount = preConsumeQuota(pricing, promptTokens, maxTokensOf(json), settings.preConsumedQuota);
   }
   const reserved = await reserve(deps, req.caller, amount, settings);
@@ -236,9 +279,9 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   if (accept !== undefined) headers.Accept = accept;
   else if (req.stream) headers.Accept = 'text/event-stream';
 
-  let upstream: Response;
+  let upstream: UpstreamResponse;
   try {
-    upstream = await fetch(target.url, { method: 'POST', headers, body: upstreamText, signal: abort.signal });
+    upstream = await postUpstream(target.url, headers, upstreamText, abort.signal);
   } catch (error) {
     return refunded(abortedFailure(error));
   }
@@ -273,13 +316,28 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
       await refund(deps, reservation);
       return fail(relayError(500, 'unmarshal response body failed: not a JSON object', 'unmarshal_response_body_failed'), true);
     }
-    const usage =
-      mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : (usageOf(answer) ?? { promptTokens, completionTokens: textTokens(settings, answerText(answer), model) });
+    if (isErrorAnswer(answer)) {
+      // one-api's OpenAI adaptor treats an `error` object in a 200 body as a failure (refund, no log)
+      await refund(deps, reservation);
+      return upstreamFailure(500, text);
+    }
+    const usage = mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : (usageOf(answer) ?? countedUsage(req, promptTokens, answer, model));
     await bill(usage, imageQuota);
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 
   return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings });
+}
+
+/**
+ * The usage of a non-streaming answer without one, counted locally (§4.4 step 11). Embeddings,
+ * whose prompt one-api does not count (so they were free when the upstream omitted usage), are
+ * billed the tokens of their `input`.
+ */
+function countedUsage(req: Request, promptTokens: number, answer: Record<string, unknown>, model: string): Usage {
+  const options = { approximate: req.settings.approximateTokenEnabled };
+  if (req.mode === 'embeddings') return { promptTokens: countInputTokens((req.body.json ?? {}).input, model, options), completionTokens: 0 };
+  return { promptTokens, completionTokens: textTokens(req.settings, answerText(answer), model) };
 }
 
 /** What the stream reader needs from its attempt. */
@@ -305,9 +363,8 @@ const encoder = new TextEncoder();
  * mid-stream ends it with an error event. Billing runs before the stream is closed, so a client
  * that has read the end can rely on the quota being settled.
  */
-async function streamAnswer(c: Ctx, req: Request, upstream: Response, parts: StreamParts): Promise<Attempt> {
+async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, parts: StreamParts): Promise<Attempt> {
   const { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings } = parts;
-  if (upstream.body === null) return refunded(fail(relayError(502, 'upstream answered an empty stream', 'upstream_stream_failed'), true));
   const reader = upstream.body.getReader();
   const decoder = new TextDecoder();
   const queue: string[] = [];
@@ -316,6 +373,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: Response, parts: Str
   let sawDone = false;
   let usage: Usage | null = null;
   let text = '';
+  /** An error object the upstream sent as its first event (answered as an ordinary failure). */
+  let firstError: string | null = null;
   const parser = createParser({
     onEvent: (event) => {
       const data = event.data;
@@ -332,6 +391,11 @@ async function streamAnswer(c: Ctx, req: Request, upstream: Response, parts: Str
       }
       if (!isObject(chunk)) {
         malformed += 1;
+        return;
+      }
+      if (firstError !== null) return;
+      if (valid === 0 && isErrorAnswer(chunk)) {
+        firstError = data;
         return;
       }
       const chunkUsage = usageOf(chunk);
@@ -353,11 +417,15 @@ async function streamAnswer(c: Ctx, req: Request, upstream: Response, parts: Str
 
   // Up to the first valid event: failures here are ordinary (refunded, retryable) errors.
   try {
-    while (valid === 0 && !sawDone) {
+    while (valid === 0 && !sawDone && firstError === null) {
       if (!(await readMore())) break;
     }
   } catch (error) {
     return refunded(streamStartFailure(abort, error, abortedFailure));
+  }
+  if (firstError !== null) {
+    void reader.cancel().catch(() => undefined);
+    return refunded(upstreamFailure(500, firstError));
   }
   if (valid === 0) {
     void reader.cancel().catch(() => undefined);
@@ -365,6 +433,19 @@ async function streamAnswer(c: Ctx, req: Request, upstream: Response, parts: Str
     return refunded(fail(relayError(502, 'upstream closed the stream before sending any event', 'upstream_stream_failed'), true));
   }
   stopTimer();
+  // After the first event RELAY_TIMEOUT bounds each silence of the upstream (a stalled upstream
+  // would otherwise hold the client and the connection forever). A slow client does not count:
+  // the upstream is only read when the client pulls.
+  const idleMs = req.deps.config.relayTimeoutMs;
+  const readWithin = async (): Promise<boolean> => {
+    if (idleMs <= 0) return readMore();
+    const idle = setTimeout(() => abort.abort(new TimeoutAbort(idleMs)), idleMs);
+    try {
+      return await readMore();
+    } finally {
+      clearTimeout(idle);
+    }
+  };
   if (malformed > 0) console.warn(`[relay] request ${req.requestId}: dropped ${malformed} malformed event(s)`);
 
   const usageNow = (): Usage => usage ?? { promptTokens, completionTokens: textTokens(settings, text, model) };
@@ -385,7 +466,10 @@ async function streamAnswer(c: Ctx, req: Request, upstream: Response, parts: Str
     start: (controller) => flush(controller),
     pull: async (controller) => {
       try {
-        const more = sawDone ? false : await readMore();
+        // Read until something can be passed on: a pull that enqueues nothing is not called
+        // again (the stream would stall on a read holding only part of an event, or a dropped one).
+        let more = !sawDone;
+        while (more && !sawDone && queue.length === 0) more = await readWithin();
         flush(controller);
         if (!more || sawDone) {
           if (!sawDone && malformed > 0) console.warn(`[relay] request ${req.requestId}: dropped ${malformed} malformed event(s)`);
@@ -439,7 +523,8 @@ export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
     const caller = c.get('caller');
     const body = c.get('relayBody');
     const json = body.json ?? {};
-    const invalid = validateTextRequest(mode, json, body.model);
+    // Images are validated per attempt, against the channel's mapped model (as one-api does).
+    const invalid = mode === 'images' ? null : validateTextRequest(mode, json, body.model);
     if (invalid !== null) return sendRelayError(c, invalid);
     const settings = await relaySettings(deps.db);
     const req: Request = {

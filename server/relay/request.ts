@@ -185,7 +185,7 @@ export interface UpstreamBody {
 const baichuanType = 26;
 
 /** The messages with the forced system prompt: the first message's content replaced if it is a system message, else a system message inserted first. */
-function withSystemPrompt(messages: readonly unknown[], prompt: string): unknown[] {
+export function withSystemPrompt(messages: readonly unknown[], prompt: string): unknown[] {
   const [first, ...rest] = messages;
   if (isObject(first) && first.role === 'system') return [{ ...first, content: prompt }, ...rest];
   return [{ role: 'system', content: prompt }, ...messages];

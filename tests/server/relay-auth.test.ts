@@ -345,7 +345,9 @@ for (const target of dbTargets) {
       });
 
       // Reading 32 MB takes a few seconds on a busy machine and does not depend on the database.
-      it.runIf(target.kind === 'sqlite')('a chunked body is refused with 413 once it passes 32 MB', async () => {
+      // Retried: the server closes the connection after its 413 while the client may still be
+      // writing, and the client's socket can then fail (EPIPE) before it has read the answer.
+      it.runIf(target.kind === 'sqlite')('a chunked body is refused with 413 once it passes 32 MB', { retry: 2 }, async () => {
         const { key } = await insertToken(ids.alice);
         const head = chunkedHead(key);
         const mb = ' '.repeat(1024 * 1024);

@@ -1,0 +1,78 @@
+// The fake upstream of the relay bench, run as its own process (`node --import tsx
+// bench/relay/upstream.ts`): a node:http server on a free loopback port that answers
+// POST …/chat/completions at once with a fixed small completion (usage included), or, when the
+// body asks for `"stream": true`, with 10 SSE content chunks, a usage chunk and `[DONE]` (one
+// write each, no delay). Every answer is pre-built so the fake costs as little as possible: the
+// bench measures the gateway, not this. Prints `listening <port>` once ready.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const model = 'gpt-3.5-turbo';
+const created = 1_700_000_000;
+const usage = { prompt_tokens: 9, completion_tokens: 10, total_tokens: 19 };
+const words = ['This', ' is', ' a', ' small', ' fixed', ' answer', ' from', ' the', ' fake', ' upstream.'];
+
+/** The non-streaming answer, serialised once. */
+const completionBody = Buffer.from(
+  JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: words.join('') }, logprobs: null, finish_reason: 'stop' }],
+    usage,
+  }),
+);
+
+/** One `data:` event of a chunk with `choices` and optional `usage`. */
+const event = (choices: unknown[], extra: Record<string, unknown> = {}): Buffer =>
+  Buffer.from(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
+
+/** The streaming answer: 10 content chunks (role on the first, finish_reason on the last), the usage chunk, [DONE]. */
+const streamEvents: readonly Buffer[] = [
+  ...words.map((content, i) =>
+    event([{ index: 0, delta: i === 0 ? { role: 'assistant', content } : { content }, logprobs: null, finish_reason: i === words.length - 1 ? 'stop' : null }]),
+  ),
+  event([], { usage }),
+  Buffer.from('data: [DONE]\n\n'),
+];
+
+const notFound = Buffer.from(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
+
+/** Whether the JSON body asks for a stream (a substring test is enough for the bench's own bodies, and cheap). */
+const wantsStream = (body: string): boolean => /"stream"\s*:\s*true/.test(body);
+
+function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
+  if (req.method !== 'POST' || !(req.url ?? '').split('?')[0]!.endsWith('/chat/completions')) {
+    res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': notFound.length });
+    res.end(notFound);
+    return;
+  }
+  if (!wantsStream(body)) {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': completionBody.length });
+    res.end(completionBody);
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  const last = streamEvents.length - 1;
+  streamEvents.forEach((chunk, i) => (i === last ? res.end(chunk) : res.write(chunk)));
+}
+
+const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => (body += chunk));
+  req.on('end', () => answer(req, res, body));
+});
+// Clients (the gateway's pool, autocannon) keep their connections for the whole run.
+server.keepAliveTimeout = 120_000;
+server.headersTimeout = 121_000;
+server.listen(0, '127.0.0.1', () => {
+  console.log(`listening ${(server.address() as AddressInfo).port}`);
+});
+const stop = (): void => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
