@@ -24,10 +24,6 @@ export default mergeConfig(
   defineConfig({
     test: {
       reporters: ['default', 'json'],
-      // Three files at a time on two cores: the e2e and story files spend much of their time
-      // waiting on Chromium and the network, and with two workers they held both slots while
-      // the server and unit files queued behind them.
-      maxWorkers: 3,
       outputFile: { json: 'test-results/vitest.json' },
       projects: [
         {
