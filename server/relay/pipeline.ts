@@ -118,26 +118,18 @@ function maxTokensOf(json: Readonly<Record<string, unknown>>): number | null {
 const textTokens = (settings: RelaySettings, text: string, model: string): number =>
   countTextTokens(text, model, { approximate: settings.approximateTokenEnabled });
 
-/** The completion text of a non-streaming answer (chat `message.content`, completions `text`). */
-function answerText(json: Record<string, unknown>): string {
+/**
+ * The completion text of an answer's choices: completions `text`, and the chat content under
+ * `part` (`message` in a whole answer, `delta` in a streamed chunk).
+ */
+function choicesText(json: Record<string, unknown>, part: 'message' | 'delta'): string {
   const choices = Array.isArray(json.choices) ? (json.choices as unknown[]) : [];
   let text = '';
   for (const choice of choices) {
     if (!isObject(choice)) continue;
     if (typeof choice.text === 'string') text += choice.text;
-    if (isObject(choice.message) && typeof choice.message.content === 'string') text += choice.message.content;
-  }
-  return text;
-}
-
-/** The streamed text of one chunk (chat `delta.content`, completions `text`). */
-function chunkText(json: Record<string, unknown>): string {
-  const choices = Array.isArray(json.choices) ? (json.choices as unknown[]) : [];
-  let text = '';
-  for (const choice of choices) {
-    if (!isObject(choice)) continue;
-    if (typeof choice.text === 'string') text += choice.text;
-    if (isObject(choice.delta) && typeof choice.delta.content === 'string') text += choice.delta.content;
+    const chat = choice[part];
+    if (isObject(chat) && typeof chat.content === 'string') text += chat.content;
   }
   return text;
 }
@@ -337,7 +329,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
 function countedUsage(req: Request, promptTokens: number, answer: Record<string, unknown>, model: string): Usage {
   const options = { approximate: req.settings.approximateTokenEnabled };
   if (req.mode === 'embeddings') return { promptTokens: countInputTokens((req.body.json ?? {}).input, model, options), completionTokens: 0 };
-  return { promptTokens, completionTokens: textTokens(req.settings, answerText(answer), model) };
+  return { promptTokens, completionTokens: textTokens(req.settings, choicesText(answer, 'message'), model) };
 }
 
 /** What the stream reader needs from its attempt. */
@@ -404,7 +396,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       // one-api drops chat chunks that carry neither choices nor usage
       if (choices.length === 0 && chunkUsage === null && !isObject(chunk.error)) return;
       valid += 1;
-      text += chunkText(chunk);
+      text += choicesText(chunk, 'delta');
       queue.push(`data: ${data}\n\n`);
     },
   });
