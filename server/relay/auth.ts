@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import * as E from 'fp-ts/Either';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { Kysely } from 'kysely';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
   roleAdmin,
@@ -11,7 +12,8 @@ import {
   tokenStatusExpired,
   userStatusActivated,
 } from '../../src/domain/constants';
-import type { TokenRow, UserRow } from '../db/schema';
+import { precompile } from '../db/precompiled';
+import type { Database, TokenRow, UserRow } from '../db/schema';
 import type { AppEnv } from '../http/env';
 import { clientIp, socketAddress } from '../http/rateLimit';
 import { goAtoi } from '../services/channel';
@@ -55,6 +57,7 @@ export const relayAuthMessages = {
   bodyTooLarge: `request body too large (limit ${maxRelayBodyBytes / 1024 / 1024} MB)`,
   badGzip: (detail: string) => `invalid gzip request body: ${detail}`,
   unmarshal: (detail: string) => `common.UnmarshalBodyReusable failed: ${detail}`,
+  contentType: (type: string) => `unsupported Content-Type ${type}: relay requests must be application/json`,
 } as const;
 
 /**
@@ -218,15 +221,30 @@ function defaultModel(mode: RelayMode, pathModel: string | undefined): string {
   return '';
 }
 
+/**
+ * Whether a request's Content-Type lets its body be read as JSON: absent, `application/json` or a
+ * `+json` type. Deviation: one-api bound other types as forms (a JSON body sent by `curl -d` then
+ * lost its model and got a misleading "model is required"); here they get a 415 naming the type.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return true;
+  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
+  return type === '' || type === 'application/json' || type.endsWith('+json');
+}
+
 /** Step 11: reads the body once and finds the requested model. */
 async function readRelayBody(c: Context, mode: RelayMode): Promise<E.Either<RelayError, RelayBody>> {
+  const contentType = c.req.header('Content-Type');
+  if (!isJsonContentType(contentType)) return E.left(relayError(415, relayAuthMessages.contentType(contentType ?? '')));
   const bytes = await readBodyBytes(c);
   if (E.isLeft(bytes)) return bytes;
   const raw = bytes.right.toString('utf8');
   const decoded = decodeModelRequest(raw);
   if (E.isLeft(decoded)) {
     // Lenient modes go on without a model (one-api ignores the error there; the relay refuses the body later).
-    return strictModes.has(mode) ? E.left(relayError(400, relayAuthMessages.unmarshal(decoded.left))) : E.right({ raw, json: null, model: '' });
+    return strictModes.has(mode)
+      ? E.left(relayError(400, relayAuthMessages.unmarshal(decoded.left)))
+      : E.right({ raw, json: null, model: '', decodeError: decoded.left });
   }
   const { json, model } = decoded.right;
   return E.right({ raw, json, model: model === '' ? defaultModel(mode, c.req.param('model')) : model });
@@ -253,12 +271,18 @@ async function persistStatus(c: Context<RelayAuthEnv>, token: TokenRow, status: 
   }
 }
 
+// The statements of every relay request (compiled once per dialect).
+type Db = Kysely<Database>;
+const tokenByKey = precompile(1, (db: Db, key: string) => db.selectFrom('tokens').selectAll().where('key', '=', key));
+const userById = precompile(1, (db: Db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id));
+const touchToken = precompile(2, (db: Db, seconds: number, id: number) => db.updateTable('tokens').set({ accessed_time: seconds }).where('id', '=', id));
+
 /** Finds the token by key: Right(undefined) when absent, Left on a database error. */
 async function findToken(c: Context<RelayAuthEnv>, key: string): Promise<E.Either<unknown, TokenRow | undefined>> {
   // Keys are 48 characters (char(48)): a longer one cannot match, no query needed.
   if (key.length > 48) return E.right(undefined);
   try {
-    return E.right(await c.var.deps.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst());
+    return E.right(await tokenByKey.first(c.var.deps.db, key));
   } catch (error) {
     return E.left(error);
   }
@@ -295,7 +319,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
     }
     let user: UserRow | undefined;
     try {
-      user = await deps.db.selectFrom('users').selectAll().where('id', '=', token.user_id ?? 0).executeTakeFirst();
+      user = await userById.first(deps.db, token.user_id ?? 0);
     } catch (error) {
       return fail(relayError(500, error instanceof Error ? error.message : String(error)));
     }
@@ -321,11 +345,8 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
     }
     if (token.accessed_time !== nowSeconds) {
       // Bookkeeping only: a failed write is logged, the request goes on.
-      await deps.db
-        .updateTable('tokens')
-        .set({ accessed_time: nowSeconds })
-        .where('id', '=', token.id)
-        .execute()
+      await touchToken
+        .execute(deps.db, nowSeconds, token.id)
         .catch((error: unknown) => console.error(`[relay] token ${token.id}: accessed_time update failed:`, error));
     }
     c.set('caller', { token, user, group: user.group, pinnedChannelId });

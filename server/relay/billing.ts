@@ -2,10 +2,11 @@ import * as E from 'fp-ts/Either';
 import type { Kysely, Transaction } from 'kysely';
 import { logTypeConsume } from '../../src/domain/constants';
 import { builtInCompletionRatio, parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
+import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
 import { escapeHtml, sendMail } from '../services/mail';
-import { optionDefaults, readOptions } from '../services/options';
+import { optionDefaults, optionValues, readOptions } from '../services/options';
 import { relayError, type RelayCaller, type RelayError, type Usage } from './types';
 
 /**
@@ -99,9 +100,13 @@ const defaultCompletionRatio = ratioTable(defaultText('CompletionRatio'));
 /** A table's own entry (never an inherited property such as `constructor`). */
 const entry = (table: RatioMap, key: string): number | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 
+/** The relay's options query (the keys are constants: compiled once). */
+const relayOptionsQuery = precompile(0, (db: Db) => db.selectFrom('options').select(['key', 'value']).where('key', 'in', [...relayOptionKeys]));
+
 /** Reads the relay's options in one query (missing rows take the defaults). */
 export async function relaySettings(db: Db): Promise<RelaySettings> {
-  const o = await readOptions(db, relayOptionKeys);
+  const rows = await relayOptionsQuery.rows(db);
+  const o = optionValues(new Map(rows.map((r) => [r.key, r.value ?? ''])));
   return {
     modelRatio: ratioTable(o.str('ModelRatio')),
     groupRatio: ratioTable(o.str('GroupRatio')),
@@ -222,6 +227,105 @@ class Refused extends Error {
   }
 }
 
+// The statements of reserve, refund and settle (compiled once per dialect; see precompile).
+
+/** User quota -= amount where enough is left (args: amount, user id). */
+const takeUserQuota = precompile(2, (db: Db, amount: number, userId: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '-', amount) }))
+    .where('id', '=', userId)
+    .where('quota', '>=', amount)
+    .returning(['quota', 'email']),
+);
+/** A token's remain -= amount, used += amount where unlimited or enough is left (args: amount, token id). */
+const takeTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =>
+  db
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId)
+    .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))
+    .returning(['unlimited_quota']),
+);
+/** A limited token's remain -= amount, used += amount where enough is left (args: amount, token id). */
+const takeLimitedTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =>
+  db
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId)
+    .where('remain_quota', '>=', amount),
+);
+/** A token's remain -= amount, used += amount, unconditionally (args: amount, token id). */
+const moveTokenQuotaStatement = precompile(2, (db: Db, amount: number, tokenId: number) =>
+  db
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId),
+);
+/** User quota += amount (args: amount, user id). */
+const giveUserQuota = precompile(2, (db: Db, amount: number, userId: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '+', amount) }))
+    .where('id', '=', userId),
+);
+/** The settlement of the user row (args: quota given back, quota charged, user id). */
+const settleUser = precompile(3, (db: Db, giveBack: number, charged: number, userId: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({
+      quota: eb('quota', '+', giveBack),
+      used_quota: eb('used_quota', '+', charged),
+      request_count: eb('request_count', '+', 1),
+    }))
+    .where('id', '=', userId)
+    .returning(['username', 'email', 'quota']),
+);
+/** A channel's used quota += amount (args: amount, channel id). */
+const chargeChannel = precompile(2, (db: Db, amount: number, channelId: number) =>
+  db
+    .updateTable('channels')
+    .set((eb) => ({ used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', channelId),
+);
+
+/** The consume log's values, in the order of `insertConsumeLog`'s arguments. */
+type ConsumeLogArgs = [
+  userId: number,
+  createdAt: number,
+  content: string,
+  username: string,
+  tokenName: string,
+  modelName: string,
+  quota: number,
+  promptTokens: number,
+  completionTokens: number,
+  channelId: number,
+  requestId: string,
+  elapsedTime: number,
+  isStream: boolean,
+  systemPromptReset: boolean,
+];
+const insertConsumeLog = precompile(14, (db: Db, ...v: ConsumeLogArgs) =>
+  db.insertInto('logs').values({
+    user_id: v[0],
+    created_at: v[1],
+    type: logTypeConsume,
+    content: v[2],
+    username: v[3],
+    token_name: v[4],
+    model_name: v[5],
+    quota: v[6],
+    prompt_tokens: v[7],
+    completion_tokens: v[8],
+    channel_id: v[9],
+    request_id: v[10],
+    elapsed_time: v[11],
+    is_stream: v[12],
+    system_prompt_reset: v[13],
+  }),
+);
+
 /** SQLite may hand booleans back as 0/1. */
 const truthy = (value: unknown): boolean => value === true || Number(value) === 1;
 
@@ -252,23 +356,11 @@ export async function reserve(
   }
   try {
     const outcome = await deps.db.transaction().execute(async (trx) => {
-      const user = await trx
-        .updateTable('users')
-        .set((eb) => ({ quota: eb('quota', '-', take) }))
-        .where('id', '=', userId)
-        .where('quota', '>=', take)
-        .returning(['quota', 'email'])
-        .executeTakeFirst();
+      const user = await takeUserQuota.first(trx, take, userId);
       if (user === undefined) throw new Refused(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
       // One statement for both kinds of token: unlimited ones pass the condition; both move their
       // numbers, so an unlimited token's used quota shows what it spent (its remain is not read).
-      const token = await trx
-        .updateTable('tokens')
-        .set((eb) => ({ remain_quota: eb('remain_quota', '-', take), used_quota: eb('used_quota', '+', take) }))
-        .where('id', '=', tokenId)
-        .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', take)]))
-        .returning(['unlimited_quota'])
-        .executeTakeFirst();
+      const token = await takeTokenQuota.first(trx, take, tokenId);
       if (token === undefined) throw new Refused(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
       return { quotaAfter: user.quota, email: user.email ?? '', tokenLimited: !truthy(token.unlimited_quota) };
     });
@@ -286,11 +378,7 @@ export async function refund(deps: ResolvedDeps, reservation: Reservation): Prom
   const { amount, userId, tokenId } = reservation;
   if (amount > 0) {
     await deps.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ quota: eb('quota', '+', amount) }))
-        .where('id', '=', userId)
-        .execute();
+      await giveUserQuota.execute(trx, amount, userId);
       await moveTokenQuota(trx, tokenId, -amount);
     });
   }
@@ -316,11 +404,7 @@ export interface Charge {
 
 /** Token `remain_quota -= amount`, `used_quota += amount` (a negative amount gives back). */
 async function moveTokenQuota(trx: Trx, tokenId: number, amount: number): Promise<void> {
-  await trx
-    .updateTable('tokens')
-    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
-    .where('id', '=', tokenId)
-    .execute();
+  await moveTokenQuotaStatement.execute(trx, amount, tokenId);
 }
 
 /**
@@ -344,13 +428,7 @@ async function takeUpTo(
 
 /** Takes `want` (> 0) from the user's quota, or all that is left when less. */
 async function takeFromUser(trx: Trx, userId: number, want: number): Promise<number> {
-  const full = await trx
-    .updateTable('users')
-    .set((eb) => ({ quota: eb('quota', '-', want) }))
-    .where('id', '=', userId)
-    .where('quota', '>=', want)
-    .executeTakeFirst();
-  if (Number(full.numUpdatedRows) === 1) return want;
+  if ((await takeUserQuota.first(trx, want, userId)) !== undefined) return want;
   return takeUpTo(
     want,
     async () => (await trx.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst())?.quota,
@@ -368,13 +446,7 @@ async function takeFromUser(trx: Trx, userId: number, want: number): Promise<num
 
 /** Takes `want` (> 0) from a limited token's remaining quota (moved to used), or all that is left when less. */
 async function takeFromToken(trx: Trx, tokenId: number, want: number): Promise<number> {
-  const full = await trx
-    .updateTable('tokens')
-    .set((eb) => ({ remain_quota: eb('remain_quota', '-', want), used_quota: eb('used_quota', '+', want) }))
-    .where('id', '=', tokenId)
-    .where('remain_quota', '>=', want)
-    .executeTakeFirst();
-  if (Number(full.numUpdatedRows) === 1) return want;
+  if ((await takeLimitedTokenQuota.affected(trx, want, tokenId)) === 1) return want;
   return takeUpTo(
     want,
     async () => (await trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId).executeTakeFirst())?.remain_quota,
@@ -415,46 +487,30 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
       giveBackToUser = fromUser - extra;
     }
     const charged = reserved + extra;
-    const user = await trx
-      .updateTable('users')
-      .set((eb) => ({
-        quota: eb('quota', '+', giveBackToUser),
-        used_quota: eb('used_quota', '+', charged),
-        request_count: eb('request_count', '+', 1),
-      }))
-      .where('id', '=', userId)
-      .returning(['username', 'email', 'quota'])
-      .executeTakeFirst();
+    const user = await settleUser.first(trx, giveBackToUser, charged, userId);
     // After the user row (lock order users → tokens, as everywhere): give back to the token.
     if (delta < 0) await moveTokenQuota(trx, tokenId, delta);
     if (charged !== 0) {
-      await trx
-        .updateTable('channels')
-        .set((eb) => ({ used_quota: eb('used_quota', '+', charged) }))
-        .where('id', '=', charge.channelId)
-        .execute();
+      await chargeChannel.execute(trx, charged, charge.channelId);
     }
     if (settings.logConsumeEnabled) {
-      await trx
-        .insertInto('logs')
-        .values({
-          user_id: userId,
-          created_at: Math.floor(deps.now() / 1000),
-          type: logTypeConsume,
-          content: charge.content,
-          username: user?.username ?? '',
-          token_name: charge.tokenName,
-          model_name: charge.modelName,
-          quota: charged,
-          prompt_tokens: charge.usage.promptTokens,
-          completion_tokens: charge.usage.completionTokens,
-          channel_id: charge.channelId,
-          request_id: charge.requestId,
-          elapsed_time: Math.max(0, Math.round(charge.elapsedMs)),
-          is_stream: charge.isStream,
-          system_prompt_reset: charge.systemPromptReset,
-        })
-        .execute();
+      await insertConsumeLog.execute(
+        trx,
+        userId,
+        Math.floor(deps.now() / 1000),
+        charge.content,
+        user?.username ?? '',
+        charge.tokenName,
+        charge.modelName,
+        charged,
+        charge.usage.promptTokens,
+        charge.usage.completionTokens,
+        charge.channelId,
+        charge.requestId,
+        Math.max(0, Math.round(charge.elapsedMs)),
+        charge.isStream,
+        charge.systemPromptReset,
+      );
     }
     return { charged, extra, user };
   });

@@ -515,6 +515,7 @@ export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
     const caller = c.get('caller');
     const body = c.get('relayBody');
     const json = body.json ?? {};
+    if (body.decodeError !== undefined) return sendRelayError(c, relayError(400, body.decodeError, 'invalid_text_request'));
     // Images are validated per attempt, against the channel's mapped model (as one-api does).
     const invalid = mode === 'images' ? null : validateTextRequest(mode, json, body.model);
     if (invalid !== null) return sendRelayError(c, invalid);

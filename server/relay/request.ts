@@ -84,6 +84,8 @@ export function imageSizeRatio(model: string, size: string, quality: string): nu
  * a non-integer `n` is `invalid value of n` rather than a JSON decoding error.
  */
 function validateImageRequest(json: Json, model: string): RelayError | null {
+  const mistyped = mistypedField(json, imageFieldTypes, 'ImageRequest');
+  if (mistyped !== null) return relayError(400, mistyped, 'invalid_image_request');
   if (typeof json.prompt !== 'string' || json.prompt === '') return relayError(400, 'prompt is required', 'prompt_missing');
   const { n, size } = imageOptions(json);
   const sizes = imageSizeRatios[model];
@@ -97,6 +99,43 @@ function validateImageRequest(json: Json, model: string): RelayError | null {
 
 // ---------------------------------------------------------------------------------------------
 // Validation (§4.4 step 2)
+
+/** Go's name for the kind of a JSON value in a decoding error. */
+const goKind = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value;
+
+/** A field of one-api's request structs whose JSON type is checked: its Go type and the values it accepts. */
+interface FieldType {
+  readonly goType: string;
+  readonly accepts: (value: unknown) => boolean;
+  /** For arrays: whether one element is acceptable (Go names the element type then). */
+  readonly element?: (value: unknown) => boolean;
+}
+const isPlainObject = (u: unknown): boolean => typeof u === 'object' && u !== null && !Array.isArray(u);
+const textFieldTypes: Readonly<Record<string, FieldType>> = {
+  stream: { goType: 'bool', accepts: (u) => typeof u === 'boolean' },
+  // Not an array at all is "field messages is required" below, as before.
+  messages: { goType: 'model.Message', accepts: () => true, element: isPlainObject },
+};
+const imageFieldTypes: Readonly<Record<string, FieldType>> = {
+  size: { goType: 'string', accepts: (u) => typeof u === 'string' },
+  quality: { goType: 'string', accepts: (u) => typeof u === 'string' },
+};
+
+/**
+ * Go's decoding error for the first field whose JSON type the request struct cannot hold (null
+ * values decode as absent), or null: one-api refuses such a body before anything is charged.
+ */
+function mistypedField(json: Json, fields: Readonly<Record<string, FieldType>>, struct: string): string | null {
+  for (const [name, field] of Object.entries(fields)) {
+    const value = json[name];
+    if (value === undefined || value === null) continue;
+    const element = field.element;
+    const bad: unknown = !field.accepts(value) ? value : Array.isArray(value) && element !== undefined ? (value as unknown[]).find((v) => !element(v)) : undefined;
+    if (bad !== undefined) return `json: cannot unmarshal ${goKind(bad)} into Go struct field ${struct}.${name} of type ${field.goType}`;
+  }
+  return null;
+}
 
 /**
  * The 400 a request gets before any channel is tried, or null when it is valid.
@@ -113,6 +152,8 @@ function validateImageRequest(json: Json, model: string): RelayError | null {
 export function validateTextRequest(mode: RelayMode, json: Json, model?: string): RelayError | null {
   const bodyModel = typeof json.model === 'string' ? json.model : '';
   if (mode === 'images') return validateImageRequest(json, model ?? (bodyModel === '' ? defaultImageModel : bodyModel));
+  const mistyped = mistypedField(json, textFieldTypes, 'GeneralOpenAIRequest');
+  if (mistyped !== null) return invalidText(mistyped);
   const maxTokens = json.max_tokens;
   if (maxTokens !== undefined && maxTokens !== null) {
     if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > maxTokensLimit) {
@@ -128,7 +169,8 @@ export function validateTextRequest(mode: RelayMode, json: Json, model?: string)
     case 'moderations':
       return isBlank(json.input) ? invalidText('field input is required') : null;
     case 'embeddings':
-      return null;
+      // Deviation: one-api forwarded embeddings without input (the upstream refused them).
+      return isBlank(json.input) ? invalidText('field input is required') : null;
   }
 }
 

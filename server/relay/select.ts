@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
+import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import { relayChannelColumns, relayError, type RelayChannel, type RelayError } from './types';
 
@@ -55,21 +56,9 @@ export function weightedIndex(weights: readonly (number | null)[], r: number): n
   return shares.findLastIndex((share) => share > 0);
 }
 
-/**
- * Draws a channel for (`group`, `model`) among enabled abilities of enabled channels, not in
- * `exclude`, in the highest remaining priority tier (NULL priority counts as 0); null when there
- * is none. One query: the tier is chosen in SQL (`priority = max(priority)` over the same
- * candidates), only its rows come back, ordered by id so that a seeded `random` is reproducible.
- */
-export async function pickChannel(
-  db: Db,
-  group: string,
-  model: string,
-  exclude: ReadonlySet<number>,
-  random: () => number = Math.random,
-): Promise<RelayChannel | null> {
-  const excluded = [...exclude];
-  const rows = await db
+/** The candidates of the highest priority tier of (`group`, `model`), without the `excluded` channels. */
+function topTierQuery(db: Db, group: string, model: string, excluded: readonly number[]) {
+  return db
     .selectFrom('abilities as a')
     .innerJoin('channels as c', 'c.id', 'a.channel_id')
     .select(joinedColumns)
@@ -93,8 +82,27 @@ export async function pickChannel(
           .$if(excluded.length > 0, (qb) => qb.where('c2.id', 'not in', excluded)),
       ),
     )
-    .orderBy('c.id')
-    .execute();
+    .orderBy('c.id');
+}
+
+/** The first draw of every request (nothing excluded yet), compiled once per dialect. */
+const topTier = precompile(2, (db: Db, group: string, model: string) => topTierQuery(db, group, model, []));
+
+/**
+ * Draws a channel for (`group`, `model`) among enabled abilities of enabled channels, not in
+ * `exclude`, in the highest remaining priority tier (NULL priority counts as 0); null when there
+ * is none. One query: the tier is chosen in SQL (`priority = max(priority)` over the same
+ * candidates), only its rows come back, ordered by id so that a seeded `random` is reproducible.
+ */
+export async function pickChannel(
+  db: Db,
+  group: string,
+  model: string,
+  exclude: ReadonlySet<number>,
+  random: () => number = Math.random,
+): Promise<RelayChannel | null> {
+  const excluded = [...exclude];
+  const rows = excluded.length === 0 ? await topTier.rows(db, group, model) : await topTierQuery(db, group, model, excluded).execute();
   if (rows.length === 0) return null;
   return rows[weightedIndex(rows.map((row) => row.weight), random())] ?? null;
 }

@@ -74,6 +74,11 @@ export interface RelayBody {
   readonly json: Readonly<Record<string, unknown>> | null;
   /** The requested model (body `model`, else the route's default, contract §4.2 "Model defaults"). */
   readonly model: string;
+  /**
+   * Why the body could not be decoded, for routes whose auth step lets such a body through
+   * (embeddings, moderations): the relay answers it as an invalid request before anything else.
+   */
+  readonly decodeError?: string;
 }
 
 /** Hono variables of a relay request after the auth middleware. */

@@ -17,7 +17,7 @@ describe('validateTextRequest', () => {
     expect(validateTextRequest('completions', { model: 'gpt-3.5-turbo-instruct', prompt: 'x' })).toBeNull();
     expect(validateTextRequest('completions', { model: 'gpt-3.5-turbo-instruct', prompt: ['a', 'b'] })).toBeNull();
     expect(validateTextRequest('embeddings', { model: 'text-embedding-3-small', input: 'x' })).toBeNull();
-    expect(validateTextRequest('embeddings', { model: 'text-embedding-3-small' })).toBeNull();
+    expect(validateTextRequest('embeddings', { model: 'text-embedding-3-small' })).toEqual(textError('field input is required'));
     expect(validateTextRequest('moderations', { input: 'x' })).toBeNull();
   });
 

@@ -1,0 +1,71 @@
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import type { Database } from './schema';
+
+/**
+ * Statements built and compiled once per dialect, then run with new arguments: for the relay's
+ * hot path, where Kysely's building and compiling (immutable operation trees, a visitor pass)
+ * cost as much CPU as SQLite running the statement.
+ *
+ * The builder is called once per dialect with one placeholder object per argument in place of
+ * the values; the compiled parameter list then says where each argument goes (an argument may
+ * appear several times, or not at all). Constant values written into the builder stay as they
+ * were compiled. Only pass arguments where the builder uses them as values (`where`, `set`,
+ * `values`, expression operands): an argument that changes the SQL text (a column name, an
+ * `in` list's length, a `$if`) must stay a built query.
+ */
+
+type Db = Kysely<Database>;
+
+/** Stands in for argument `index` while the statement is compiled. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/** The compiled text and, per parameter, either an argument index or a constant. */
+interface Template {
+  readonly sql: string;
+  /** Slot entries stand for arguments; anything else is a constant compiled into the statement. */
+  readonly parameters: readonly unknown[];
+}
+
+/** A statement compiled once per dialect. */
+export interface Precompiled<A extends readonly unknown[], R> {
+  /** Runs on `db` (the database or an open transaction) with `args` in place of the placeholders. */
+  execute(db: Db, ...args: A): Promise<QueryResult<R>>;
+  /** The rows of `execute`. */
+  rows(db: Db, ...args: A): Promise<R[]>;
+  /** The first row of `execute`, or undefined. */
+  first(db: Db, ...args: A): Promise<R | undefined>;
+  /** The rows changed by an update, insert or delete. */
+  affected(db: Db, ...args: A): Promise<number>;
+}
+
+/**
+ * Compiles `build(db, ...args)` once per dialect (the first time it runs on one) with
+ * placeholders for its `arity` arguments.
+ */
+export function precompile<A extends readonly unknown[], R>(arity: A['length'], build: (db: Db, ...args: A) => Compilable<R>): Precompiled<A, R> {
+  // Keyed by the dialect adapter, which a database shares with its transactions.
+  const templates = new WeakMap<object, Template>();
+  const templateOf = (db: Db): Template => {
+    const adapter = db.getExecutor().adapter;
+    const known = templates.get(adapter);
+    if (known !== undefined) return known;
+    const slots = Array.from({ length: arity }, (_, i) => new Slot(i));
+    const compiled = build(db, ...(slots as unknown as A)).compile();
+    const template: Template = { sql: compiled.sql, parameters: compiled.parameters };
+    templates.set(adapter, template);
+    return template;
+  };
+  const execute = (db: Db, ...args: A): Promise<QueryResult<R>> => {
+    const template = templateOf(db);
+    const parameters = template.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+    return db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters));
+  };
+  return {
+    execute,
+    rows: async (db, ...args) => (await execute(db, ...args)).rows,
+    first: async (db, ...args) => (await execute(db, ...args)).rows[0],
+    affected: async (db, ...args) => Number((await execute(db, ...args)).numAffectedRows ?? 0n),
+  };
+}
