@@ -1,13 +1,17 @@
-import http from 'node:http';
-import https from 'node:https';
 import { Readable } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
 
 /**
- * The relay's HTTP client for upstream providers: node:http(s) with keep-alive agents. The
- * global `fetch` cost several times more CPU per call (measured by bench/relay), and the relay
- * makes one upstream call per request. The answer offers the part of `Response` the pipeline
- * reads: status, headers, the whole text, or the body as a web stream read as it arrives.
- * No `Accept-Encoding` is sent, so upstreams answer uncompressed.
+ * The relay's HTTP client for upstream providers: undici with one keep-alive pool per origin.
+ * bench/relay measured, per call against a local upstream: undici about 60 µs p50 and 80–120 µs
+ * of CPU, node:http about 100 µs and 130–210 µs, the global `fetch` about 400 µs and 450–520 µs;
+ * the relay makes one upstream call per request. The answer offers the part of `Response` the
+ * pipeline reads: status, headers, the whole text, or the body as a web stream read as it
+ * arrives. No `Accept-Encoding` is sent, so upstreams answer uncompressed.
+ *
+ * undici's own header and body timeouts are off: RELAY_TIMEOUT (the pipeline's abort signal)
+ * bounds the wait for the answer and each silence of a stream, and a stream may run for as
+ * long as its upstream keeps sending.
  */
 
 export interface UpstreamResponse {
@@ -19,68 +23,48 @@ export interface UpstreamResponse {
   readonly body: ReadableStream<Uint8Array>;
 }
 
-/** Sockets kept open per upstream host between requests. */
-const agentOptions = { keepAlive: true, maxSockets: 512, maxFreeSockets: 64, scheduling: 'lifo' } as const;
-const httpAgent = new http.Agent(agentOptions);
-const httpsAgent = new https.Agent(agentOptions);
+/** Connections kept per upstream origin, open and idle. */
+const dispatcher = new Agent({
+  connections: 512,
+  pipelining: 1,
+  keepAliveTimeout: 30_000,
+  headersTimeout: 0,
+  bodyTimeout: 0,
+});
 
 /** Wraps an answered request. */
-function responseOf(res: http.IncomingMessage): UpstreamResponse {
+function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
   let web: ReadableStream<Uint8Array> | null = null;
   return {
-    status: res.statusCode ?? 0,
+    status: answer.statusCode,
     headers: {
       get: (name) => {
-        const value = res.headers[name.toLowerCase()];
+        const value = answer.headers[name.toLowerCase()];
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     },
-    text: () =>
-      new Promise<string>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.once('error', reject);
-        res.once('close', () => {
-          if (!res.complete) reject(new Error('upstream connection closed before the answer ended'));
-        });
-      }),
+    text: () => answer.body.text(),
     get body() {
-      web ??= Readable.toWeb(res) as ReadableStream<Uint8Array>;
+      web ??= Readable.toWeb(answer.body) as ReadableStream<Uint8Array>;
       return web;
     },
   };
 }
 
 /** POSTs `body` to `url`; rejects on a network failure or when `signal` aborts (with its reason). */
-export function postUpstream(url: string, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
+export async function postUpstream(url: string, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
   const abortReason = (): Error => (signal.reason instanceof Error ? signal.reason : new Error('upstream request aborted'));
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(abortReason());
-      return;
-    }
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      reject(new Error(`invalid upstream URL: ${url}`));
-      return;
-    }
-    const secure = target.protocol === 'https:';
-    if (!secure && target.protocol !== 'http:') {
-      reject(new Error(`unsupported upstream URL scheme: ${target.protocol}`));
-      return;
-    }
-    const payload = Buffer.from(body, 'utf8');
-    const request = (secure ? https : http).request(target, {
-      method: 'POST',
-      agent: secure ? httpsAgent : httpAgent,
-      headers: { ...headers, 'Content-Length': String(payload.length) },
-      signal,
-    });
-    request.once('response', (res) => resolve(responseOf(res)));
-    request.once('error', (error) => reject(signal.aborted ? abortReason() : error));
-    request.end(payload);
-  });
+  if (signal.aborted) throw abortReason();
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new Error(`invalid upstream URL: ${url}`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported upstream URL scheme: ${target.protocol}`);
+  try {
+    return responseOf(await request(target, { method: 'POST', headers, body, signal, dispatcher }));
+  } catch (error) {
+    throw signal.aborted ? abortReason() : error;
+  }
 }
