@@ -54,6 +54,35 @@ function wrapStatement(statement: BetterSqlite3.Statement): SqliteStatement {
   };
 }
 
+/**
+ * Tells whether the rows of a table may have changed since an earlier reading, cheaply enough to
+ * ask on every relay request, so that a few read-mostly rows (the relay's options) can be kept in
+ * memory. SQLite only: its `data_version` changes when another connection (another process)
+ * commits, and the statements of this connection that write the table are counted as they are
+ * prepared to run. PostgreSQL has no such cheap signal: no watcher, callers read the rows.
+ */
+export interface ChangeWatch {
+  /** A value that differs from every earlier one once `table` may have been written (by anyone). */
+  generation(table: string): string;
+}
+
+const changeWatches = new WeakMap<Kysely<Database>, ChangeWatch>();
+
+/** The change watch of `db` (SQLite), or undefined (PostgreSQL, or a database opened elsewhere). */
+export const changeWatchOf = (db: Kysely<Database>): ChangeWatch | undefined => changeWatches.get(db);
+
+/**
+ * The tables a statement may write: every name after insert into / update / delete from /
+ * replace into / alter, drop or create table anywhere in its text (a CTE, a trigger body). A
+ * false match (a word in a literal, `do update set`) only costs a needless re-read.
+ */
+function writtenTables(query: string): readonly string[] {
+  const found = query.matchAll(
+    /\b(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from|alter\s+table|drop\s+table(?:\s+if\s+exists)?|create\s+table(?:\s+if\s+not\s+exists)?)\s+(?:"?main"?\.)?"?(\w+)"?/gi,
+  );
+  return [...new Set([...found].map((m) => (m[1] ?? '').toLowerCase()))];
+}
+
 /** Prepared statements kept per connection (distinct SQL texts; `IN (...)` lists vary in length). */
 const statementCacheSize = 256;
 
@@ -62,9 +91,19 @@ const statementCacheSize = 256;
  * path preparing cost more than running. A cached statement still iterating (a streamed read) is
  * not shared: the caller gets a fresh one. Least recently used texts are dropped first.
  */
-function cachedPrepare(sqlite: BetterSqlite3.Database): (query: string) => SqliteStatement {
+function cachedPrepare(sqlite: BetterSqlite3.Database, onWrite: (table: string) => void): (query: string) => SqliteStatement {
   const cache = new Map<string, { readonly raw: BetterSqlite3.Statement; readonly wrapped: SqliteStatement }>();
+  /** The tables each SQL text seen may write; texts repeat, so the regex runs once per text. */
+  const targets = new Map<string, readonly string[]>();
   return (query) => {
+    let tables = targets.get(query);
+    if (tables === undefined) {
+      tables = writtenTables(query);
+      if (targets.size >= statementCacheSize * 4) targets.clear();
+      targets.set(query, tables);
+    }
+    // Counted when prepared, i.e. before it runs: a reader that looks after the write sees a new generation.
+    for (const table of tables) onWrite(table);
     // A schema change may alter what `select *` returns: forget every statement prepared before it.
     if (/^\s*(alter|create|drop)\b/i.test(query)) {
       cache.clear();
@@ -100,11 +139,14 @@ function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  const ownWrites = new Map<string, number>();
   const database: SqliteDatabase = {
     close: () => sqlite.close(),
-    prepare: cachedPrepare(sqlite),
+    prepare: cachedPrepare(sqlite, (table) => ownWrites.set(table, (ownWrites.get(table) ?? 0) + 1)),
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  changeWatches.set(db, { generation: (table) => `${String(dataVersion.get())}:${ownWrites.get(table) ?? 0}` });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
