@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { logTypeConsume } from '../../src/domain/constants';
 import { builtInCompletionRatio, parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
 import { changeWatchOf } from '../db/connect';
+import { groupedTransaction } from '../db/groupCommit';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
@@ -374,7 +375,7 @@ export async function reserve(
     return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), settings: billing });
   }
   try {
-    const outcome = await deps.db.transaction().execute(async (trx) => {
+    const outcome = await groupedTransaction(deps.db, deps.dialect, async (trx) => {
       const user = await takeUserQuota.first(trx, take, userId);
       if (user === undefined) throw new Refused(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
       // One statement for both kinds of token: unlimited ones pass the condition; both move their
@@ -396,7 +397,7 @@ export async function refund(deps: ResolvedDeps, reservation: Reservation): Prom
   if (closed.has(reservation)) return;
   const { amount, userId, tokenId } = reservation;
   if (amount > 0) {
-    await deps.db.transaction().execute(async (trx) => {
+    await groupedTransaction(deps.db, deps.dialect, async (trx) => {
       await giveUserQuota.execute(trx, amount, userId);
       await moveTokenQuota(trx, tokenId, -amount);
     });
@@ -493,7 +494,7 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
   const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
   const price = quotaAmount(Math.trunc(charge.quota));
   const delta = price - reserved;
-  const result = await deps.db.transaction().execute(async (trx) => {
+  const result = await groupedTransaction(deps.db, deps.dialect, async (trx) => {
     let extra = delta;
     let giveBackToUser = -delta;
     if (delta > 0) {
