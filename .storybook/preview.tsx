@@ -33,6 +33,29 @@ function ColorModeRoot({ dark, children }: { readonly dark: boolean; readonly ch
 // findBy*/waitFor give up after 1 s by default; a slower CI machine needs more headroom.
 configure({ asyncUtilTimeout: 5000 });
 
+/** True when the stories run as tests (Vitest browser mode), not in the Storybook UI. */
+const underTest = '__vitest_browser__' in globalThis;
+
+/*
+ * Under test, motion is off: Chakra's enter/exit animations and transitions take no time, so a
+ * dialog or toast is there (or gone) as soon as its state says so, and no play function waits on a
+ * fade. Zag's presence unmounts at once when the animation duration is 0s. The Storybook UI keeps
+ * its motion. No story asserts on an animation.
+ */
+if (underTest) {
+  const noMotion = document.createElement('style');
+  noMotion.dataset.storyTests = 'no-motion';
+  noMotion.textContent = [
+    '*, *::before, *::after {',
+    '  animation-duration: 0s !important;',
+    '  animation-delay: 0s !important;',
+    '  transition-duration: 0s !important;',
+    '  transition-delay: 0s !important;',
+    '}',
+  ].join('\n');
+  document.head.appendChild(noMotion);
+}
+
 const preview: Preview = {
   decorators: [
     (Story, { parameters }) => {
@@ -52,6 +75,14 @@ const preview: Preview = {
       );
     },
   ],
-  parameters: { a11y: { test: 'error' } },
+  parameters: {
+    a11y: {
+      test: 'error',
+      // Every rule still runs on every node and every violation is reported in full; under test
+      // the passes and incompletes are cut to one example each, which spares building their
+      // selectors and shipping them to the runner (the UI panel keeps the full lists).
+      ...(underTest ? { options: { resultTypes: ['violations'] } } : {}),
+    },
+  },
 };
 export default preview;

@@ -8,6 +8,7 @@ import { wechatLoginMachine } from '../../machines/wechatLogin';
 import { MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyStatus, stubSession } from '../app/stories/SessionStory';
 import { LoginPage } from './LoginPage';
+import { enterText } from '../app/stories/enterText';
 
 /*
  * The /login container, one story per session state (conventions §4). The password login is
@@ -98,7 +99,7 @@ export const SignedOut: Story = {
     // Both empty.
     await userEvent.click(submit);
     // Username empty.
-    await userEvent.type(password, 'secret123');
+    await enterText(password, 'secret123');
     await userEvent.click(submit);
     // Username blank (only spaces).
     await userEvent.type(username, '   ');
@@ -116,8 +117,8 @@ export const SignedOut: Story = {
 
     // Both filled: one login with the trimmed username; the button shows progress.
     await userEvent.clear(username);
-    await userEvent.type(username, '  alice  ');
-    await userEvent.type(password, 'secret123');
+    await enterText(username, '  alice  ');
+    await enterText(password, 'secret123');
     await userEvent.click(submit);
     await waitFor(() => expect(logIn).toHaveBeenCalledTimes(1));
     await expect(logIn).toHaveBeenCalledWith({ username: 'alice', password: 'secret123' });

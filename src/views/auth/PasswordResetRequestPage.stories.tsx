@@ -15,6 +15,7 @@ import { turnstileMachine } from '../../machines/turnstile';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyStatus } from '../app/stories/SessionStory';
 import { PasswordResetRequestPage } from './PasswordResetRequestPage';
+import { enterText } from '../app/stories/enterText';
 
 /*
  * The /reset container (route page + passwordResetRequest machine), one story per machine
@@ -144,7 +145,7 @@ export const CooldownCountdown: Story = {
   render: () => <ResetStory />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await userEvent.type(c.getByLabelText(/^邮箱地址/), ' alice@example.com ');
+    await enterText(c.getByLabelText(/^邮箱地址/), ' alice@example.com ');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(sendPasswordReset).toHaveBeenCalledTimes(1));
     await expect(sendPasswordReset).toHaveBeenCalledWith({ email: 'alice@example.com', turnstile: '' });
@@ -172,7 +173,7 @@ export const SendRefused: Story = {
   render: () => <ResetStory machine={failing} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await userEvent.type(c.getByLabelText(/^邮箱地址/), 'nobody@example.com');
+    await enterText(c.getByLabelText(/^邮箱地址/), 'nobody@example.com');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await waitFor(() =>
       expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '该邮箱地址未注册' } }),
@@ -187,7 +188,7 @@ export const BotCheckPending: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('group', { name: '人机验证' })).toBeVisible();
-    await userEvent.type(c.getByLabelText(/^邮箱地址/), 'alice@example.com');
+    await enterText(c.getByLabelText(/^邮箱地址/), 'alice@example.com');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await expect(notify).toHaveBeenCalledWith({
       type: 'notify',

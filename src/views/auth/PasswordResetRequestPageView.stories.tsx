@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Box } from '@chakra-ui/react';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { PasswordResetRequestPageView } from './PasswordResetRequestPageView';
+import { enterText } from '../app/stories/enterText';
 
 const meta = {
   title: 'Auth/PasswordResetRequestPageView',
@@ -14,7 +15,7 @@ type Story = StoryObj<typeof meta>;
 export const Ready: Story = {
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
-    await userEvent.type(c.getByLabelText(/^邮箱地址/), 'alice@example.com');
+    await enterText(c.getByLabelText(/^邮箱地址/), 'alice@example.com');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await expect(args.onRequest).toHaveBeenCalledWith('alice@example.com');
     await expect(c.getByRole('link', { name: '返回登录' })).toHaveAttribute('href', '/login');

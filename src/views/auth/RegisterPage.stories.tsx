@@ -15,6 +15,7 @@ import { turnstileMachine } from '../../machines/turnstile';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyStatus } from '../app/stories/SessionStory';
 import { RegisterPage } from './RegisterPage';
+import { enterText } from '../app/stories/enterText';
 
 /*
  * The /register container (route page + register machine), one story per state of the
@@ -105,9 +106,9 @@ const fill = async (canvas: HTMLElement, values: { username: string; password: s
   await userEvent.clear(username);
   await userEvent.clear(password);
   await userEvent.clear(password2);
-  if (values.username !== '') await userEvent.type(username, values.username);
-  if (values.password !== '') await userEvent.type(password, values.password);
-  if (values.password2 !== '') await userEvent.type(password2, values.password2);
+  if (values.username !== '') await enterText(username, values.username);
+  if (values.password !== '') await enterText(password, values.password);
+  if (values.password2 !== '') await enterText(password2, values.password2);
 };
 
 const meta = {
@@ -183,7 +184,7 @@ export const SendsCode: Story = {
   render: () => <RegisterStory status={withEmail} snapshots={seed('editing', 'idle', { emailVerification: true })} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await userEvent.type(c.getByLabelText(/^邮箱地址/), ' alice@example.com ');
+    await enterText(c.getByLabelText(/^邮箱地址/), ' alice@example.com ');
     await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
     await waitFor(() => expect(sendVerificationCode).toHaveBeenCalledTimes(1));
     await expect(sendVerificationCode).toHaveBeenCalledWith({ email: 'alice@example.com', turnstile: '' });

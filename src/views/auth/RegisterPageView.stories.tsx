@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Box, Text } from '@chakra-ui/react';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { RegisterPageView } from './RegisterPageView';
+import { enterText } from '../app/stories/enterText';
 
 const meta = {
   title: 'Auth/RegisterPageView',
@@ -28,8 +29,8 @@ export const Plain: Story = {
     await expect(c.getByText('8 到 20 个字符')).toBeVisible();
     await expect(c.queryByLabelText(/邮箱地址/)).toBeNull();
     await userEvent.type(c.getByLabelText(/^用户名/), 'alice');
-    await userEvent.type(c.getByLabelText(/^密码/), 'secret123');
-    await userEvent.type(c.getByLabelText(/^确认密码/), 'secret123');
+    await enterText(c.getByLabelText(/^密码/), 'secret123');
+    await enterText(c.getByLabelText(/^确认密码/), 'secret123');
     await userEvent.click(c.getByRole('button', { name: '注册' }));
     await expect(args.onSubmit).toHaveBeenCalledWith({
       username: 'alice',
@@ -47,7 +48,7 @@ export const WithEmailVerification: Story = {
   args: { emailVerification: true },
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
-    await userEvent.type(c.getByLabelText(/^邮箱地址/), 'alice@example.com');
+    await enterText(c.getByLabelText(/^邮箱地址/), 'alice@example.com');
     await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
     await expect(args.onSendCode).toHaveBeenCalledWith('alice@example.com');
     await expect(args.onSubmit).not.toHaveBeenCalled();

@@ -8,6 +8,7 @@ import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import { channelFormMachine, type ChannelFormContext, type SaveChannelInput } from '../../machines/channelForm';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { ChannelFormPage } from './ChannelFormPage';
+import { enterText } from '../app/stories/enterText';
 
 const typeModels: ChannelTypeModels = { '1': ['gpt-4o', 'gpt-4o-mini'], '14': ['claude-3-haiku', 'claude-3-opus'], '43': null };
 const catalogue = ['gpt-4o', 'gpt-4o-mini', 'claude-3-haiku', 'claude-3-opus'];
@@ -111,10 +112,11 @@ export const Create: Story = {
     const c = within(canvasElement);
     const name = await c.findByLabelText(/^名称/);
     await expect(c.getByText('已选择 2 个模型')).toBeVisible();
-    await userEvent.type(name, 'openai-main');
+    await enterText(name, 'openai-main');
     await userEvent.type(c.getByLabelText(/密钥/), 'sk-1');
     await userEvent.click(c.getByRole('checkbox', { name: 'vip' }));
-    await userEvent.type(c.getByLabelText('自定义模型名称'), 'my-model, gpt-4o{Enter}');
+    await enterText(c.getByLabelText('自定义模型名称'), 'my-model, gpt-4o');
+    await userEvent.keyboard('{Enter}');
     await expect(c.getByText('已选择 3 个模型')).toBeVisible();
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/channel', replace: false }));

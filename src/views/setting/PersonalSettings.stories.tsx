@@ -21,6 +21,7 @@ import { oauthLaunchMachine } from '../../machines/oauthLaunch';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyStatus, storyUsers } from '../app/stories/SessionStory';
 import { PersonalSettings } from './PersonalSettings';
+import { enterText } from '../app/stories/enterText';
 
 const alice: User = { ...storyUsers.common, email: '', github_id: '', wechat_id: '', lark_id: '' };
 const token = '0123456789abcdef0123456789abcdef';
@@ -213,7 +214,7 @@ export const BindEmail: Story = {
     stored = alice;
     notify.mockClear();
     await userEvent.click(within(canvasElement).getByRole('button', { name: '绑定邮箱地址' }));
-    await userEvent.type(await screen.findByLabelText('邮箱地址'), 'alice@example.com');
+    await enterText(await screen.findByLabelText('邮箱地址'), 'alice@example.com');
     await userEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     await expect(await screen.findByRole('button', { name: /重新发送 \(\d+\)/ })).toBeDisabled();
     await userEvent.type(screen.getByLabelText('验证码'), '8d3f');

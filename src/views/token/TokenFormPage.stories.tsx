@@ -8,6 +8,7 @@ import { emptyTokenForm, tokenFormOf } from '../../domain/tokenForm';
 import { tokenFormMachine, type SaveTokenInput, type TokenFormContext } from '../../machines/tokenForm';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { TokenFormPage } from './TokenFormPage';
+import { enterText } from '../app/stories/enterText';
 
 const stored: Token = {
   id: 4,
@@ -92,7 +93,7 @@ export const SubnetInvalid: Story = {
     notify.mockClear();
     saves.mockClear();
     const c = within(canvasElement);
-    await userEvent.type(c.getByLabelText('IP 限制'), '10.0.0.0/8, 999.1.1.1');
+    await enterText(c.getByLabelText('IP 限制'), '10.0.0.0/8, 999.1.1.1');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await expect(await c.findByText('无效的网段：999.1.1.1')).toBeVisible();
     await expect(saves).not.toHaveBeenCalled();

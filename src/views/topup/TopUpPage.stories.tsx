@@ -7,6 +7,7 @@ import type { User } from '../../domain/user';
 import { topUpMachine, type RedeemCodeInput, type TopUpContext } from '../../machines/topUp';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { TopUpPage } from './TopUpPage';
+import { enterText } from '../app/stories/enterText';
 
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1, quota: 500000 };
 const quotaDisplay = { displayInCurrency: true, quotaPerUnit: 500000 };
@@ -76,7 +77,7 @@ export const Redeem: Story = {
     await waitFor(() => expect(c.getByTestId('remaining-quota')).toHaveTextContent('$1.00'));
     await userEvent.click(c.getByRole('button', { name: '兑换' }));
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'info', message: { key: 'validation.topUp.codeRequired' } });
-    await userEvent.type(c.getByLabelText('兑换码'), 'good-code');
+    await enterText(c.getByLabelText('兑换码'), 'good-code');
     await userEvent.click(c.getByRole('button', { name: '兑换' }));
     await waitFor(() => expect(c.getByTestId('remaining-quota')).toHaveTextContent('$1.50'));
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'topUp.redeemed', params: { quota: '$0.50' } } });

@@ -7,6 +7,7 @@ import type { User } from '../../domain/user';
 import { profileEditMachine, type ProfileEditContext, type SaveSelfInput } from '../../machines/profileEdit';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { ProfileEditPage } from './ProfileEditPage';
+import { enterText } from '../app/stories/enterText';
 
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
 
@@ -68,8 +69,8 @@ export const Editing: Story = {
     await expect(username).toHaveValue('alice');
     await expect(c.getByLabelText('密码')).toHaveValue('');
     await userEvent.clear(c.getByLabelText('显示名称'));
-    await userEvent.type(c.getByLabelText('显示名称'), 'Alice Two');
-    await userEvent.type(c.getByLabelText('密码'), 'new-password-1');
+    await enterText(c.getByLabelText('显示名称'), 'Alice Two');
+    await enterText(c.getByLabelText('密码'), 'new-password-1');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith({ ...alice, display_name: 'Alice Two' }));
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'account.profile.saved' } });

@@ -7,6 +7,7 @@ import type { User } from '../../domain/user';
 import { emptyUserForm, userFormMachine, userFormOf, type SaveUserInput, type UserFormContext } from '../../machines/userForm';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { UserFormPage } from './UserFormPage';
+import { enterText } from '../app/stories/enterText';
 
 const alice: User = {
   id: 2,
@@ -109,7 +110,7 @@ export const CreateLive: Story = {
     const c = within(canvasElement);
     await userEvent.type(c.getByLabelText(/用户名/), 'carol');
     await expect(c.getByRole('button', { name: '提交' })).toBeDisabled();
-    await userEvent.type(c.getByLabelText(/密码/), 'carol-pass-1');
+    await enterText(c.getByLabelText(/密码/), 'carol-pass-1');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/user', replace: false }));
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'users.created' } });
