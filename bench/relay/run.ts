@@ -1,22 +1,28 @@
 // Relay overhead (`npm run bench:relay`): a fake upstream (bench/relay/upstream.ts, its own process)
-// loaded directly and through the gateway (server/main.ts in its own process, API only, SQLite in
-// a temp dir, one type-8 channel to the fake, an unlimited token, LogConsumeEnabled on), for
-// POST /v1/chat/completions non-streaming and streaming, at concurrency 1 and 64. Prints p50/p99
-// latency and requests/s for both, the added p50 at c=1 and the throughput ratio at c=64 against
-// the targets (< 1 ms added p50 at c=1; >= 80 % of direct throughput at c=64), the gateway's RSS
-// before and after, and checks that the consume-log count equals the gateway's 2xx answers.
+// loaded three ways: directly, through a bare proxy (bench/relay/proxy.ts, its own process: the
+// floor of any Node.js gateway here, two loopback hops and an HTTP client + server, no work) and
+// through the gateway (server/main.ts in its own process, API only, SQLite in a temp dir, two type-8
+// channels to the fake, an unlimited token, LogConsumeEnabled on), for POST /v1/chat/completions
+// non-streaming and streaming, at concurrency 1 and 64, in two scenarios: an instant upstream, and
+// a provider-like one that waits BENCH_UPSTREAM_DELAY_MS before answering (its own channel and
+// model, the `/slow` path of the fake). Prints p50/p99 latency, requests/s and CPU per request of
+// each, the added p50 at c=1 and the throughput ratio at c=64 against the targets (< 1 ms added p50
+// at c=1; >= 80 % of direct throughput at c=64) per scenario, with the same figures against the
+// bare proxy beside them, the gateway's RSS before and after, and checks that the consume-log count
+// equals the gateway's 2xx answers, per channel and in all.
 // Figures only: the exit code is 1 when the bench could not run or the consume-log check failed,
 // never because a target was missed.
 // Env: BENCH_SECONDS (10) per measured run, BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY ("1,64"),
-// BENCH_PROFILE=1 runs the gateway with --cpu-prof and prints its hottest functions and files
-// (the profile is kept in bench/out/).
+// BENCH_UPSTREAM_DELAY_MS (100; 0 skips the provider-like scenario), BENCH_PROFILE=1 runs the
+// gateway with --cpu-prof and prints its hottest functions and files (the profile is kept in
+// bench/out/).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure, quantile, rate, type Measured, type Target } from './load';
 import { cpuSeconds, freePort, repoRoot, rssMb, startChild, type Child } from './processes';
 import { monotonicMicros, summarizeProfile } from './profile';
-import { benchModel, openBenchDatabase, readAccounting, seedRelay, type Accounting } from './seed';
+import { benchModel, openBenchDatabase, readAccounting, seedRelay, slowModel, type Accounting } from './seed';
 
 const env = process.env;
 const num = (name: string, fallback: number): number => {
@@ -27,6 +33,7 @@ const num = (name: string, fallback: number): number => {
 };
 const seconds = Math.max(0.5, num('BENCH_SECONDS', 10));
 const warmupSeconds = num('BENCH_WARMUP_SECONDS', 2);
+const upstreamDelayMs = num('BENCH_UPSTREAM_DELAY_MS', 100);
 const concurrencies = (env.BENCH_CONCURRENCY ?? '1,64').split(',').map((s) => {
   const n = Number(s.trim());
   if (!Number.isSafeInteger(n) || n < 1) throw new Error('BENCH_CONCURRENCY must list positive integers');
@@ -38,25 +45,48 @@ const targets = { addedP50Ms: 1, throughputRatio: 0.8 };
 type Mode = 'non-streaming' | 'streaming';
 const modes: readonly Mode[] = ['non-streaming', 'streaming'];
 
-/** The request body of `mode`; the same bytes go direct and through the gateway. */
-const bodyOf = (mode: Mode): string =>
+/** The three ways to the fake upstream, in the order they are measured and printed. */
+type Via = 'direct' | 'proxy' | 'gateway';
+const vias: readonly Via[] = ['direct', 'proxy', 'gateway'];
+
+/** One scenario: which upstream path (hence which channel and model) the load goes to. */
+interface Scenario {
+  readonly title: string;
+  /** The path prefix on the fake upstream (and on the bare proxy): '' or '/slow'. */
+  readonly prefix: string;
+  readonly model: string;
+  /** The gateway channel that serves `model`. */
+  readonly channel: number;
+}
+
+/** The request body of `mode` for `model`; the same bytes go direct, through the proxy and through the gateway. */
+const bodyOf = (mode: Mode, model: string): string =>
   JSON.stringify({
-    model: benchModel,
+    model,
     messages: [{ role: 'user', content: 'Say something short.' }],
     ...(mode === 'streaming' ? { stream: true, stream_options: { include_usage: true } } : {}),
   });
 
-/** One row of the result table. */
+/** One row of a scenario's result: a mode and a concurrency, measured each way. */
 interface Row {
   readonly mode: Mode;
   readonly connections: number;
-  readonly direct: Measured;
-  readonly gateway: Measured;
+  readonly measured: Readonly<Record<Via, Measured>>;
+}
+
+/** A scenario's rows and the gateway's 2xx answers in it (checks and warm-ups included). */
+interface ScenarioResult {
+  readonly scenario: Scenario;
+  readonly rows: readonly Row[];
+  readonly gatewayOk: number;
+  readonly rssAfter: number;
 }
 
 const f = (v: number, digits = 2) => (Number.isNaN(v) ? '-' : v.toFixed(digits));
 const p50 = (m: Measured) => quantile(m.result.latencies, 0.5);
 const p99 = (m: Measured) => quantile(m.result.latencies, 0.99);
+const ratio = (a: Measured, b: Measured) => rate(a.result) / rate(b.result);
+const percent = (r: number, digits = 0) => `${f(r * 100, digits)} %`;
 
 /** One request, to check an endpoint answers before loading it. */
 async function probe(t: Target): Promise<{ status: number; text: string }> {
@@ -83,47 +113,77 @@ async function settledAccounting(path: string, expected: number): Promise<Accoun
   }
 }
 
-function printTable(rows: readonly Row[]): void {
-  const header = ['mode', 'c', 'direct p50', 'p99', 'req/s', 'CPU/req', 'gateway p50', 'p99', 'req/s', 'CPU/req', 'added p50', 'gw/direct', 'non-2xx'];
-  const widths = [13, 3, 10, 7, 8, 7, 11, 7, 8, 7, 9, 9, 7];
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log('\nLatency in ms (2xx answers only), throughput in requests/s, CPU/req: ms of CPU (user + system) the serving');
-  console.log('process (fake upstream for direct, gateway for gateway) spent per request; it stays meaningful on a busy machine');
-  console.log(line(header));
-  for (const r of rows) {
-    const d = r.direct.result;
-    const g = r.gateway.result;
-    console.log(
-      line([
-        r.mode,
-        String(r.connections),
-        f(p50(r.direct)),
-        f(p99(r.direct)),
-        f(rate(d), 0),
-        f(r.direct.cpuMsPerRequest, 3),
-        f(p50(r.gateway)),
-        f(p99(r.gateway)),
-        f(rate(g), 0),
-        f(r.gateway.cpuMsPerRequest, 3),
-        f(p50(r.gateway) - p50(r.direct)),
-        `${f((rate(g) / rate(d)) * 100, 0)} %`,
-        String(d.non2xx + g.non2xx + d.errors + g.errors),
-      ]),
-    );
-  }
+/** Prints `rows` as columns of the given widths, the first left-aligned. */
+function printColumns(widths: readonly number[], rows: readonly (readonly string[])[]): void {
+  for (const cells of rows) console.log(cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
 }
 
-function printTargets(rows: readonly Row[]): void {
-  console.log('\nTargets');
+function printTable({ scenario, rows }: ScenarioResult): void {
+  console.log(`\n=== Scenario: ${scenario.title} ===`);
+  console.log('Latency in ms (2xx answers only), throughput in requests/s, CPU/req: ms of CPU (user + system) the serving');
+  console.log('process (fake upstream for direct, bare proxy for proxy, gateway for gateway) spent per request; it stays');
+  console.log('meaningful on a busy machine. Errors: non-2xx answers and failed requests of the measured run.');
+  printColumns(
+    [13, 3, 7, 8, 8, 8, 8, 6],
+    [
+      ['mode', 'c', 'via', 'p50', 'p99', 'req/s', 'CPU/req', 'errors'],
+      ...rows.flatMap((r) =>
+        vias.map((via, i) => {
+          const m = r.measured[via];
+          return [
+            i === 0 ? r.mode : '',
+            i === 0 ? String(r.connections) : '',
+            via,
+            f(p50(m)),
+            f(p99(m)),
+            f(rate(m.result), 0),
+            f(m.cpuMsPerRequest, 3),
+            String(m.result.non2xx + m.result.errors),
+          ];
+        }),
+      ),
+    ],
+  );
+  console.log('Added p50 (ms) and throughput ratios: gateway against direct and against the bare proxy, the proxy against direct');
+  printColumns(
+    [13, 3, 10, 9, 12, 10, 9, 12],
+    [
+      ['mode', 'c', 'gw-direct', 'gw-proxy', 'proxy-direct', 'gw/direct', 'gw/proxy', 'proxy/direct'],
+      ...rows.map((r) => {
+        const { direct, proxy, gateway } = r.measured;
+        return [
+          r.mode,
+          String(r.connections),
+          f(p50(gateway) - p50(direct)),
+          f(p50(gateway) - p50(proxy)),
+          f(p50(proxy) - p50(direct)),
+          percent(ratio(gateway, direct)),
+          percent(ratio(gateway, proxy)),
+          percent(ratio(proxy, direct)),
+        ];
+      }),
+    ],
+  );
+}
+
+function printTargets({ scenario, rows }: ScenarioResult): void {
+  console.log(`\nTargets, ${scenario.title} (figures only; the bare proxy's share for comparison)`);
   for (const r of rows) {
+    const { direct, proxy, gateway } = r.measured;
     if (r.connections === 1) {
-      const added = p50(r.gateway) - p50(r.direct);
+      const added = p50(gateway) - p50(direct);
       const met = added < targets.addedP50Ms;
-      console.log(`  ${r.mode.padEnd(13)} c=1:  added p50 ${f(added)} ms (target < ${targets.addedP50Ms} ms): ${met ? 'met' : 'NOT met'}`);
+      console.log(
+        `  ${r.mode.padEnd(13)} c=1:  added p50 ${f(added)} ms (target < ${targets.addedP50Ms} ms): ${met ? 'met' : 'NOT met'}; ` +
+          `over the bare proxy ${f(p50(gateway) - p50(proxy))} ms (the proxy adds ${f(p50(proxy) - p50(direct))} ms)`,
+      );
     } else if (r.connections === 64) {
-      const ratio = rate(r.gateway.result) / rate(r.direct.result);
-      const met = ratio >= targets.throughputRatio;
-      console.log(`  ${r.mode.padEnd(13)} c=64: gateway/direct ${f(ratio * 100, 1)} % (target >= ${targets.throughputRatio * 100} %): ${met ? 'met' : 'NOT met'}`);
+      const share = ratio(gateway, direct);
+      const met = share >= targets.throughputRatio;
+      console.log(
+        `  ${r.mode.padEnd(13)} c=64: gateway/direct ${percent(share, 1)} (target >= ${targets.throughputRatio * 100} %): ${met ? 'met' : 'NOT met'}; ` +
+          `gateway/proxy ${percent(ratio(gateway, proxy), 1)} (proxy/direct ${percent(ratio(proxy, direct), 1)})`,
+      );
     }
   }
 }
@@ -169,89 +229,142 @@ async function startGateway(dir: string, dbPath: string, profileDir: string | nu
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-/** One request per mode, direct and through the gateway, to show both answer before the load; returns the gateway's 2xx count. */
-async function check(direct: (mode: Mode) => Target, viaGateway: (mode: Mode) => Target): Promise<number> {
+/** The endpoints of the three ways, for one scenario. */
+type Endpoints = (via: Via, mode: Mode) => Target;
+
+/** One request per mode and way, to show all answer before the load; returns the gateway's 2xx count. */
+async function check(scenario: Scenario, endpoint: Endpoints): Promise<number> {
   let ok = 0;
   for (const mode of modes) {
-    const d = await probe(direct(mode));
-    const g = await probe(viaGateway(mode));
-    if (g.status >= 200 && g.status < 300) ok++;
     const shape = (text: string) =>
       mode === 'streaming'
         ? `${text.split('\n\n').filter((e) => e.startsWith('data: ')).length} events${text.includes('data: [DONE]') ? ' ending [DONE]' : ', no [DONE]'}`
         : `${text.length} bytes`;
-    console.log(`check ${mode}: direct ${d.status} (${shape(d.text)}), gateway ${g.status} (${g.status === 200 ? shape(g.text) : g.text.slice(0, 200)})`);
-    if (d.status !== 200) throw new Error(`the fake upstream answered ${d.status}: ${d.text}`);
+    const seen: string[] = [];
+    for (const via of vias) {
+      const answer = await probe(endpoint(via, mode));
+      if (via === 'gateway' && answer.status >= 200 && answer.status < 300) ok++;
+      seen.push(`${via} ${answer.status} (${answer.status === 200 ? shape(answer.text) : answer.text.slice(0, 200)})`);
+      if (via !== 'gateway' && answer.status !== 200) throw new Error(`${via}, ${scenario.title}: answered ${answer.status}: ${answer.text}`);
+    }
+    console.log(`check ${scenario.title}, ${mode}: ${seen.join(', ')}`);
   }
   return ok;
 }
 
+/** The processes the bench loads, and the CPU reading of each way's serving process. */
+interface Servers {
+  readonly upstreamUrl: string;
+  readonly proxyUrl: string;
+  readonly gatewayUrl: string;
+  readonly apiKey: string;
+  readonly gatewayPid: number;
+  readonly cpuOf: Readonly<Record<Via, () => number>>;
+}
+
+/** Checks, then measures every mode and concurrency of `scenario` each way. */
+async function runScenario(scenario: Scenario, s: Servers): Promise<ScenarioResult> {
+  const endpoint: Endpoints = (via, mode) => {
+    const body = bodyOf(mode, scenario.model);
+    if (via === 'gateway') return { url: `${s.gatewayUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${s.apiKey}` }, body };
+    const base = via === 'direct' ? s.upstreamUrl : s.proxyUrl;
+    return { url: `${base}${scenario.prefix}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench-upstream-key' }, body };
+  };
+  console.log(`\nScenario: ${scenario.title}`);
+  let gatewayOk = await check(scenario, endpoint);
+  const rows: Row[] = [];
+  for (const mode of modes) {
+    for (const connections of concurrencies) {
+      const o = { connections, seconds, warmupSeconds };
+      const measured = {} as Record<Via, Measured>;
+      for (const via of vias) measured[via] = await measure(endpoint(via, mode), { ...o, serverCpu: s.cpuOf[via] });
+      gatewayOk += measured.gateway.totalOk;
+      rows.push({ mode, connections, measured });
+      const summary = vias.map((via) => `${via} ${f(rate(measured[via].result), 0)} req/s p50 ${f(p50(measured[via]))} ms`).join('; ');
+      const failed = vias.reduce((n, via) => n + measured[via].totalNon2xx, 0);
+      console.log(`  ${mode} c=${connections}: ${summary}${failed > 0 ? ` (${failed} non-2xx)` : ''}; gateway RSS ${f(rssMb(s.gatewayPid), 0)} MB`);
+    }
+  }
+  return { scenario, rows, gatewayOk, rssAfter: rssMb(s.gatewayPid) };
+}
+
+/** Compares the consume logs with the gateway's 2xx answers, per channel and in all; true when all agree. */
+function reportAccounting(acc: Accounting, results: readonly ScenarioResult[]): boolean {
+  const gatewayOk = results.reduce((n, r) => n + r.gatewayOk, 0);
+  const perChannel = results.map((r) => ({ r, logs: acc.consumeLogsByChannel.get(r.scenario.channel) ?? 0 }));
+  const same = acc.consumeLogs === gatewayOk && perChannel.every(({ r, logs }) => logs === r.gatewayOk);
+  console.log(
+    `Consume logs: ${acc.consumeLogs} for ${gatewayOk} 2xx gateway answers (` +
+      perChannel.map(({ r, logs }) => `${r.scenario.title}: ${logs} for ${r.gatewayOk}`).join('; ') +
+      `): ${same ? 'equal' : 'DIFFERENT'}; ` +
+      `logged quota ${acc.loggedQuota}, token used_quota ${acc.tokenUsedQuota}, user used_quota ${acc.userUsedQuota}, ` +
+      `user request_count ${acc.userRequests}: logged and user quota ${acc.loggedQuota === acc.userUsedQuota ? 'agree' : 'DIFFER'}`,
+  );
+  return same;
+}
+
 async function main(): Promise<void> {
+  const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'oneapi-bench-relay-'));
   const children: Child[] = [];
   try {
     console.log(
       `Relay bench: ${seconds} s per measured run after ${warmupSeconds} s warm-up; concurrency ${concurrencies.join(', ')}; ` +
+        `provider-like upstream delay ${upstreamDelayMs} ms${upstreamDelayMs === 0 ? ' (scenario skipped)' : ''}; ` +
         `${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     );
-    const upstream = await startChild({ script: 'bench/relay/upstream.ts', env: { ...env }, cwd: repoRoot, ready: /listening (\d+)/ });
+    const upstream = await startChild({
+      script: 'bench/relay/upstream.ts',
+      env: { ...env, BENCH_UPSTREAM_DELAY_MS: String(upstreamDelayMs) },
+      cwd: repoRoot,
+      ready: /listening (\d+)/,
+    });
     children.push(upstream.child);
     const upstreamUrl = `http://127.0.0.1:${upstream.match[1]}`;
+    const proxy = await startChild({ script: 'bench/relay/proxy.ts', env: { ...env, BENCH_UPSTREAM_URL: upstreamUrl }, cwd: repoRoot, ready: /listening (\d+)/ });
+    children.push(proxy.child);
 
     const dbPath = join(dir, 'one-api.db');
-    const { apiKey } = await seedRelay(dbPath, upstreamUrl);
+    const { apiKey, channels } = await seedRelay(dbPath, upstreamUrl);
     const profileDir = join(dir, 'profile');
     const { child: gateway, url: gatewayUrl } = await startGateway(dir, dbPath, profiling ? profileDir : null);
     children.push(gateway);
 
-    const direct = (mode: Mode): Target => ({
-      url: `${upstreamUrl}/v1/chat/completions`,
-      headers: { authorization: 'Bearer sk-bench-upstream-key' },
-      body: bodyOf(mode),
-    });
-    const viaGateway = (mode: Mode): Target => ({
-      url: `${gatewayUrl}/v1/chat/completions`,
-      headers: { authorization: `Bearer ${apiKey}` },
-      body: bodyOf(mode),
-    });
-
-    let gatewayOk = await check(direct, viaGateway);
+    const servers: Servers = {
+      upstreamUrl,
+      proxyUrl: `http://127.0.0.1:${proxy.match[1]}`,
+      gatewayUrl,
+      apiKey,
+      gatewayPid: gateway.pid,
+      cpuOf: { direct: () => cpuSeconds(upstream.child.pid), proxy: () => cpuSeconds(proxy.child.pid), gateway: () => cpuSeconds(gateway.pid) },
+    };
+    const scenarios: Scenario[] = [
+      { title: 'instant upstream', prefix: '', model: benchModel, channel: channels.instant },
+      ...(upstreamDelayMs > 0 ? [{ title: `provider-like upstream (${upstreamDelayMs} ms)`, prefix: '/slow', model: slowModel, channel: channels.slow }] : []),
+    ];
 
     const rssBefore = rssMb(gateway.pid);
     const loadStartUs = monotonicMicros();
-    const rows: Row[] = [];
-    for (const mode of modes) {
-      for (const connections of concurrencies) {
-        const o = { connections, seconds, warmupSeconds };
-        const d = await measure(direct(mode), { ...o, serverCpu: () => cpuSeconds(upstream.child.pid) });
-        const g = await measure(viaGateway(mode), { ...o, serverCpu: () => cpuSeconds(gateway.pid) });
-        gatewayOk += g.totalOk;
-        rows.push({ mode, connections, direct: d, gateway: g });
-        console.log(
-          `  ${mode} c=${connections}: direct ${f(rate(d.result), 0)} req/s p50 ${f(p50(d))} ms; gateway ${f(rate(g.result), 0)} req/s p50 ${f(p50(g))} ms` +
-            (g.totalNon2xx > 0 ? ` (${g.totalNon2xx} non-2xx)` : '') +
-            `; gateway RSS ${f(rssMb(gateway.pid), 0)} MB`,
-        );
-      }
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) results.push(await runScenario(scenario, servers));
+
+    for (const result of results) {
+      printTable(result);
+      printTargets(result);
     }
-    const rssAfter = rssMb(gateway.pid);
+    console.log(`\nGateway RSS: ${f(rssBefore, 0)} MB before the load, ${results.map((r) => `${f(r.rssAfter, 0)} MB after ${r.scenario.title}`).join(', ')}`);
 
-    printTable(rows);
-    printTargets(rows);
-    console.log(`\nGateway RSS: ${f(rssBefore, 0)} MB before the load, ${f(rssAfter, 0)} MB after`);
-
-    const acc = await settledAccounting(dbPath, gatewayOk);
-    const same = acc.consumeLogs === gatewayOk;
-    console.log(
-      `Consume logs: ${acc.consumeLogs} for ${gatewayOk} 2xx gateway answers: ${same ? 'equal' : 'DIFFERENT'}; ` +
-        `logged quota ${acc.loggedQuota}, token used_quota ${acc.tokenUsedQuota}, user used_quota ${acc.userUsedQuota}, ` +
-        `user request_count ${acc.userRequests}: logged and user quota ${acc.loggedQuota === acc.userUsedQuota ? 'agree' : 'DIFFER'}`,
+    const acc = await settledAccounting(
+      dbPath,
+      results.reduce((n, r) => n + r.gatewayOk, 0),
     );
+    const same = reportAccounting(acc, results);
 
     await gateway.stop();
     const complaints = gateway.stderr().trim().split('\n').filter((line) => line !== '');
     if (complaints.length > 0) console.log(`Gateway stderr (${complaints.length} lines), first lines:\n  ${complaints.slice(0, 5).join('\n  ')}`);
     if (profiling) printProfile(profileDir, loadStartUs);
+    console.log(`\nRun time ${f((performance.now() - started) / 1000, 0)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     if (!same) process.exitCode = 1;
   } finally {
     for (const child of children.reverse()) await child.stop();

@@ -1,7 +1,10 @@
 // The relay bench's database: a fresh SQLite file prepared as the server would prepare it
-// (migrations + first-start bootstrap: root user, default options), then one OpenAI-compatible
-// channel (type 8, custom base URL) pointing at the fake upstream, a token of root with unlimited
-// quota, and LogConsumeEnabled on. Also the figures read back after the load.
+// (migrations + first-start bootstrap: root user, default options), then two OpenAI-compatible
+// channels (type 8, custom base URL) to the fake upstream: one at its root serving `benchModel`,
+// which answers at once, and one at `<upstream>/slow` serving `slowModel`, which answers after the
+// provider-like delay (type 8 appends `/v1/chat/completions` to the base URL, so the prefix
+// survives); a token of root with unlimited quota, and LogConsumeEnabled on. Also the figures read
+// back after the load.
 import * as E from 'fp-ts/Either';
 import { loadConfig } from '../../server/config';
 import { bootstrap } from '../../server/db/bootstrap';
@@ -11,15 +14,42 @@ import { createChannels, decodeChannelBody } from '../../server/services/channel
 import { createToken } from '../../server/services/token';
 import { setOption } from '../../tests/server/support/db';
 
-/** The model the bench requests and the channel serves. */
+/** The model the bench requests of the instant channel. */
 export const benchModel = 'gpt-3.5-turbo';
+/** The model of the provider-like channel (a model with a built-in ratio, so it is billed like any other). */
+export const slowModel = 'gpt-4o-mini';
+
+/** The ids of the two seeded channels. */
+export interface BenchChannels {
+  readonly instant: number;
+  readonly slow: number;
+}
 
 /** Opens the SQLite file at `path` (migrations not run). */
 export const openBenchDatabase = (path: string): DatabaseHandle =>
   openDatabase({ ...loadConfig({ SESSION_SECRET: 'bench-relay' }), database: { kind: 'sqlite', path, busyTimeoutMs: 5000 } });
 
-/** Prepares the file at `path`; returns the relay key (`sk-…`) of the bench token. */
-export async function seedRelay(path: string, upstreamUrl: string): Promise<{ apiKey: string }> {
+/** Creates one type-8 channel serving `model` at `baseUrl`; returns its id. */
+async function createBenchChannel(handle: DatabaseHandle, name: string, baseUrl: string, model: string, now: number): Promise<number> {
+  const body = decodeChannelBody({
+    type: 8,
+    key: 'sk-bench-upstream-key',
+    name,
+    base_url: baseUrl,
+    models: model,
+    group: 'default',
+    model_mapping: '',
+  });
+  if (E.isLeft(body)) throw new Error(`channel body: ${body.left}`);
+  const created = await createChannels(handle.db, body.right, now);
+  if (E.isLeft(created)) throw new Error(`channel: ${created.left}`);
+  const id = created.right[0];
+  if (id === undefined) throw new Error(`channel ${name}: none created`);
+  return id;
+}
+
+/** Prepares the file at `path`; returns the relay key (`sk-…`) of the bench token and the channel ids. */
+export async function seedRelay(path: string, upstreamUrl: string): Promise<{ apiKey: string; channels: BenchChannels }> {
   const handle = openBenchDatabase(path);
   try {
     const config = { ...loadConfig({ SESSION_SECRET: 'bench-relay' }), database: { kind: 'sqlite' as const, path, busyTimeoutMs: 5000 } };
@@ -27,21 +57,13 @@ export async function seedRelay(path: string, upstreamUrl: string): Promise<{ ap
     await bootstrap(handle.db, handle.dialect, config);
     const root = await handle.db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirstOrThrow();
     const now = Math.floor(Date.now() / 1000);
-    const body = decodeChannelBody({
-      type: 8,
-      key: 'sk-bench-upstream-key',
-      name: 'bench upstream',
-      base_url: upstreamUrl,
-      models: benchModel,
-      group: 'default',
-      model_mapping: '',
-    });
-    if (E.isLeft(body)) throw new Error(`channel body: ${body.left}`);
-    const created = await createChannels(handle.db, body.right, now);
-    if (E.isLeft(created)) throw new Error(`channel: ${created.left}`);
+    const channels = {
+      instant: await createBenchChannel(handle, 'bench upstream', upstreamUrl, benchModel, now),
+      slow: await createBenchChannel(handle, 'bench upstream (provider-like)', `${upstreamUrl}/slow`, slowModel, now),
+    };
     const token = await createToken(handle.db, root.id, { name: 'bench', unlimited_quota: true, remain_quota: 0 }, now);
     await setOption(handle.db, 'LogConsumeEnabled', 'true');
-    return { apiKey: `sk-${token.key}` };
+    return { apiKey: `sk-${token.key}`, channels };
   } finally {
     await handle.close();
   }
@@ -51,6 +73,8 @@ export async function seedRelay(path: string, upstreamUrl: string): Promise<{ ap
 export interface Accounting {
   /** Consume logs (type 2). */
   readonly consumeLogs: number;
+  /** Consume logs per channel id. */
+  readonly consumeLogsByChannel: ReadonlyMap<number, number>;
   /** Sum of their quota. */
   readonly loggedQuota: number;
   /** The bench token's used quota. */
@@ -67,10 +91,17 @@ export async function readAccounting(handle: DatabaseHandle): Promise<Accounting
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('quota').as('quota')])
     .where('type', '=', 2)
     .executeTakeFirstOrThrow();
+  const byChannel = await handle.db
+    .selectFrom('logs')
+    .select((eb) => ['channel_id', eb.fn.countAll<number>().as('n')])
+    .where('type', '=', 2)
+    .groupBy('channel_id')
+    .execute();
   const token = await handle.db.selectFrom('tokens').select('used_quota').where('name', '=', 'bench').executeTakeFirstOrThrow();
   const user = await handle.db.selectFrom('users').select(['used_quota', 'request_count']).where('username', '=', 'root').executeTakeFirstOrThrow();
   return {
     consumeLogs: Number(logs.n),
+    consumeLogsByChannel: new Map(byChannel.map((row) => [Number(row.channel_id), Number(row.n)])),
     loggedQuota: Number(logs.quota ?? 0),
     tokenUsedQuota: Number(token.used_quota),
     userUsedQuota: Number(user.used_quota),

@@ -3,7 +3,10 @@
 // POST …/chat/completions at once with a fixed small completion (usage included), or, when the
 // body asks for `"stream": true`, with 10 SSE content chunks, a usage chunk and `[DONE]` (one
 // write each, no delay). Every answer is pre-built so the fake costs as little as possible: the
-// bench measures the gateway, not this. Prints `listening <port>` once ready.
+// bench measures the gateway, not this. A path starting with `/slow` plays a provider instead:
+// the answer (non-streaming) or the headers and first event (streaming; the rest follow at once)
+// come after BENCH_UPSTREAM_DELAY_MS (100), so the gateway is measured with many requests in
+// flight and waiting, as it is in production. Prints `listening <port>` once ready.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -37,13 +40,22 @@ const streamEvents: readonly Buffer[] = [
   Buffer.from('data: [DONE]\n\n'),
 ];
 
+/** How long a `/slow` path waits before answering (ms). */
+const delayMs = ((): number => {
+  const raw = process.env.BENCH_UPSTREAM_DELAY_MS;
+  const n = raw === undefined || raw === '' ? 100 : Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error('BENCH_UPSTREAM_DELAY_MS must be a non-negative number');
+  return n;
+})();
+
 const notFound = Buffer.from(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
 
 /** Whether the JSON body asks for a stream (a substring test is enough for the bench's own bodies, and cheap). */
 const wantsStream = (body: string): boolean => /"stream"\s*:\s*true/.test(body);
 
 function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
-  if (req.method !== 'POST' || !(req.url ?? '').split('?')[0]!.endsWith('/chat/completions')) {
+  const path = (req.url ?? '').split('?')[0]!;
+  if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
     res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': notFound.length });
     res.end(notFound);
     return;
@@ -58,11 +70,17 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   streamEvents.forEach((chunk, i) => (i === last ? res.end(chunk) : res.write(chunk)));
 }
 
+/** Answers at once, or after the delay on a `/slow` path (a client gone meanwhile is not an error: the writes are dropped). */
+function answerInTime(req: IncomingMessage, res: ServerResponse, body: string): void {
+  if (delayMs > 0 && (req.url ?? '').startsWith('/slow')) setTimeout(() => answer(req, res, body), delayMs);
+  else answer(req, res, body);
+}
+
 const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
   let body = '';
   req.setEncoding('utf8');
   req.on('data', (chunk: string) => (body += chunk));
-  req.on('end', () => answer(req, res, body));
+  req.on('end', () => answerInTime(req, res, body));
 });
 // Clients (the gateway's pool, autocannon) keep their connections for the whole run.
 server.keepAliveTimeout = 120_000;
