@@ -73,7 +73,6 @@ async function runBatch(db: Db, batch: readonly Job[]): Promise<Outcome[]> {
 
 /** Runs batches until nothing waits. */
 async function drain(db: Db, queue: { jobs: Job[]; running: boolean }): Promise<void> {
-  queue.running = true;
   try {
     while (queue.jobs.length > 0) {
       const batch = queue.jobs.splice(0, maxBatch);
@@ -107,6 +106,12 @@ export function groupedTransaction<T>(db: Db, dialect: Dialect, work: Work<T>): 
   const waiting = queue;
   return new Promise<T>((resolve, reject) => {
     waiting.jobs.push({ work, resolve: resolve as (value: unknown) => void, reject });
-    if (!waiting.running) void drain(db, waiting);
+    if (!waiting.running) {
+      // Start on the next turn of the event loop: the requests whose data arrived in this turn
+      // reach this point first and join the batch (starting at once, every batch held one piece:
+      // a SQLite transaction completes without yielding to I/O).
+      waiting.running = true;
+      setImmediate(() => void drain(db, waiting));
+    }
   });
 }
