@@ -214,9 +214,19 @@ export function goFixed2(x: number): string {
   return x.toFixed(2);
 }
 
+/** Log contents by their three ratios: few distinct prices repeat on every request, and goFixed2 is slow. */
+const contents = new Map<string, string>();
+
 /** The consume log content of a text request: `倍率：<model> × <group> × <completion>` (contract §4.7). */
-export const consumeLogContent = (pricing: Pricing): string =>
-  `倍率：${goFixed2(pricing.modelRatio)} × ${goFixed2(pricing.groupRatio)} × ${goFixed2(pricing.completionRatio)}`;
+export function consumeLogContent(pricing: Pricing): string {
+  const key = `${pricing.modelRatio} ${pricing.groupRatio} ${pricing.completionRatio}`;
+  const known = contents.get(key);
+  if (known !== undefined) return known;
+  const content = `倍率：${goFixed2(pricing.modelRatio)} × ${goFixed2(pricing.groupRatio)} × ${goFixed2(pricing.completionRatio)}`;
+  if (contents.size >= 1024) contents.clear();
+  contents.set(key, content);
+  return content;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Reserve, refund, settle
