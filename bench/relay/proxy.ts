@@ -6,9 +6,9 @@
 // the floor of any Node.js gateway on this machine (two extra loopback hops, an HTTP client and
 // an HTTP server), against which the gateway's own figures are read. Prints `listening <port>`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
+import { serveUntilStopped } from './serve';
 
 const upstream = process.env.BENCH_UPSTREAM_URL ?? '';
 if (!/^https?:\/\//.test(upstream)) throw new Error('BENCH_UPSTREAM_URL must be an http(s) URL');
@@ -63,15 +63,4 @@ const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
   }
   forward(req, res).catch((error: unknown) => fail(res, 502, error instanceof Error ? error.message : String(error)));
 });
-// Clients (autocannon) keep their connections for the whole run.
-server.keepAliveTimeout = 120_000;
-server.headersTimeout = 121_000;
-server.listen(0, '127.0.0.1', () => {
-  console.log(`listening ${(server.address() as AddressInfo).port}`);
-});
-const stop = (): void => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveUntilStopped(server);

@@ -8,7 +8,7 @@
 // come after BENCH_UPSTREAM_DELAY_MS (100), so the gateway is measured with many requests in
 // flight and waiting, as it is in production. Prints `listening <port>` once ready.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveUntilStopped } from './serve';
 
 const model = 'gpt-3.5-turbo';
 const created = 1_700_000_000;
@@ -82,15 +82,4 @@ const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
   req.on('data', (chunk: string) => (body += chunk));
   req.on('end', () => answerInTime(req, res, body));
 });
-// Clients (the gateway's pool, autocannon) keep their connections for the whole run.
-server.keepAliveTimeout = 120_000;
-server.headersTimeout = 121_000;
-server.listen(0, '127.0.0.1', () => {
-  console.log(`listening ${(server.address() as AddressInfo).port}`);
-});
-const stop = (): void => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveUntilStopped(server);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelCatalogue } from '../../server/services/channel';
+import { insertToken as insertTokenRow } from './support/db';
 import type { Reply } from './support/http';
 import { createRelayChannel, createRelayUser, setRelayOptions } from './support/relayFixtures';
 import { replyText, startRelayUpstream, type RelayUpstream } from './support/relayUpstream';
@@ -261,33 +262,9 @@ for (const target of dbTargets) {
     let upstream: RelayUpstream;
     const ids = { common: 0, admin: 0, banned: 0, enabledChannel: 0, disabledChannel: 0 };
     const shared = new Map<CallerKind, Credential>();
-    let keySeq = 0;
 
     /** Inserts a token of `userId` (enabled, unlimited, never expiring unless `values` say otherwise). */
-    const insertToken = async (userId: number, values: Record<string, unknown> = {}) => {
-      keySeq += 1;
-      const key = `matrix${target.kind}${String(keySeq).padStart(5, '0')}`.padEnd(48, 'm');
-      const row = await db()
-        .insertInto('tokens')
-        .values({
-          user_id: userId,
-          key,
-          status: 1,
-          name: `mx${keySeq}`,
-          created_time: 100,
-          accessed_time: 100,
-          expired_time: -1,
-          remain_quota: 0,
-          unlimited_quota: true,
-          used_quota: 0,
-          models: '',
-          subnet: '',
-          ...values,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { id: row.id, key };
-    };
+    const insertToken = (userId: number, values: Record<string, unknown> = {}) => insertTokenRow(db(), userId, { unlimited_quota: true, ...values });
 
     /** A credential for `kind`: the shared one, or a fresh token when a refusal rewrites the token's status. */
     async function credentialOf(kind: CallerKind): Promise<Credential> {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/connect';
 import { createServerApp } from '../../server/http/server';
 import { modelCatalogue } from '../../server/services/channel';
-import { dumpDatabase, insertUser, setOption } from './support/db';
+import { dumpDatabase, insertToken as insertTokenRow, insertUser, setOption } from './support/db';
 import type { Reply } from './support/http';
 import { testConfig } from './support/server';
 import { setupSuite } from './support/suite';
@@ -45,33 +45,9 @@ for (const target of dbTargets) {
     const suite = setupSuite(target, { now: () => clockMs });
     const db = () => suite.api.handle.db;
     const ids = { alice: 0, admin: 0, banned: 0, enabledChannel: 0, disabledChannel: 0 };
-    let keyCounter = 0;
 
     /** Inserts a token for `userId` with a fresh 48-character key; returns id and key. */
-    const insertToken = async (userId: number, values: Record<string, unknown> = {}) => {
-      keyCounter += 1;
-      const key = `${target.kind}${String(keyCounter).padStart(6, '0')}`.padEnd(48, 'k');
-      const row = await db()
-        .insertInto('tokens')
-        .values({
-          user_id: userId,
-          key,
-          status: 1,
-          name: `tok${keyCounter}`,
-          created_time: 100,
-          accessed_time: 100,
-          expired_time: -1,
-          remain_quota: 1000,
-          unlimited_quota: false,
-          used_quota: 0,
-          models: '',
-          subnet: '',
-          ...values,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { id: row.id, key };
-    };
+    const insertToken = (userId: number, values: Record<string, unknown> = {}) => insertTokenRow(db(), userId, { remain_quota: 1000, ...values });
 
     /** Sends a request with `Authorization: <auth>` (none when null). */
     const send = (method: string, path: string, auth: string | null, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
@@ -175,7 +151,7 @@ for (const target of dbTargets) {
       });
 
       it('step 8: no quota left on a limited token → 401 该令牌额度已用尽 and status set to 4; unlimited tokens pass', async () => {
-        const empty = await insertToken(ids.alice, { remain_quota: 0 });
+        const empty = await insertToken(ids.alice, { remain_quota: 0, name: 'empty' });
         const negative = await insertToken(ids.alice, { remain_quota: -5 });
         const unlimited = await insertToken(ids.alice, { remain_quota: 0, unlimited_quota: true });
         expectRelayError(await chat(`Bearer sk-${empty.key}`), 401, '该令牌额度已用尽');
@@ -183,7 +159,7 @@ for (const target of dbTargets) {
         expect(await tokenRow(empty.id)).toMatchObject({ status: 4, remain_quota: 0, accessed_time: 100 });
         expect((await tokenRow(negative.id)).status).toBe(4);
         // Now refused at step 4, by name.
-        expectRelayError(await chat(`Bearer sk-${empty.key}`), 401, `令牌 tok${keyCounter - 2}（#${empty.id}）额度已用尽`);
+        expectRelayError(await chat(`Bearer sk-${empty.key}`), 401, `令牌 empty（#${empty.id}）额度已用尽`);
         expect(isAuthRefusal(await chat(`Bearer sk-${unlimited.key}`))).toBe(false);
       });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dumpDatabase, insertUser } from './support/db';
+import { dumpDatabase, insertToken as insertTokenRow, insertUser } from './support/db';
 import type { Client, Reply } from './support/http';
 import { setupSuite } from './support/suite';
 import { dbTargets } from './support/targets';
@@ -49,29 +49,9 @@ for (const target of dbTargets) {
       return reply.body.data as Record<string, unknown> & { id: number; key: string };
     };
 
-    /** Inserts a token row directly. */
-    const insertToken = async (userId: number, values: Record<string, unknown> = {}) => {
-      const row = await db()
-        .insertInto('tokens')
-        .values({
-          user_id: userId,
-          key: `k${Math.random().toString(36).slice(2)}`.padEnd(48, 'x').slice(0, 48),
-          status: 1,
-          name: 'seeded',
-          created_time: 100,
-          accessed_time: 100,
-          expired_time: -1,
-          remain_quota: 0,
-          unlimited_quota: false,
-          used_quota: 0,
-          models: '',
-          subnet: '',
-          ...values,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    };
+    /** Inserts a token row directly; returns its id. */
+    const insertToken = async (userId: number, values: Record<string, unknown> = {}) =>
+      (await insertTokenRow(db(), userId, { name: 'seeded', ...values })).id;
 
     beforeAll(async () => {
       const login = async (username: string, password: string, role: number): Promise<Caller> => {

@@ -82,3 +82,34 @@ export async function setOption(db: Db, key: string, value: string): Promise<voi
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
     .execute();
 }
+
+let tokenCounter = 0;
+
+/**
+ * Inserts an enabled, never-expiring token of `userId` with a fresh 48-character key and one-api's
+ * zero values (limited, no quota); `values` override any column. Returns its id and key.
+ */
+export async function insertToken(db: Db, userId: number, values: Record<string, unknown> = {}): Promise<{ id: number; key: string }> {
+  tokenCounter += 1;
+  const key = `seeded${String(tokenCounter).padStart(8, '0')}`.padEnd(48, 'k');
+  const row = await db
+    .insertInto('tokens')
+    .values({
+      user_id: userId,
+      key,
+      status: 1,
+      name: `tok${tokenCounter}`,
+      created_time: 100,
+      accessed_time: 100,
+      expired_time: -1,
+      remain_quota: 0,
+      unlimited_quota: false,
+      used_quota: 0,
+      models: '',
+      subnet: '',
+      ...values,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, key };
+}
