@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { graveViolations, untilStill, watchRequests, type PageRequests } from './support/axe';
+import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts, type SeenToasts } from './support/toasts';
 
 /**
@@ -10,6 +10,7 @@ import { expectNoUnexpectedErrors, watchToasts, type SeenToasts } from './suppor
  */
 
 let gw: GatewayUnderTest;
+let signedIn: SignedIn;
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -19,6 +20,8 @@ beforeAll(async () => {
   const codes = await root.request('POST', '/api/redemption/', { body: { name: 'axe', quota: 1000, count: 1 } });
   const key = (codes.body?.data as string[] | undefined)?.[0] ?? '';
   await root.request('POST', '/api/user/topup', { body: { key } });
+  // root signs in through /login once; both windows start with that session
+  signedIn = await gw.signedIn('root', '123456');
 }, 180_000);
 
 afterAll(async () => {
@@ -45,30 +48,18 @@ const modes = [
   { name: 'dark 375 px', viewport: { width: 375, height: 812 }, colorScheme: 'dark', dark: true },
 ] as const;
 
-/** The serious and critical WCAG 2 A/AA violations on the page as it is now, one line each. */
-async function graveViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(result.passes.length).toBeGreaterThan(0);
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 for (const mode of modes) {
   describe(`axe signed in, ${mode.name}`, () => {
     let context: BrowserContext;
     let page: Page;
     let toasts: SeenToasts;
+    let requests: PageRequests;
 
     beforeAll(async () => {
-      context = await gw.newContext({ viewport: mode.viewport, colorScheme: mode.colorScheme });
+      context = await gw.newContext({ viewport: mode.viewport, colorScheme: mode.colorScheme, storageState: signedIn });
       page = await context.newPage();
       toasts = await watchToasts(page);
-      await page.goto(`${gw.url}/login`);
-      await page.getByLabel('用户名或邮箱').fill('root');
-      await page.getByLabel('密码').fill('123456');
-      await page.getByRole('form', { name: '用户登录' }).getByRole('button', { name: '登录' }).click();
-      await page.getByRole('button', { name: /^账户菜单：/ }).waitFor({ timeout: 60_000 });
+      requests = watchRequests(page);
     }, 120_000);
 
     afterAll(async () => {
@@ -79,12 +70,12 @@ for (const mode of modes) {
       it(`${path}: no serious or critical violation`, async () => {
         await page.goto(`${gw.url}${path}`);
         await page.locator('main h1, main h2, main h3').first().waitFor({ timeout: 60_000 });
-        await page.waitForLoadState('networkidle');
-        // let entrance transitions finish before colours are measured
-        await page.waitForTimeout(400);
+        // still signed in as root
+        await page.getByRole('button', { name: /^账户菜单：/ }).waitFor();
+        // the data has come and entrance transitions have ended before colours are measured
+        await untilStill(page, requests);
         expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(mode.dark);
         expect(await graveViolations(page)).toEqual([]);
-        // The default-password warning after root's login is expected; nothing else may fail.
         expectNoUnexpectedErrors(toasts);
       }, 120_000);
     }

@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
+import { graveViolations, untilStill, watchRequests, type PageRequests } from './support/axe';
 import { startGateway, type GatewayUnderTest } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts, type SeenToasts } from './support/toasts';
 
@@ -24,25 +24,18 @@ const modes = [
   { name: '375 px', viewport: { width: 375, height: 812 }, colorScheme: 'light', dark: false },
 ] as const;
 
-/** The serious and critical WCAG 2 A/AA violations on the page as it is now, one line each. */
-async function graveViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(result.passes.length).toBeGreaterThan(0);
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 for (const mode of modes) {
   describe(`axe, ${mode.name}`, () => {
     let context: BrowserContext;
     let page: Page;
     let toasts: SeenToasts;
+    let requests: PageRequests;
 
     beforeAll(async () => {
       context = await gw.newContext({ viewport: mode.viewport, colorScheme: mode.colorScheme });
       page = await context.newPage();
       toasts = await watchToasts(page);
+      requests = watchRequests(page);
     });
 
     afterAll(async () => {
@@ -54,9 +47,8 @@ for (const mode of modes) {
       it(`${path}: no serious or critical violation`, async () => {
         await page.goto(`${gw.url}${path}`);
         await page.locator('main h1, main h2, main h3').first().waitFor();
-        await page.waitForLoadState('networkidle');
-        // let entrance transitions finish before colours are measured
-        await page.waitForTimeout(300);
+        // the data has come and entrance transitions have ended before colours are measured
+        await untilStill(page, requests);
         expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(mode.dark);
         expect(await graveViolations(page)).toEqual([]);
         expectNoUnexpectedErrors(toasts);
@@ -70,7 +62,7 @@ for (const mode of modes) {
         await expect.poll(() => trigger.isEnabled(), { timeout: 15_000 }).toBe(true);
         await trigger.click();
         await page.getByRole('dialog', { name: '菜单' }).waitFor();
-        await page.waitForTimeout(400);
+        await untilStill(page, requests);
         expect(await graveViolations(page)).toEqual([]);
       });
     }

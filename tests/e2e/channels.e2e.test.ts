@@ -149,10 +149,15 @@ describe('the channel list on the real gateway', () => {
       .poll(() => toasts.texts, { timeout: 15_000 })
       .toContain(`已删除所有禁用渠道，共计 ${disabled} 个`);
     await expect.poll(() => row(page, 'e2e-off').count(), { timeout: 10_000 }).toBe(0);
+    await confirm.waitFor({ state: 'hidden' });
 
-    // bulk: select two, disable them; the confirmation names the count
-    await page.getByRole('checkbox', { name: '选择 e2e-bulk-1' }).check({ force: true });
-    await page.getByRole('checkbox', { name: '选择 e2e-bulk-2' }).check({ force: true });
+    // bulk: select two, disable them; the confirmation names the count. The checkbox's visible
+    // control is its label (a forced click on the hidden input may land on whatever lies there).
+    for (const name of ['e2e-bulk-1', 'e2e-bulk-2']) {
+      const box = page.getByRole('checkbox', { name: `选择 ${name}` });
+      await page.locator('label').filter({ has: box }).click();
+      await expect.poll(() => box.isChecked()).toBe(true);
+    }
     const bar = page.getByRole('region', { name: '已选择 2 项' });
     await bar.getByRole('button', { name: '禁用', exact: true }).click();
     const bulkConfirm = page.getByRole('alertdialog');

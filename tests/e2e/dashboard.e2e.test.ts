@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
-import { setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
+import { setOptions, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /**
@@ -17,6 +17,8 @@ const day = 86_400;
 /** Polls wait for the page (a busy machine loads chunks slowly). */
 const wait = { timeout: 30_000 };
 let otherId = 0;
+/** Root, signed in through /login once. */
+let rootSignedIn: SignedIn;
 
 /**
  * Consume logs (type 2) per user, `daysAgo` before now (the 7-day range starts at the local
@@ -74,6 +76,7 @@ beforeAll(async () => {
         .execute();
     }
   }
+  rootSignedIn = await gw.signedIn('root', '123456');
 }, 180_000);
 
 afterAll(async () => {
@@ -137,10 +140,11 @@ describe('the dashboard on the real gateway', () => {
   });
 
   it('root sees their own usage, all users and a searched user; in English at 375 px in dark mode it fits', async () => {
-    const context = await open();
+    const context = await open({ storageState: rootSignedIn });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logIn(page, 'root', '123456');
+    // where root's sign-in lands
+    await page.goto(`${gw.url}/user/edit`);
     await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '数据看板' }).click();
     await page.getByRole('heading', { name: '数据看板', level: 1 }).waitFor();
     await expect.poll(() => card(page, '请求次数'), wait).toBe('1');
@@ -166,13 +170,12 @@ describe('the dashboard on the real gateway', () => {
     await context.close();
 
     // in English at 375 px in dark mode: the whole page fits the phone
-    const phone = await open({ viewport: { width: 375, height: 740 } });
-    const small = await phone.newPage();
-    await logIn(small, 'root', '123456');
-    await small.evaluate(() => {
+    const phone = await open({ viewport: { width: 375, height: 740 }, storageState: rootSignedIn });
+    await phone.addInitScript(() => {
       localStorage.setItem('lang', 'en');
       localStorage.setItem('color_mode', 'dark');
     });
+    const small = await phone.newPage();
     await small.goto(`${gw.url}/dashboard`);
     await small.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await expect.poll(() => card(small, 'Requests'), wait).toBe('1');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type GatewayUnderTest } from './support/gateway';
-import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
+import { closeToasts, expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 let gw: GatewayUnderTest;
 
@@ -16,10 +16,13 @@ describe('the console on the real gateway', () => {
   it('serves the console and the status on one port', async () => {
     const page = await (await gw.browser.newContext()).newPage();
     const toasts = await watchToasts(page);
+    const status = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/status');
     await page.goto(`${gw.url}/`);
     await page.getByRole('navigation', { name: '主导航' }).waitFor();
     await page.getByText('One API').first().waitFor();
-    await page.waitForTimeout(500);
+    // the status has come and been read, and nothing else is loading: no toast by then
+    expect((await status).status()).toBe(200);
+    await page.waitForLoadState('networkidle');
     expect(toasts.texts).toEqual([]);
     await page.context().close();
   });
@@ -44,6 +47,8 @@ describe('the console on the real gateway', () => {
     const self = await page.evaluate(async () => (await fetch('/api/user/self')).status);
     expect(self).toBe(200);
 
+    // the toasts cover the account menu on a desktop window: close them first
+    await closeToasts(page);
     await page.getByRole('button', { name: '账户菜单：Root User' }).click();
     await page.getByRole('menuitem', { name: '注销' }).click();
     await page.waitForURL(`${gw.url}/login`);

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
-import { setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
+import { downloadedText, setOptions, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /**
@@ -13,6 +12,8 @@ import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 let gw: GatewayUnderTest;
 const member = { username: 'e2elogger', password: 'e2e-pass-1' };
+/** The common user, signed in through /login once. */
+let memberSignedIn: SignedIn;
 const now = Math.floor(Date.now() / 1000);
 /** Polls wait for the page (a busy machine loads chunks slowly). */
 const wait = { timeout: 30_000 };
@@ -58,6 +59,7 @@ beforeAll(async () => {
       })
       .execute();
   }
+  memberSignedIn = await gw.signedIn(member.username, member.password);
 }, 180_000);
 
 afterAll(async () => {
@@ -90,8 +92,7 @@ async function cells(page: Page, columns: readonly number[]): Promise<string[][]
 }
 
 /** A downloaded CSV: BOM stripped, CRLF lines, simple cells (the seeds hold no commas or quotes). */
-function readCsv(path: string): string[][] {
-  const text = readFileSync(path, 'utf8');
+function readCsv(text: string): string[][] {
   expect(text.startsWith('\uFEFF')).toBe(true);
   return text
     .slice(1)
@@ -139,7 +140,7 @@ describe('the log page on the real gateway', () => {
     const table = await cells(page, [3, 5, 8]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '导出 CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^logs-\d{8}-\d{6}\.csv$/);
-    const csv = readCsv((await download.path()));
+    const csv = readCsv(await downloadedText(download));
     const header = csv[0]!;
     expect(header).toEqual([
       'id', 'created_at', 'time', 'type', 'username', 'token_name', 'model_name', 'prompt_tokens', 'completion_tokens', 'quota', 'channel', 'elapsed_time', 'is_stream', 'content',
@@ -164,10 +165,9 @@ describe('the log page on the real gateway', () => {
   });
 
   it('a common user sees only their own logs, without the admin filters, and exports them', async () => {
-    const context = await open();
+    const context = await open({ storageState: memberSignedIn });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logIn(page, member.username, member.password);
     await page.goto(`${gw.url}/log`);
     await page.getByRole('heading', { name: '使用明细' }).waitFor();
     // self columns: time, token, type, model, prompt, completion, quota
@@ -185,7 +185,7 @@ describe('the log page on the real gateway', () => {
     await page.getByRole('button', { name: '查询' }).click();
     await expect.poll(() => cells(page, [1, 3, 6]), wait).toEqual([['mine', 'claude-3', '33']]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '导出 CSV' }).click()]);
-    const csv = readCsv((await download.path()));
+    const csv = readCsv(await downloadedText(download));
     expect(csv[0]![0]).toBe('created_at');
     expect(csv[0]).not.toContain('id');
     expect(csv[0]).not.toContain('channel');
@@ -196,13 +196,12 @@ describe('the log page on the real gateway', () => {
   });
 
   it('in English at 375 px in dark mode: the page fits', async () => {
-    const context = await open({ viewport: { width: 375, height: 740 } });
-    const page = await context.newPage();
-    await logIn(page, member.username, member.password);
-    await page.evaluate(() => {
+    const context = await open({ viewport: { width: 375, height: 740 }, storageState: memberSignedIn });
+    await context.addInitScript(() => {
       localStorage.setItem('lang', 'en');
       localStorage.setItem('color_mode', 'dark');
     });
+    const page = await context.newPage();
     await page.goto(`${gw.url}/log`);
     await page.getByRole('heading', { name: 'Usage logs' }).waitFor();
     await page.getByRole('button', { name: 'Total consumed quota: click to view' }).waitFor();

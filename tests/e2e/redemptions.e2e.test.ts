@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { Client } from '../server/support/http';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { downloadedText, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /**
@@ -12,23 +11,17 @@ import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
  */
 let gw: GatewayUnderTest;
 let codes: string[] = [];
+/** Root, signed in through /login once (the default password leads to /user/edit). */
+let root: SignedIn;
 
 beforeAll(async () => {
   gw = await startGateway();
+  root = await gw.signedIn('root', '123456', '/user/edit');
 }, 180_000);
 
 afterAll(async () => {
   await gw.close();
 });
-
-async function signInAsRoot(page: Page): Promise<void> {
-  await page.goto(`${gw.url}/login`);
-  const form = page.getByRole('form', { name: /^(用户登录|Sign in)$/ });
-  await form.getByLabel(/^(用户名或邮箱|Username or e-mail)/).fill('root');
-  await form.getByLabel(/^(密码|Password)$/).fill('123456');
-  await form.getByRole('button', { name: /^(登录|Log in)$/ }).click();
-  await page.waitForURL(`${gw.url}/user/edit`);
-}
 
 /** The page body does not scroll sideways (only the table's own box may). */
 async function bodyOverflow(page: Page): Promise<number> {
@@ -37,10 +30,9 @@ async function bodyOverflow(page: Page): Promise<number> {
 
 describe('redemption codes', () => {
   it('root creates 10 codes through the form: the file <name>.txt holds the 10 codes shown', async () => {
-    const context = await gw.newContext({ acceptDownloads: true });
+    const context = await gw.newContext({ acceptDownloads: true, storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signInAsRoot(page);
     await page.goto(`${gw.url}/redemption/add`);
     const form = page.getByRole('form', { name: '创建新的兑换码' });
     await form.getByRole('button', { name: '提交' }).click();
@@ -54,7 +46,7 @@ describe('redemption codes', () => {
     await form.getByRole('button', { name: '提交' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('e2e-batch.txt');
-    const text = readFileSync(await file.path(), 'utf8');
+    const text = await downloadedText(file);
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(10);
     for (const line of lines) expect(line).toMatch(/^[0-9a-f]{32}$/);
@@ -84,10 +76,9 @@ describe('redemption codes', () => {
     expect(redeemed.body?.success, redeemed.text).toBe(true);
     expect(redeemed.body?.data).toBe(100000);
 
-    const context = await gw.newContext();
+    const context = await gw.newContext({ storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signInAsRoot(page);
     await page.goto(`${gw.url}/redemption`);
     const table = page.getByRole('table', { name: '兑换码' });
     // search by the used code's id: find its id through the search by name first
@@ -118,8 +109,8 @@ describe('redemption codes', () => {
     await expect.poll(() => table.getByText('已禁用').count()).toBe(2);
 
     // the server agrees
-    const root = await gw.root();
-    const list = await root.request('GET', '/api/redemption/search?keyword=e2e-batch');
+    const admin = await gw.root();
+    const list = await admin.request('GET', '/api/redemption/search?keyword=e2e-batch');
     const statuses = (list.body?.data as { status: number }[]).map((r) => r.status).sort();
     expect(statuses).toEqual([1, 1, 1, 1, 1, 1, 1, 2, 2, 3]);
     expect(await bodyOverflow(page)).toBeLessThanOrEqual(0);
@@ -128,14 +119,13 @@ describe('redemption codes', () => {
   });
 
   it('English at 375 px in dark mode: the list reads in English and the page does not scroll sideways', async () => {
-    const context = await gw.newContext({ viewport: { width: 375, height: 812 } });
+    const context = await gw.newContext({ viewport: { width: 375, height: 812 }, storageState: root });
     await context.addInitScript(() => {
       localStorage.setItem('lang', 'en');
       localStorage.setItem('color_mode', 'dark');
     });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signInAsRoot(page);
     await page.goto(`${gw.url}/redemption`);
     await page.getByRole('heading', { name: 'Redemption codes' }).waitFor();
     const table = page.getByRole('table', { name: 'Redemption codes' });
@@ -152,12 +142,11 @@ describe('redemption codes', () => {
   });
 
   it('edit changes name and quota and goes back to the list (desktop, zh)', async () => {
-    const context = await gw.newContext();
+    const context = await gw.newContext({ storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signInAsRoot(page);
-    const root = await gw.root();
-    const list = await root.request('GET', '/api/redemption/search?keyword=e2e-batch');
+    const admin = await gw.root();
+    const list = await admin.request('GET', '/api/redemption/search?keyword=e2e-batch');
     const first = (list.body?.data as { id: number }[])[0]!;
     await page.goto(`${gw.url}/redemption/edit/${first.id}`);
     const form = page.getByRole('form', { name: '更新兑换码信息' });
@@ -168,7 +157,7 @@ describe('redemption codes', () => {
     await form.getByRole('button', { name: '提交' }).click();
     await page.waitForURL(`${gw.url}/redemption`);
     await page.getByRole('table', { name: '兑换码' }).getByText('renamed').waitFor();
-    const saved = await root.request('GET', `/api/redemption/${first.id}`);
+    const saved = await admin.request('GET', `/api/redemption/${first.id}`);
     expect(saved.body?.data).toMatchObject({ name: 'renamed', quota: 5000 });
     expectNoUnexpectedErrors(toasts);
     await context.close();

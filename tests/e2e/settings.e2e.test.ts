@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { logInThroughForm, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /** The settings page (/setting) in Chromium on the real gateway: tabs, sections, switches, confirmations. */
 
 let gw: GatewayUnderTest;
+/** Root, signed in through /login once. */
+let root: SignedIn;
 
 beforeAll(async () => {
   gw = await startGateway();
+  root = await gw.signedIn('root', '123456');
 }, 180_000);
 
 afterAll(async () => {
@@ -16,14 +19,6 @@ afterAll(async () => {
 });
 
 const phone = { width: 375, height: 812 };
-
-async function logIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto(`${gw.url}/login`);
-  await page.getByLabel('用户名或邮箱').fill(username);
-  await page.getByLabel('密码').fill(password);
-  await page.getByRole('form', { name: '用户登录' }).getByRole('button', { name: '登录' }).click();
-  await page.getByRole('button', { name: /^账户菜单：|^Account menu: / }).waitFor();
-}
 
 /** Every PUT /api/option/ the page sends, as [key, value]. */
 function watchOptionPuts(page: Page): [string, string][] {
@@ -58,10 +53,9 @@ async function saveField(page: Page, toasts: { texts: string[] }, sectionName: s
 
 describe('the settings page on the real gateway', () => {
   it('root changes one value in every section, each saved alone, and sees them kept after a reload', async () => {
-    const context = await gw.newContext();
+    const context = await gw.newContext({ storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logIn(page, 'root', '123456');
     const puts = watchOptionPuts(page);
 
     await page.goto(`${gw.url}/setting`);
@@ -172,10 +166,9 @@ describe('the settings page on the real gateway', () => {
   }, 400_000);
 
   it('turning PasswordLoginEnabled off asks first: cancel keeps it on, accept saves false and /login hides the password form', async () => {
-    const context = await gw.newContext();
+    const context = await gw.newContext({ storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logIn(page, 'root', '123456');
     const puts = watchOptionPuts(page);
     await page.goto(`${gw.url}/setting?tab=system`);
     const login = section(page, '登录注册');
@@ -218,7 +211,7 @@ describe('the settings page on the real gateway', () => {
     const context = await gw.newContext();
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logIn(page, 'setcommon', 'common-pass-1');
+    await logInThroughForm(page, gw.url, 'setcommon', 'common-pass-1');
     await page.goto(`${gw.url}/setting?tab=system`);
     const tabs = page.getByRole('tablist', { name: '设置分类' });
     await tabs.getByRole('tab', { name: '个人设置' }).waitFor();
@@ -229,13 +222,13 @@ describe('the settings page on the real gateway', () => {
   });
 
   it('at 375 px in English and dark mode: the system tab fits the phone', async () => {
-    const context = await gw.newContext({ viewport: phone, colorScheme: 'light' });
+    const context = await gw.newContext({ viewport: phone, colorScheme: 'light', storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logIn(page, 'root', '123456');
+    await page.goto(`${gw.url}/setting?tab=system`);
+    await page.getByRole('heading', { name: '设置', exact: true }).waitFor();
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
-    await page.goto(`${gw.url}/setting?tab=system`);
     await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
     await page.getByRole('region', { name: 'SMTP e-mail' }).getByLabel('SMTP server', { exact: true }).waitFor();
     expect(await page.getByRole('tab', { name: 'System' }).getAttribute('aria-selected')).toBe('true');

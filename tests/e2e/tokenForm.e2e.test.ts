@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright';
 import { Client } from '../server/support/http';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /**
@@ -15,6 +14,8 @@ let gw: GatewayUnderTest;
 const username = 'formowner';
 const password = 'formowner-pass-1';
 const phone = { width: 375, height: 812 };
+/** The owner, signed in through /login once (a normal login lands on the token list). */
+let owner: SignedIn;
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -33,20 +34,12 @@ beforeAll(async () => {
     aff_code: '',
   });
   expect(registered.body?.success, registered.text).toBe(true);
+  owner = await gw.signedIn(username, password, '/token');
 }, 180_000);
 
 afterAll(async () => {
   await gw.close();
 });
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${gw.url}/login`);
-  const form = page.getByRole('form', { name: '用户登录' });
-  await form.getByLabel('用户名或邮箱').fill(username);
-  await form.getByLabel('密码').fill(password);
-  await form.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL(`${gw.url}/token`);
-}
 
 const storedTokens = () =>
   gw.database.db
@@ -57,11 +50,10 @@ const storedTokens = () =>
 
 describe('the token form on the real gateway', () => {
   it('creates a token limited to one model expiring in a day, refuses a bad IP restriction, and edits the name', async () => {
-    const context = await gw.newContext();
+    const context = await gw.newContext({ storageState: owner });
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signIn(page);
 
     await page.goto(`${gw.url}/token/add`);
     const form = page.getByRole('form', { name: '创建新的令牌' });
@@ -110,14 +102,14 @@ describe('the token form on the real gateway', () => {
   });
 
   it('at 375 px in English and dark mode the form fits the phone', async () => {
-    const context = await gw.newContext({ viewport: phone, colorScheme: 'light' });
+    const context = await gw.newContext({ viewport: phone, colorScheme: 'light', storageState: owner });
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signIn(page);
+    await page.goto(`${gw.url}/token/add`);
+    await page.getByRole('heading', { name: '创建新的令牌' }).waitFor();
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
-    await page.goto(`${gw.url}/token/add`);
     await page.getByRole('heading', { name: 'Create a new token' }).waitFor();
     await page.getByRole('checkbox', { name: 'gpt-4o', exact: true }).waitFor();
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.classList.contains('dark')])).toEqual(['en', true]);

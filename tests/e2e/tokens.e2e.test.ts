@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { Client } from '../server/support/http';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /**
@@ -13,6 +13,8 @@ import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 let gw: GatewayUnderTest;
 let user: Client;
 let serverAddress = '';
+/** The owner, signed in through /login once (a normal login lands on the token list). */
+let owner: SignedIn;
 
 interface WireToken {
   readonly id: number;
@@ -46,6 +48,7 @@ beforeAll(async () => {
   }
   const status = await user.request('GET', '/api/status');
   serverAddress = (status.body?.data as { server_address: string }).server_address;
+  owner = await gw.signedIn(username, password, '/token');
 }, 180_000);
 
 afterAll(async () => {
@@ -56,16 +59,6 @@ async function tokensOnServer(): Promise<WireToken[]> {
   const list = await user.request('GET', '/api/token/?p=0');
   expect(list.body?.success, list.text).toBe(true);
   return list.body?.data as WireToken[];
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${gw.url}/login`);
-  const form = page.getByRole('form', { name: /^(用户登录|Sign in)$/ });
-  await form.getByLabel(/^(用户名或邮箱|Username or e-mail)/).fill(username);
-  await form.getByLabel(/^(密码|Password)$/).fill(password);
-  await form.getByRole('button', { name: /^(登录|Log in)$/ }).click();
-  // a normal login lands on the token list
-  await page.waitForURL(`${gw.url}/token`);
 }
 
 /** The page body does not scroll sideways (only the table's own box may). */
@@ -84,10 +77,10 @@ describe('tokens', () => {
     const batchToken = before.find((t) => t.name === batch)!;
     const label = (t: WireToken) => `${t.name}（#${t.id}）`;
 
-    const context = await gw.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const context = await gw.newContext({ permissions: ['clipboard-read', 'clipboard-write'], storageState: owner });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signIn(page);
+    await page.goto(`${gw.url}/token`);
     const table = page.getByRole('table', { name: '令牌' });
     await table.getByText(chat, { exact: true }).waitFor();
     await table.getByText(batch, { exact: true }).waitFor();
@@ -149,14 +142,14 @@ describe('tokens', () => {
   });
 
   it('English at 375 px in dark mode: the list reads in English and the page does not scroll sideways', async () => {
-    const context = await gw.newContext({ viewport: { width: 375, height: 812 } });
+    const context = await gw.newContext({ viewport: { width: 375, height: 812 }, storageState: owner });
     await context.addInitScript(() => {
       localStorage.setItem('lang', 'en');
       localStorage.setItem('color_mode', 'dark');
     });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await signIn(page);
+    await page.goto(`${gw.url}/token`);
     await page.getByRole('heading', { name: 'Tokens' }).waitFor();
     const table = page.getByRole('table', { name: 'Tokens' });
     await table.getByText('e2e-chat', { exact: true }).waitFor();

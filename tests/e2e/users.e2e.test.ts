@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
-import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
+import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
+import { closeToasts, expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /** The user area in Chromium on the real gateway: /user/add, the /user list and its actions, /user/edit/:id. */
 
 let gw: GatewayUnderTest;
+/** Root, signed in through /login once (the default password leads to /user/edit). */
+let root: SignedIn;
 
 beforeAll(async () => {
   gw = await startGateway();
+  root = await gw.signedIn('root', '123456', '/user/edit');
 }, 180_000);
 
 afterAll(async () => {
@@ -18,15 +21,6 @@ afterAll(async () => {
 const phone = { width: 375, height: 812 };
 const names = ['e2euser1', 'e2euser2', 'e2euser3', 'e2euser4', 'e2euser5'];
 
-/** Signs in as root through /login (the default password leads to /user/edit). */
-async function logInAsRoot(page: Page): Promise<void> {
-  await page.goto(`${gw.url}/login`);
-  await page.getByLabel('用户名或邮箱').fill('root');
-  await page.getByLabel('密码').fill('123456');
-  await page.getByRole('form', { name: '用户登录' }).getByRole('button', { name: '登录' }).click();
-  await page.getByRole('button', { name: /^账户菜单：/ }).waitFor();
-}
-
 const userRow = (page: Page, username: string) =>
   page.getByRole('table', { name: '用户管理' }).getByRole('row').filter({ has: page.getByRole('button', { name: `删除 ${username}` }) });
 
@@ -35,15 +29,17 @@ const stored = (username: string) =>
 
 describe('the user area on the real gateway', () => {
   it('creates five users through /user/add, promotes, bans and bulk-enables on /user, and edits quota and group', async () => {
-    const context = await gw.newContext();
+    const context = await gw.newContext({ storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logInAsRoot(page);
 
     await page.goto(`${gw.url}/user/add`);
     for (const [i, name] of names.entries()) {
-      // after the first, the list's add button leads back to the form
-      if (i > 0) await page.getByRole('link', { name: '添加新的用户' }).click();
+      // after the first, the list's add button (under the toast, on a desktop window) leads back to the form
+      if (i > 0) {
+        await closeToasts(page);
+        await page.getByRole('link', { name: '添加新的用户' }).click();
+      }
       const form = page.getByRole('form', { name: '创建新用户账户' });
       await form.getByLabel(/^用户名/).fill(name);
       // an empty password sends nothing: the button stays disabled
@@ -79,6 +75,7 @@ describe('the user area on the real gateway', () => {
       await page.getByRole('region', { name: `已选择 ${i + 1} 项` }).waitFor();
     }
     const bar = page.getByRole('region', { name: '已选择 3 项' });
+    await closeToasts(page);
     await bar.getByRole('button', { name: '启用', exact: true }).click();
     const confirm = page.getByRole('alertdialog').filter({ hasText: '将对 3 项执行「启用」' });
     await confirm.getByRole('button', { name: '确定' }).click();
@@ -132,13 +129,13 @@ describe('the user area on the real gateway', () => {
   });
 
   it('at 375 px in English and dark mode: the list scrolls inside its table, the page does not', async () => {
-    const context = await gw.newContext({ viewport: phone, colorScheme: 'light' });
+    const context = await gw.newContext({ viewport: phone, colorScheme: 'light', storageState: root });
     const page = await context.newPage();
     const toasts = await watchToasts(page);
-    await logInAsRoot(page);
+    await page.goto(`${gw.url}/user`);
+    await page.getByRole('heading', { name: '用户管理' }).waitFor();
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
-    await page.goto(`${gw.url}/user`);
     await page.getByRole('heading', { name: 'Users' }).waitFor();
     await page.getByRole('table', { name: 'Users' }).getByText('Super admin').waitFor();
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.classList.contains('dark')])).toEqual(['en', true]);

@@ -1,12 +1,12 @@
 /**
  * End-to-end support: serves the console build of this run (globalSetup.ts) with `vite preview`
- * on a free loopback port (its /api proxy points at `gateway`), and drives Debian's Chromium
- * with Playwright. With `gateway` a closed port, the console must behave like a console whose
- * server is down.
+ * on a free loopback port (its /api proxy points at `gateway`), and drives the run's Chromium
+ * (see gateway.ts) with Playwright. With `gateway` a closed port, the console must behave like a
+ * console whose server is down.
  */
 import { preview, type PreviewServer } from 'vite';
 import type { Browser } from 'playwright';
-import { consoleDist, launchChromium } from './gateway';
+import { connectChromium, consoleDist } from './gateway';
 
 export interface ConsoleUnderTest {
   readonly url: string;
@@ -28,7 +28,7 @@ export async function startConsole(gateway: string): Promise<ConsoleUnderTest> {
   });
   const address = server.httpServer.address();
   if (address === null || typeof address === 'string') throw new Error('preview server has no port');
-  const browser = await launchChromium();
+  const browser = await connectChromium();
   return {
     url: `http://127.0.0.1:${address.port}`,
     browser,

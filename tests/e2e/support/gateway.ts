@@ -1,21 +1,20 @@
 /**
  * The real gateway for end-to-end tests: a fresh SQLite file, migrations, bootstrap, the API
  * and the console (built once per run by globalSetup.ts) all on one loopback port, and Debian's
- * Chromium driven by Playwright.
+ * Chromium (launched once per run by globalSetup.ts) driven by Playwright.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright';
 import { loadConfig, type Config, type Env } from '../../../server/config';
 import { bootstrap } from '../../../server/db/bootstrap';
 import { openDatabase, type DatabaseHandle } from '../../../server/db/connect';
 import { migrate } from '../../../server/db/migrate';
 import { createServerApp } from '../../../server/http/server';
 import { Client } from '../../server/support/http';
-import { chromiumArgs } from '../../../vitest.config';
 
 export interface GatewayOptions {
   /** Extra environment for the server (SMTP is an option; OAuth base URLs are env). */
@@ -33,6 +32,13 @@ export interface GatewayUnderTest {
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   /** An HTTP client (cookie jar) for this gateway, logged in as root (default password). */
   root(): Promise<Client>;
+  /**
+   * Signs `username` in once through /login in a throwaway context (landing on `landing` when
+   * given) and answers the session the console then keeps (the cookie and localStorage `user`,
+   * none of the window's preferences such as the colour mode): `newContext({ storageState })`
+   * starts signed in.
+   */
+  signedIn(username: string, password: string, landing?: string): Promise<SignedIn>;
   readonly close: () => Promise<void>;
 }
 
@@ -41,9 +47,41 @@ export function consoleDist(): string {
   return inject('consoleDist');
 }
 
-/** Launches Debian's Chromium with the project's flags. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+/**
+ * Connects to the run's Chromium (Debian's, with the project's flags; globalSetup.ts launches it
+ * once). Each connection has its own contexts; closing it leaves the browser to the other files.
+ */
+export function connectChromium(): Promise<Browser> {
+  return chromium.connect(inject('chromiumEndpoint'));
+}
+
+/** A signed-in console's session: its cookies and localStorage `user` (a `storageState`). */
+export type SignedIn = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** Signs in through the /login form and waits for the account menu (and for `landing`, when given). */
+export async function logInThroughForm(page: Page, url: string, username: string, password: string, landing?: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  const form = page.getByRole('form', { name: '用户登录' });
+  await form.getByLabel('用户名或邮箱').fill(username);
+  await form.getByLabel('密码').fill(password);
+  await form.getByRole('button', { name: '登录' }).click();
+  if (landing !== undefined) await page.waitForURL(`${url}${landing}`);
+  await page.getByRole('button', { name: /^账户菜单：/ }).waitFor();
+}
+
+/**
+ * The text of a download. The browser runs in another process (a browser server), where
+ * `Download.path()` is not available: the file is saved to a temp folder and read back.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-download-'));
+  try {
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<GatewayUnderTest> {
@@ -62,19 +100,30 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const server = await new Promise<{ server: ServerType; port: number }>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve({ server: s, port: info.port }));
   });
-  const browser = await launchChromium();
+  const browser = await connectChromium();
   const url = `http://127.0.0.1:${server.port}`;
+  const newContext = (contextOptions?: BrowserContextOptions) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions });
   return {
     url,
     browser,
     database,
     config,
-    newContext: (contextOptions) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions }),
+    newContext,
     root: async () => {
       const client = new Client(url);
       const reply = await client.login('root', '123456');
       if (reply.body?.success !== true) throw new Error(`root login failed: ${reply.text}`);
       return client;
+    },
+    signedIn: async (username, password, landing) => {
+      const context = await newContext();
+      try {
+        await logInThroughForm(await context.newPage(), url, username, password, landing);
+        const state = await context.storageState();
+        return { ...state, origins: state.origins.map((o) => ({ ...o, localStorage: o.localStorage.filter((e) => e.name === 'user') })) };
+      } finally {
+        await context.close();
+      }
     },
     close: async () => {
       await browser.close();

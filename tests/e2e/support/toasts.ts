@@ -42,3 +42,15 @@ export async function watchToasts(target: Page | BrowserContext): Promise<SeenTo
 export function expectNoUnexpectedErrors(toasts: SeenToasts, expected: readonly string[] = []): void {
   expect(toasts.errors.filter((t) => !expected.includes(t))).toEqual([]);
 }
+
+/**
+ * Closes the toasts on show with their close buttons, as a user does to reach what they cover
+ * (on a desktop window they sit over the header's right end), and waits until they are gone.
+ * The toasts shown so far were collected by `watchToasts` already.
+ */
+export async function closeToasts(page: Page): Promise<void> {
+  const shown = page.locator('[data-scope="toast"][data-part="root"]');
+  const open = shown.and(page.locator('[data-state="open"]'));
+  while ((await open.count()) > 0) await open.first().locator('[data-part="close-trigger"]').click();
+  await expect.poll(() => shown.count(), { timeout: 10_000 }).toBe(0);
+}
