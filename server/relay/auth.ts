@@ -17,6 +17,7 @@ import type { Database, TokenRow, UserRow } from '../db/schema';
 import type { AppEnv } from '../http/env';
 import { clientIp, socketAddress } from '../http/rateLimit';
 import { goAtoi } from '../services/channel';
+import { goKind } from './request';
 import { relayError, type RelayBody, type RelayError, type RelayMode, type RelayVariables } from './types';
 
 /**
@@ -186,10 +187,6 @@ async function readStreamLimited(c: Context): Promise<Buffer | null> {
 
 /** Modes whose unparsable body is refused at once (one-api: paths /v1/completions, /v1/chat/completions, /v1/images). */
 const strictModes: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'images']);
-
-/** Go's name for the kind of a JSON value in an UnmarshalTypeError. */
-const goKind = (value: unknown): string =>
-  Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value;
 
 /** The parsed object and body `model` as one-api's `ModelRequest` decoding sees them, or the decoder's error. */
 function decodeModelRequest(raw: string): E.Either<string, { json: Record<string, unknown> | null; model: string }> {

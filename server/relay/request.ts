@@ -101,7 +101,7 @@ function validateImageRequest(json: Json, model: string): RelayError | null {
 // Validation (§4.4 step 2)
 
 /** Go's name for the kind of a JSON value in a decoding error. */
-const goKind = (value: unknown): string =>
+export const goKind = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value;
 
 /** A field of one-api's request structs whose JSON type is checked: its Go type and the values it accepts. */
@@ -111,11 +111,10 @@ interface FieldType {
   /** For arrays: whether one element is acceptable (Go names the element type then). */
   readonly element?: (value: unknown) => boolean;
 }
-const isPlainObject = (u: unknown): boolean => typeof u === 'object' && u !== null && !Array.isArray(u);
 const textFieldTypes: Readonly<Record<string, FieldType>> = {
   stream: { goType: 'bool', accepts: (u) => typeof u === 'boolean' },
   // Not an array at all is "field messages is required" below, as before.
-  messages: { goType: 'model.Message', accepts: () => true, element: isPlainObject },
+  messages: { goType: 'model.Message', accepts: () => true, element: isObject },
 };
 const imageFieldTypes: Readonly<Record<string, FieldType>> = {
   size: { goType: 'string', accepts: (u) => typeof u === 'string' },

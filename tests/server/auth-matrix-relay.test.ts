@@ -45,6 +45,18 @@ const ok = (reply: Reply): void => {
 
 const subscriptionKeys = ['access_until', 'hard_limit_usd', 'has_payment_method', 'object', 'soft_limit_usd', 'system_hard_limit_usd'];
 
+/** A billing endpoint's rows, with and without the /v1 prefix: both answer `check` after a 200. */
+const billingRows = (endpoint: 'subscription' | 'usage', check: (r: Reply) => void): RouteRow[] =>
+  [`/dashboard/billing/${endpoint}`, `/v1/dashboard/billing/${endpoint}`].map((path) => ({
+    method: 'GET',
+    path,
+    model: null,
+    passes: (r) => {
+      ok(r);
+      check(r);
+    },
+  }));
+
 const routes: readonly RouteRow[] = [
   {
     method: 'POST',
@@ -125,29 +137,11 @@ const routes: readonly RouteRow[] = [
       expect(r.body).toEqual(modelCatalogue.data.findLast((m) => m.id === 'gpt-4o'));
     },
   },
-  ...['/dashboard/billing/subscription', '/v1/dashboard/billing/subscription'].map(
-    (path): RouteRow => ({
-      method: 'GET',
-      path,
-      model: null,
-      passes: (r) => {
-        ok(r);
-        expect(Object.keys(r.body).sort()).toEqual(subscriptionKeys);
-        expect(r.body.object).toBe('billing_subscription');
-      },
-    }),
-  ),
-  ...['/dashboard/billing/usage', '/v1/dashboard/billing/usage'].map(
-    (path): RouteRow => ({
-      method: 'GET',
-      path,
-      model: null,
-      passes: (r) => {
-        ok(r);
-        expect(r.body).toEqual({ object: 'list', total_usage: expect.any(Number) });
-      },
-    }),
-  ),
+  ...billingRows('subscription', (r) => {
+    expect(Object.keys(r.body).sort()).toEqual(subscriptionKeys);
+    expect(r.body.object).toBe('billing_subscription');
+  }),
+  ...billingRows('usage', (r) => expect(r.body).toEqual({ object: 'list', total_usage: expect.any(Number) })),
   {
     method: 'POST',
     path: '/v1/audio/speech',
