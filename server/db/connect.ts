@@ -141,6 +141,11 @@ function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
   // 64 MB of page cache instead of SQLite's 2 MB: the logs table and its six indexes outgrow 2 MB
   // within a few thousand requests, and each consume-log insert then re-read index pages.
   sqlite.pragma('cache_size = -65536');
+  // Temporary files in memory. A statement that fires triggers (the consume-log insert updates
+  // three rollups) keeps a statement journal, which SQLite moves to a new file in /var/tmp once it
+  // outgrows 64 KB: the insert crossed that, and every relay request created, wrote and unlinked a
+  // file (about 0.3 ms of its latency).
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   const ownWrites = new Map<string, number>();
   const database: SqliteDatabase = {

@@ -117,9 +117,11 @@ export const queryIndexes: readonly { readonly name: string; readonly sqlite: st
   // logs: newest-first pages per filter (SQLite appends the rowid = id to every index).
   { name: 'idx_oa_logs_type_id', sqlite: 'logs (type)', postgres: 'logs (type, id)' },
   { name: 'idx_oa_logs_username_id', sqlite: 'logs (username)', postgres: 'logs (username, id)' },
-  { name: 'idx_oa_logs_user_id_id', sqlite: 'logs (user_id)', postgres: 'logs (user_id, id)' },
-  { name: 'idx_oa_logs_model_name_id', sqlite: 'logs (model_name)', postgres: 'logs (model_name, id)' },
-  { name: 'idx_oa_logs_token_name_id', sqlite: 'logs (token_name)', postgres: 'logs (token_name, id)' },
+  // On SQLite one-api's own idx_logs_user_id, idx_logs_model_name and idx_logs_token_name are these
+  // three already (see `redundantIndexes`).
+  { name: 'idx_oa_logs_user_id_id', sqlite: null, postgres: 'logs (user_id, id)' },
+  { name: 'idx_oa_logs_model_name_id', sqlite: null, postgres: 'logs (model_name, id)' },
+  { name: 'idx_oa_logs_token_name_id', sqlite: null, postgres: 'logs (token_name, id)' },
   // logs: ids of a time window read from the index alone (SQLite's idx_created_at_type already ends with the rowid).
   { name: 'idx_oa_logs_created_at_id', sqlite: null, postgres: 'logs (created_at, id)' },
   // logs: consume sums (covering: the filter columns, then quota).
@@ -145,6 +147,21 @@ export const queryIndexes: readonly { readonly name: string; readonly sqlite: st
   { name: 'idx_oa_channels_name_prefix', sqlite: 'channels (name collate nocase)', postgres: 'channels (name text_pattern_ops)' },
 ];
 
+/**
+ * Indexes earlier versions created that duplicate another index exactly, dropped when present:
+ * each one only cost a page write per consume log (the relay's settlement writes every page it
+ * changes to the WAL). On SQLite an index on (x) holds (x, rowid), so these equal one-api's
+ * idx_logs_user_id, idx_logs_model_name and idx_logs_token_name, which `tableSpecs` keeps.
+ */
+export const redundantIndexes: Readonly<Record<Dialect, readonly { readonly name: string; readonly twin: string }[]>> = {
+  sqlite: [
+    { name: 'idx_oa_logs_user_id_id', twin: 'idx_logs_user_id' },
+    { name: 'idx_oa_logs_model_name_id', twin: 'idx_logs_model_name' },
+    { name: 'idx_oa_logs_token_name_id', twin: 'idx_logs_token_name' },
+  ],
+  postgres: [],
+};
+
 /** The `queryIndexes` that `dialect` gets. */
 export const queryIndexesOf = (dialect: Dialect) => queryIndexes.filter((i) => i[dialect] !== null);
 
@@ -152,6 +169,9 @@ export const queryIndexesOf = (dialect: Dialect) => queryIndexes.filter((i) => i
 async function createQueryIndexes(db: Db, dialect: Dialect, present: Set<string>) {
   const created: string[] = [];
   const warnings: string[] = [];
+  for (const { name, twin } of redundantIndexes[dialect]) {
+    if (present.has(name) && present.has(twin)) await sql.raw(`drop index if exists ${name}`).execute(db);
+  }
   for (const index of queryIndexesOf(dialect).filter((i) => !present.has(i.name))) {
     try {
       await sql.raw(`create index if not exists ${index.name} on ${index[dialect] ?? ''}`).execute(db);
@@ -340,6 +360,7 @@ async function migrateOn(db: Db, dialect: Dialect, options: MigrateOptions): Pro
   for (const spec of tableSpecs) {
     const result = await createMissingIndexes(db, spec, indexes);
     createdIndexes.push(...result.created);
+    for (const name of result.created) indexes.add(name);
     warnings.push(...result.warnings);
   }
   createdTables.push(...(await ensureRollups(db, dialect, tables)));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect';
-import { migrate, queryIndexesOf, rollupTables } from '../../server/db/migrate';
+import { migrate, queryIndexesOf, redundantIndexes, rollupTables } from '../../server/db/migrate';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
 import { dbTargets, type TestDatabase } from './support/targets';
@@ -81,6 +81,22 @@ for (const target of dbTargets) {
       expect(report.warnings[0]).toMatch(/idx_redemptions_key/);
       expect(report.createdIndexes).toContain('idx_redemptions_name');
       expect(report.createdTables).toContain('sessions');
+    });
+
+    it.skipIf(target.kind !== 'sqlite')('drops the copies of one-api log indexes that earlier versions created, keeps the originals', async () => {
+      await migrate(handle.db, handle.dialect);
+      for (const { name, twin } of redundantIndexes.sqlite) {
+        const column = twin.replace('idx_logs_', '');
+        await sql.raw(`create index ${name} on logs (${column})`).execute(handle.db);
+      }
+      const report = await migrate(handle.db, handle.dialect);
+      expect(report).toEqual({ createdTables: [], addedColumns: [], createdIndexes: [], warnings: [] });
+      const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'logs'`.execute(handle.db);
+      const names = rows.map((r) => r.name);
+      for (const { name, twin } of redundantIndexes.sqlite) {
+        expect(names).not.toContain(name);
+        expect(names).toContain(twin);
+      }
     });
 
     it('round-trips booleans and 64-bit quotas as JS booleans and numbers', async () => {
