@@ -7,9 +7,10 @@ import { sendRelayError } from './auth';
 import { consumeLogContent, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
 import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest, withSystemPrompt } from './request';
 import { noChannelError, pickChannel, pinnedChannel } from './select';
+import { openEventSink, type EventSink } from './eventSink';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { countInputTokens, countPromptTokens, countTextTokens } from './tokenCount';
-import { relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
+import { relayCorsHeaders, relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
 
 /**
  * The relay pipeline (contract §4.4–§4.9): for one authenticated request it picks a channel,
@@ -345,19 +346,17 @@ interface StreamParts {
   readonly settings: RelaySettings;
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Passes the upstream's server-sent events through as they arrive. The status is answered once the
  * first valid event is in (an upstream failing before it is an ordinary, retryable error).
  * Non-JSON `data:` lines are dropped (and logged); usage comes from the final chunk, else from
  * counting the streamed text. `data: [DONE]` always ends a complete stream; an upstream dropping
  * mid-stream ends it with an error event. Billing runs before the stream is closed, so a client
- * that has read the end can rely on the quota being settled.
+ * that has read the end can rely on the quota being settled. A client that leaves stops the
+ * upstream and is billed for what was delivered.
  */
 async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, parts: StreamParts): Promise<Attempt> {
   const { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings } = parts;
-  const reader = upstream.body.getReader();
   const decoder = new TextDecoder();
   const queue: string[] = [];
   let valid = 0;
@@ -401,8 +400,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     },
   });
   const readMore = async (): Promise<boolean> => {
-    const { value, done } = await reader.read();
-    if (done) return false;
+    const value = await upstream.read();
+    if (value === null) return false;
     parser.feed(decoder.decode(value, { stream: true }));
     return true;
   };
@@ -416,81 +415,93 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     return refunded(streamStartFailure(abort, error, abortedFailure));
   }
   if (firstError !== null) {
-    void reader.cancel().catch(() => undefined);
+    upstream.cancel();
     return refunded(upstreamFailure(500, firstError));
   }
   if (valid === 0) {
-    void reader.cancel().catch(() => undefined);
+    upstream.cancel();
     if (malformed > 0) return refunded(fail(relayError(502, `upstream sent ${malformed} malformed event(s) and no valid one`, 'bad_response'), true));
     return refunded(fail(relayError(502, 'upstream closed the stream before sending any event', 'upstream_stream_failed'), true));
   }
   stopTimer();
-  // After the first event RELAY_TIMEOUT bounds each silence of the upstream (a stalled upstream
-  // would otherwise hold the client and the connection forever). A slow client does not count:
-  // the upstream is only read when the client pulls.
-  const idleMs = req.deps.config.relayTimeoutMs;
-  const readWithin = async (): Promise<boolean> => {
-    if (idleMs <= 0) return readMore();
-    const idle = setTimeout(() => abort.abort(new TimeoutAbort(idleMs)), idleMs);
-    try {
-      return await readMore();
-    } finally {
-      clearTimeout(idle);
-    }
-  };
   if (malformed > 0) console.warn(`[relay] request ${req.requestId}: dropped ${malformed} malformed event(s)`);
 
-  const usageNow = (): Usage => usage ?? { promptTokens, completionTokens: textTokens(settings, text, model) };
-  let finished = false;
-  const finish = async (controller: ReadableStreamDefaultController<Uint8Array>, tail: string): Promise<void> => {
-    if (finished) return;
-    finished = true;
-    release();
-    await bill(usageNow());
-    controller.enqueue(encoder.encode(tail));
-    controller.close();
-  };
-  const flush = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
-    if (queue.length > 0) controller.enqueue(encoder.encode(queue.splice(0).join('')));
-  };
-
-  const stream = new ReadableStream<Uint8Array>({
-    start: (controller) => flush(controller),
-    pull: async (controller) => {
+  const sink = openEventSink(c, {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+    'X-Oneapi-Request-Id': req.requestId,
+    ...relayCorsHeaders,
+  });
+  // the client left: stop the upstream (a pending read then fails) and bill what was delivered
+  sink.onGone(() => abort.abort(new ClientGone()));
+  void pumpEvents(req, sink, {
+    // After the first event RELAY_TIMEOUT bounds each silence of the upstream (a stalled upstream
+    // would otherwise hold the client and the connection forever). A slow client does not count:
+    // the upstream is only read once the client took the events before.
+    readMore: async () => {
+      const idleMs = req.deps.config.relayTimeoutMs;
+      if (idleMs <= 0) return readMore();
+      const idle = setTimeout(() => abort.abort(new TimeoutAbort(idleMs)), idleMs);
       try {
-        // Read until something can be passed on: a pull that enqueues nothing is not called
-        // again (the stream would stall on a read holding only part of an event, or a dropped one).
-        let more = !sawDone;
-        while (more && !sawDone && queue.length === 0) more = await readWithin();
-        flush(controller);
-        if (!more || sawDone) {
-          if (!sawDone && malformed > 0) console.warn(`[relay] request ${req.requestId}: dropped ${malformed} malformed event(s)`);
-          await finish(controller, 'data: [DONE]\n\n');
-          void reader.cancel().catch(() => undefined);
-        }
-      } catch (error) {
-        if (finished) return;
-        flush(controller);
-        const message = `upstream stream interrupted: ${errorText(abort.signal.aborted ? abort.signal.reason : error)}`;
-        console.warn(`[relay] request ${req.requestId}: ${message}`);
-        const event = { error: { message: `${message} (request id: ${req.requestId})`, type: 'one_api_error', param: '', code: 'stream_interrupted' } };
-        await finish(controller, `data: ${JSON.stringify(event)}\n\n`);
+        return await readMore();
+      } finally {
+        clearTimeout(idle);
       }
     },
-    cancel: async () => {
-      // the client left: stop the upstream, bill what was delivered
-      abort.abort(new ClientGone());
-      void reader.cancel().catch(() => undefined);
-      if (finished) return;
-      finished = true;
+    take: () => queue.splice(0).join(''),
+    done: () => sawDone,
+    malformed: () => malformed,
+    interruption: (error) => errorText(abort.signal.aborted ? abort.signal.reason : error),
+    finish: async () => {
       release();
-      await bill(usageNow());
+      upstream.cancel();
+      await bill(usage ?? { promptTokens, completionTokens: textTokens(settings, text, model) });
     },
   });
-  return {
-    ok: true,
-    response: c.body(stream, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' }),
-  };
+  return { ok: true, response: sink.response };
+}
+
+/** What `pumpEvents` reads from its stream. */
+interface EventSource {
+  /** Reads more of the upstream; false at its end. */
+  readMore(): Promise<boolean>;
+  /** The events parsed and not yet sent, as one text. */
+  take(): string;
+  /** Whether `data: [DONE]` arrived. */
+  done(): boolean;
+  /** How many malformed events were dropped so far. */
+  malformed(): number;
+  /** Why reading failed, for the error event. */
+  interruption(error: unknown): string;
+  /** Releases the attempt and bills it (runs once, before the last write). */
+  finish(): Promise<void>;
+}
+
+/** Sends the events as they are parsed until the upstream ends, fails, or the client leaves; never throws. */
+async function pumpEvents(req: Request, sink: EventSink, source: EventSource): Promise<void> {
+  let tail = 'data: [DONE]\n\n';
+  try {
+    for (;;) {
+      const events = source.take();
+      if (events !== '' && !(await sink.write(events))) break;
+      if (source.done() || !(await source.readMore())) break;
+    }
+    if (!source.done() && source.malformed() > 0) console.warn(`[relay] request ${req.requestId}: dropped ${source.malformed()} malformed event(s)`);
+  } catch (error) {
+    if (!sink.gone) {
+      const message = `upstream stream interrupted: ${source.interruption(error)}`;
+      console.warn(`[relay] request ${req.requestId}: ${message}`);
+      const event = { error: { message: `${message} (request id: ${req.requestId})`, type: 'one_api_error', param: '', code: 'stream_interrupted' } };
+      tail = `data: ${JSON.stringify(event)}\n\n`;
+    }
+  }
+  try {
+    await source.finish();
+  } catch (error) {
+    console.error(`[relay] request ${req.requestId}: finishing the stream failed:`, error);
+  }
+  sink.end(source.take() + tail);
 }
 
 /** The failure of a stream that broke before its first event (timeout, client gone, or dropped). */

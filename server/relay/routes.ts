@@ -5,7 +5,7 @@ import { modelCatalogue } from '../services/channel';
 import { readOptions } from '../services/options';
 import { relayAuth, sendRelayError, type RelayAuthEnv } from './auth';
 import { relayHandler, type RelayEnv } from './pipeline';
-import { relayError, type RelayMode } from './types';
+import { relayCorsHeaders, relayError, type RelayMode } from './types';
 
 /**
  * The /v1 application (contract §4.1, §4.12): CORS for any origin, token auth on every route,
@@ -27,6 +27,9 @@ const relayedRoutes: ReadonlyArray<readonly [string, RelayMode]> = [
   ['/v1/images/generations', 'images'],
 ];
 
+/** The header of @hono/node-server's "response already sent" marker. */
+const alreadySentHeader = 'x-hono-already-sent';
+
 /** one-api's CORS preflight for relay and billing routes: any origin and header, 204 cached 12 h. */
 const preflight = cors({
   origin: '*',
@@ -46,8 +49,9 @@ const preflight = cors({
 const relayCors: MiddlewareHandler = async (c, next) => {
   if (c.req.method === 'OPTIONS') return preflight(c, next);
   await next();
-  c.res.headers.set('Access-Control-Allow-Origin', '*');
-  c.res.headers.set('Access-Control-Allow-Credentials', 'true');
+  // A stream written to the Node response itself carries them already (eventSink.ts).
+  if (c.res.headers.has(alreadySentHeader)) return;
+  for (const [name, value] of Object.entries(relayCorsHeaders)) c.res.headers.set(name, value);
 };
 
 // ---------------------------------------------------------------------------------------------

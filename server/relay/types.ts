@@ -86,3 +86,6 @@ export interface RelayVariables {
   readonly caller: RelayCaller;
   readonly relayBody: RelayBody;
 }
+
+/** The CORS headers of every relay answer but preflights (one-api's: any origin, with credentials). */
+export const relayCorsHeaders: Readonly<Record<string, string>> = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };

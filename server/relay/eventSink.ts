@@ -1,0 +1,94 @@
+import type { ServerResponse } from 'node:http';
+import { PassThrough, Readable, type Writable } from 'node:stream';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Context } from 'hono';
+
+/**
+ * Where a relayed stream's events go. On the Node server (@hono/node-server, as `npm start` and the
+ * tests run it) they are written to the Node response itself: the status and headers leave with
+ * the first events in one write, and the route answers Hono with "already sent". A web stream
+ * between the pipeline and the socket (a `Response` body) cost about a sixth of a streamed
+ * request's CPU in bench/relay. Elsewhere (no Node response, e.g. `app.request` in-process) the
+ * events go through a web stream as an ordinary `Response`.
+ *
+ * Writes wait while the client is slow to read (backpressure), so the upstream is read only as
+ * fast as the client takes the events.
+ */
+export interface EventSink {
+  /** What the route answers. */
+  readonly response: Response;
+  /** Whether the client left before the end. */
+  readonly gone: boolean;
+  /**
+   * Sends `text` (the first call sends status 200 and the headers with it); resolves once the
+   * client can take more: true, or false when it left.
+   */
+  write(text: string): Promise<boolean>;
+  /** Sends `text` and ends the response; nothing once the client left. */
+  end(text: string): void;
+  /** Calls `listener` once if the client leaves before the end. */
+  onGone(listener: () => void): void;
+}
+
+/** The Node response of a request served by @hono/node-server, when nothing was sent on it yet. */
+function nodeResponseOf(c: Context): ServerResponse | null {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  if (typeof outgoing !== 'object' || outgoing === null || !('writeHead' in outgoing)) return null;
+  const response = outgoing as ServerResponse;
+  return response.headersSent ? null : response;
+}
+
+/** Opens the sink of a 200 event stream with `headers`. */
+export function openEventSink(c: Context, headers: Readonly<Record<string, string>>): EventSink {
+  const outgoing = nodeResponseOf(c);
+  if (outgoing !== null) return writableSink(outgoing, RESPONSE_ALREADY_SENT, (target) => target.writeHead(200, headers));
+  const pass = new PassThrough();
+  const response = new Response(Readable.toWeb(pass) as ReadableStream<Uint8Array>, { status: 200, headers });
+  return writableSink(pass, response, () => undefined);
+}
+
+/** A sink over a Node writable; `start` runs before the first write. */
+function writableSink<W extends Writable>(target: W, response: Response, start: (target: W) => void): EventSink {
+  let started = false;
+  let gone = false;
+  const listeners: (() => void)[] = [];
+  target.once('close', () => {
+    if (target.writableFinished) return;
+    gone = true;
+    for (const listener of listeners.splice(0)) listener();
+  });
+  const begin = (): void => {
+    if (started) return;
+    started = true;
+    start(target);
+  };
+  return {
+    response,
+    get gone() {
+      return gone;
+    },
+    write: (text) => {
+      if (gone || target.writableEnded) return Promise.resolve(false);
+      begin();
+      if (target.write(text)) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const settle = (): void => {
+          target.off('drain', settle);
+          target.off('close', settle);
+          resolve(!gone);
+        };
+        target.on('drain', settle);
+        target.on('close', settle);
+      });
+    },
+    end: (text) => {
+      if (gone || target.writableEnded) return;
+      begin();
+      target.end(text);
+    },
+    onGone: (listener) => {
+      if (gone) listener();
+      else listeners.push(listener);
+    },
+  };
+}
