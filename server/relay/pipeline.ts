@@ -482,10 +482,12 @@ interface EventSource {
 async function pumpEvents(req: Request, sink: EventSink, source: EventSource): Promise<void> {
   let tail = 'data: [DONE]\n\n';
   try {
-    for (;;) {
+    // Events that arrive with `[DONE]` leave with it, after the billing, in one write: a write to
+    // the client's socket was the dearest step of a short stream (about 0.1 ms in bench/relay).
+    while (!source.done()) {
       const events = source.take();
       if (events !== '' && !(await sink.write(events))) break;
-      if (source.done() || !(await source.readMore())) break;
+      if (!(await source.readMore())) break;
     }
     if (!source.done() && source.malformed() > 0) console.warn(`[relay] request ${req.requestId}: dropped ${source.malformed()} malformed event(s)`);
   } catch (error) {

@@ -21,7 +21,7 @@ export interface UpstreamResponse {
   text(): Promise<string>;
   /** The next chunk of the body as it arrives, or null at its end (use this or `text`, not both). */
   read(): Promise<Uint8Array | null>;
-  /** Stops reading the body and frees the connection; never throws. */
+  /** Stops reading the body; its connection is kept when the rest arrives soon. Never throws. */
   cancel(): void;
 }
 
@@ -33,6 +33,10 @@ const dispatcher = new Agent({
   headersTimeout: 0,
   bodyTimeout: 0,
 });
+
+/** How much of an abandoned body is read (so its connection can be kept) before the connection is closed instead. */
+const drainLimitBytes = 64 * 1024;
+const drainLimitMs = 5_000;
 
 /** Wraps an answered request. */
 function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
@@ -52,7 +56,22 @@ function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
       return next.done === true ? null : next.value;
     },
     cancel: () => {
-      if (!answer.body.destroyed) answer.body.destroy();
+      const body = answer.body;
+      if (body.destroyed || body.readableEnded) return;
+      // The rest is read and dropped, so that the connection serves the next request: a stream
+      // usually ends right after its `[DONE]`, and destroying an unfinished body closes the
+      // connection (and built an error with its stack each time). A rest that is too long or too
+      // slow in coming closes it after all.
+      let left = drainLimitBytes;
+      const timer = setTimeout(() => body.destroy(), drainLimitMs);
+      body
+        .on('close', () => clearTimeout(timer))
+        .on('error', () => undefined)
+        .on('data', (chunk: Uint8Array) => {
+          left -= chunk.length;
+          if (left < 0) body.destroy();
+        })
+        .resume();
     },
   };
 }
