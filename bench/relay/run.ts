@@ -35,8 +35,6 @@ const num = (name: string, fallback: number): number => {
 const seconds = Math.max(0.5, num('BENCH_SECONDS', 10));
 const warmupSeconds = num('BENCH_WARMUP_SECONDS', 2);
 const jitWarmupSeconds = num('BENCH_JIT_WARMUP_SECONDS', 8);
-/** Whether the gateway's one-off warm-up is still to run (see runScenario). */
-let jitWarm = jitWarmupSeconds > 0;
 const upstreamDelayMs = num('BENCH_UPSTREAM_DELAY_MS', 100);
 const concurrencies = (env.BENCH_CONCURRENCY ?? '1,64').split(',').map((s) => {
   const n = Number(s.trim());
@@ -266,8 +264,8 @@ interface Servers {
   readonly cpuOf: Readonly<Record<Via, () => number>>;
 }
 
-/** Checks, then measures every mode and concurrency of `scenario` each way. */
-async function runScenario(scenario: Scenario, s: Servers): Promise<ScenarioResult> {
+/** Checks, then measures every mode and concurrency of `scenario` each way (after the gateway's warm-up when `warmUp`). */
+async function runScenario(scenario: Scenario, s: Servers, warmUp: boolean): Promise<ScenarioResult> {
   const endpoint: Endpoints = (via, mode) => {
     const body = bodyOf(mode, scenario.model);
     if (via === 'gateway') return { url: `${s.gatewayUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${s.apiKey}` }, body };
@@ -276,11 +274,10 @@ async function runScenario(scenario: Scenario, s: Servers): Promise<ScenarioResu
   };
   console.log(`\nScenario: ${scenario.title}`);
   let gatewayOk = await check(scenario, endpoint);
-  if (jitWarm) {
+  if (warmUp && jitWarmupSeconds > 0) {
     // Once per run, before the first measurement: V8 optimises the gateway's hot code over its
     // first thousands of requests (CPU per request at c=1 was about 40 % higher after 2 s than
     // after 10 s). The bare proxy and the fake upstream are small enough for their own warm-ups.
-    jitWarm = false;
     for (const mode of modes) {
       const warmed = await measure(endpoint('gateway', mode), { connections: 8, seconds: jitWarmupSeconds, warmupSeconds: 0, serverCpu: s.cpuOf.gateway });
       gatewayOk += warmed.totalOk;
@@ -361,7 +358,7 @@ async function main(): Promise<void> {
     const rssBefore = rssMb(gateway.pid);
     const loadStartUs = monotonicMicros();
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios) results.push(await runScenario(scenario, servers));
+    for (const [i, scenario] of scenarios.entries()) results.push(await runScenario(scenario, servers, i === 0));
 
     for (const result of results) {
       printTable(result);

@@ -12,7 +12,7 @@ import { statusRoutes } from '../routes/status';
 import { tokenRoutes } from '../routes/token';
 import { userRoutes } from '../routes/user';
 import { fail, invalidUrl } from './envelope';
-import type { ApiDeps, AppEnv, ResolvedDeps } from './env';
+import { requestIdHeader, type ApiDeps, type AppEnv, type ResolvedDeps } from './env';
 import { createRateLimiters, criticalRoutes, type RateLimitStore } from './rateLimit';
 import { turnstileCheck, turnstileRoutes } from './turnstile';
 import { limitBody } from './validate';
@@ -49,7 +49,7 @@ export function provideDeps(deps: ResolvedDeps): MiddlewareHandler<AppEnv> {
     const requestId = newRequestId();
     c.set('requestId', requestId);
     c.set('deps', deps);
-    c.header('X-Oneapi-Request-Id', requestId);
+    c.header(requestIdHeader, requestId);
     await next();
   };
 }

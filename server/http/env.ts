@@ -29,3 +29,6 @@ export interface AppEnv {
     requestId: string;
   };
 }
+
+/** The header that carries the request id on every answer (one-api's). */
+export const requestIdHeader = 'X-Oneapi-Request-Id';

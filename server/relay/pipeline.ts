@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { Context } from 'hono';
-import type { AppEnv, ResolvedDeps } from '../http/env';
+import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
 import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
@@ -430,7 +430,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     'Content-Type': 'text/event-stream',
     'Cache-Control': 'no-cache',
     'X-Accel-Buffering': 'no',
-    'X-Oneapi-Request-Id': req.requestId,
+    [requestIdHeader]: req.requestId,
     ...relayCorsHeaders,
   });
   // the client left: stop the upstream (a pending read then fails) and bill what was delivered
