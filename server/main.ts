@@ -11,6 +11,7 @@ import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { createServerApp } from './http/server';
 import { resolveDeps } from './http/api';
+import { settlementsDone } from './relay/billing';
 import { scheduleChannelTests, stopBatchTests } from './services/channelTest';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -34,8 +35,10 @@ async function main(): Promise<void> {
   const stop = (): void => {
     server.close();
     stopSchedule();
-    // A background channel-test run is aborted and awaited before the database closes.
+    // A background channel-test run is aborted, and the billing of answered relay requests
+    // finished, before the database closes.
     void stopBatchTests(database.db)
+      .then(() => settlementsDone(database.db))
       .then(() => database.close())
       .then(() => process.exit(0));
   };

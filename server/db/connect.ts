@@ -68,6 +68,16 @@ export interface ChangeWatch {
 
 const changeWatches = new WeakMap<Kysely<Database>, ChangeWatch>();
 
+/** Runs a statement at once on a SQLite connection and returns its rows (statements cached as `prepare`'s). */
+export type SyncRunner = (sql: string, parameters: readonly unknown[]) => unknown[];
+const syncRunners = new WeakMap<Kysely<Database>, SyncRunner>();
+
+/**
+ * The synchronous runner of `db` (SQLite), or undefined (PostgreSQL). Reading without yielding
+ * lets a caller combine the rows with in-memory state that other requests change meanwhile.
+ */
+export const syncRunnerOf = (db: Kysely<Database>): SyncRunner | undefined => syncRunners.get(db);
+
 /** The change watch of `db` (SQLite), or undefined (PostgreSQL, or a database opened elsewhere). */
 export const changeWatchOf = (db: Kysely<Database>): ChangeWatch | undefined => changeWatches.get(db);
 
@@ -153,6 +163,7 @@ function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
     prepare: cachedPrepare(sqlite, (table) => ownWrites.set(table, (ownWrites.get(table) ?? 0) + 1)),
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  syncRunners.set(db, (query, parameters) => database.prepare(query).all(parameters));
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   changeWatches.set(db, { generation: (table) => `${String(dataVersion.get())}:${ownWrites.get(table) ?? 0}` });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { syncRunnerOf } from './connect';
 import type { Database } from './schema';
 
 /**
@@ -38,6 +39,8 @@ export interface Precompiled<A extends readonly unknown[], R> {
   first(db: Db, ...args: A): Promise<R | undefined>;
   /** The rows changed by an update, insert or delete. */
   affected(db: Db, ...args: A): Promise<number>;
+  /** SQLite only: the first row, read at once (no await between the read and what follows); throws on PostgreSQL. */
+  firstNow(db: Db, ...args: A): R | undefined;
 }
 
 /**
@@ -57,13 +60,20 @@ export function precompile<A extends readonly unknown[], R>(arity: A['length'], 
     templates.set(adapter, template);
     return template;
   };
+  const parametersOf = (template: Template, args: A): unknown[] => template.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
   const execute = (db: Db, ...args: A): Promise<QueryResult<R>> => {
     const template = templateOf(db);
-    const parameters = template.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+    const parameters = parametersOf(template, args);
     return db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters));
   };
   return {
     execute,
+    firstNow: (db, ...args) => {
+      const run = syncRunnerOf(db);
+      if (run === undefined) throw new Error('firstNow: not a SQLite database');
+      const template = templateOf(db);
+      return run(template.sql, parametersOf(template, args))[0] as R | undefined;
+    },
     rows: async (db, ...args) => (await execute(db, ...args)).rows,
     first: async (db, ...args) => (await execute(db, ...args)).rows[0],
     affected: async (db, ...args) => Number((await execute(db, ...args)).numAffectedRows ?? 0n),

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either';
 import type { Kysely, Transaction } from 'kysely';
 import { logTypeConsume } from '../../src/domain/constants';
 import { builtInCompletionRatio, parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
-import { changeWatchOf } from '../db/connect';
+import { changeWatchOf, syncRunnerOf } from '../db/connect';
 import { groupedTransaction } from '../db/groupCommit';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
@@ -15,15 +15,25 @@ import { relayError, type RelayCaller, type RelayError, type Usage } from './typ
  * Quota billing of a relay request (contract §3.5 pricing, §4.6 quota, §4.7 consume log).
  *
  * A request first RESERVES an estimate (`preConsumeQuota`), then either REFUNDS it (the request
- * failed) or SETTLES it at the real price (`finalQuota`). Each step is one transaction of
- * conditional updates (conventions §6): amounts move in SQL (`quota = quota - ?`) only where the
- * row still holds enough (`AND quota >= ?`, affected rows checked), never read-modify-write. On
- * SQLite transactions serialise; on PostgreSQL the conditions are re-checked under the row lock,
- * so concurrent requests can neither overdraw nor lose an update. Rows are always locked in the
- * same order (users, tokens, channels) so that transactions cannot deadlock.
+ * failed) or SETTLES it at the real price (`finalQuota`). Amounts move in SQL (`quota = quota -
+ * ?`) only where the row still holds enough (`AND quota >= ?`, affected rows checked), never
+ * read-modify-write. Rows are always locked in the same order (users, tokens, channels) so that
+ * transactions cannot deadlock.
+ *
+ * - PostgreSQL (several gateways may share the database): reserve, refund and settle are each
+ *   one transaction of such conditional updates; the conditions are re-checked under the row
+ *   lock, so concurrent requests can neither overdraw nor lose an update.
+ * - SQLite (one gateway process owns the file): the reservation is HELD in this process's memory
+ *   (`Ledger`) instead of being written: reserving reads the user's and token's rows at once (no
+ *   await in between) and admits the request only if what they hold, less every reservation
+ *   still held, covers it. A refund only forgets the hold; the settlement is the one
+ *   transaction, and it never takes from the user or token what other held reservations need.
+ *   This saves a transaction per request (bench/relay), and a crash can no longer leave a
+ *   reservation taken but never settled.
  *
  * Invariants, for every limited token and every user: token `remain_quota + used_quota` and user
- * `quota + used_quota` (once no reservation is open) stay constant; `used_quota` grows by exactly
+ * `quota + used_quota` (once no reservation is open) stay constant; what they hold never falls
+ * below the reservations held on them (SQLite); `used_quota` grows by exactly
  * the `quota` of the consume log written in the same transaction.
  *
  * Deviations from one-api:
@@ -244,7 +254,46 @@ export interface Reservation {
   readonly amount: number;
   /** Whether the token is limited: its remain/used quota move with the user's. */
   readonly tokenLimited: boolean;
+  /** Whether `amount` is held in memory (SQLite, see `Ledger`) rather than taken in the database. */
+  readonly held: boolean;
   readonly settings: BillingSettings;
+}
+
+/**
+ * The reservations held in memory on a SQLite database, per user and per token (every token,
+ * so that an unlimited token's hold shows too; only limited tokens are refused for theirs).
+ */
+interface Ledger {
+  readonly users: Map<number, number>;
+  readonly tokens: Map<number, number>;
+}
+
+const ledgers = new WeakMap<Db, Ledger>();
+
+/** The ledger of `deps`' database, or null when reservations are written (PostgreSQL). */
+function ledgerOf(deps: Pick<ResolvedDeps, 'db' | 'dialect'>): Ledger | null {
+  if (deps.dialect !== 'sqlite' || syncRunnerOf(deps.db) === undefined) return null;
+  let ledger = ledgers.get(deps.db);
+  if (ledger === undefined) {
+    ledger = { users: new Map(), tokens: new Map() };
+    ledgers.set(deps.db, ledger);
+  }
+  return ledger;
+}
+
+const heldOn = (map: Map<number, number>, id: number): number => map.get(id) ?? 0;
+
+/** Adds `amount` (negative: releases) to the hold on `id`. */
+function hold(map: Map<number, number>, id: number, amount: number): void {
+  const left = heldOn(map, id) + amount;
+  if (left > 0) map.set(id, left);
+  else map.delete(id);
+}
+
+/** Quota held in memory by open reservations on a user and a token (always 0 on PostgreSQL). */
+export function heldQuota(deps: Pick<ResolvedDeps, 'db'>, userId: number, tokenId: number): { readonly user: number; readonly token: number } {
+  const ledger = ledgers.get(deps.db);
+  return ledger === undefined ? { user: 0, token: 0 } : { user: heldOn(ledger.users, userId), token: heldOn(ledger.tokens, tokenId) };
 }
 
 /** Reservations already refunded or settled (guards against giving back or charging twice). */
@@ -268,6 +317,42 @@ const takeUserQuota = precompile(2, (db: Db, amount: number, userId: number) =>
     .where('quota', '>=', amount)
     .returning(['quota', 'email']),
 );
+/** User quota -= amount, unconditionally (args: amount, user id; returns the row so that it runs through `firstNow`). */
+const takeUserNow = precompile(2, (db: Db, amount: number, userId: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '-', amount) }))
+    .where('id', '=', userId)
+    .returning('id'),
+);
+/** A token's remain -= amount, used += amount, unconditionally (args: amount, token id; returns the row for `firstNow`). */
+const moveTokenNow = precompile(2, (db: Db, amount: number, tokenId: number) =>
+  db
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId)
+    .returning('id'),
+);
+/** A user's quota and e-mail (args: user id). */
+const userBalance = precompile(1, (db: Db, userId: number) => db.selectFrom('users').select(['quota', 'email']).where('id', '=', userId));
+/** A token's remaining quota and whether it is unlimited (args: token id). */
+const tokenBalance = precompile(1, (db: Db, tokenId: number) => db.selectFrom('tokens').select(['remain_quota', 'unlimited_quota']).where('id', '=', tokenId));
+/** User quota -= amount where `keep` is still left after it (args: amount, keep, user id). */
+const takeUserQuotaKeeping = precompile(3, (db: Db, amount: number, keep: number, userId: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '-', amount) }))
+    .where('id', '=', userId)
+    .where((eb) => eb(eb('quota', '-', keep), '>=', amount)),
+);
+/** A limited token's remain -= amount, used += amount where `keep` is still left after it (args: amount, keep, token id). */
+const takeLimitedTokenQuotaKeeping = precompile(3, (db: Db, amount: number, keep: number, tokenId: number) =>
+  db
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId)
+    .where((eb) => eb(eb('remain_quota', '-', keep), '>=', amount)),
+);
 /** A token's remain -= amount, used += amount where unlimited or enough is left (args: amount, token id). */
 const takeTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =>
   db
@@ -276,14 +361,6 @@ const takeTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =
     .where('id', '=', tokenId)
     .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))
     .returning(['unlimited_quota']),
-);
-/** A limited token's remain -= amount, used += amount where enough is left (args: amount, token id). */
-const takeLimitedTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =>
-  db
-    .updateTable('tokens')
-    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
-    .where('id', '=', tokenId)
-    .where('remain_quota', '>=', amount),
 );
 /** A token's remain -= amount, used += amount, unconditionally (args: amount, token id). */
 const moveTokenQuotaStatement = precompile(2, (db: Db, amount: number, tokenId: number) =>
@@ -366,10 +443,12 @@ async function billingSettings(db: Db): Promise<BillingSettings> {
 }
 
 /**
- * Reserves `amount` for the caller's request, in one transaction: the user's quota
- * (`quota >= amount`, else 403 `insufficient_user_quota`), then the token's (limited tokens:
- * `remain_quota >= amount`, else 403 `pre_consume_token_quota_failed` `令牌额度不足`); a refusal
- * changes nothing. `amount` ≤ 0 reserves nothing. `settings` (from `relaySettings`) saves a query.
+ * Reserves `amount` for the caller's request: the user's quota must cover it (else 403
+ * `insufficient_user_quota`), then the token's (limited tokens, else 403
+ * `pre_consume_token_quota_failed` `令牌额度不足`); a refusal changes nothing. On SQLite the
+ * amount is held in memory against what the rows hold less the other holds (see `Ledger`); on
+ * PostgreSQL it is taken in one transaction of conditional updates. `amount` ≤ 0 reserves
+ * nothing. `settings` (from `relaySettings`) saves a query.
  */
 export async function reserve(
   deps: ResolvedDeps,
@@ -382,8 +461,10 @@ export async function reserve(
   const tokenId = caller.token.id;
   const take = quotaAmount(Math.trunc(amount));
   if (take === 0) {
-    return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), settings: billing });
+    return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), held: false, settings: billing });
   }
+  const ledger = ledgerOf(deps);
+  if (ledger !== null) return holdReservation(deps, ledger, userId, tokenId, take, billing);
   try {
     const outcome = await groupedTransaction(deps.db, deps.dialect, async (trx) => {
       const user = await takeUserQuota.first(trx, take, userId);
@@ -395,18 +476,56 @@ export async function reserve(
       return { quotaAfter: user.quota, email: user.email ?? '', tokenLimited: !truthy(token.unlimited_quota) };
     });
     remindIfCrossed(deps.db, billing, outcome.email, outcome.quotaAfter + take, outcome.quotaAfter);
-    return E.right({ userId, tokenId, amount: take, tokenLimited: outcome.tokenLimited, settings: billing });
+    return E.right({ userId, tokenId, amount: take, tokenLimited: outcome.tokenLimited, held: false, settings: billing });
   } catch (error) {
     if (error instanceof Refused) return E.left(error.relay);
     throw error;
   }
 }
 
-/** Gives a failed request's reservation back (user quota; token remain/used), in one transaction. Once only. */
+/**
+ * The SQLite reservation: reads the user's and the token's rows and records the hold with no
+ * await in between, so no other request's hold or settlement can slip between the check and the
+ * hold. (The rows may include a settlement not yet committed on this connection; its hold is
+ * released only after its commit, so a check may be stricter than needed, never looser.)
+ */
+function holdReservation(
+  deps: ResolvedDeps,
+  ledger: Ledger,
+  userId: number,
+  tokenId: number,
+  take: number,
+  billing: BillingSettings,
+): E.Either<RelayError, Reservation> {
+  const user = userBalance.firstNow(deps.db, userId);
+  const free = user === undefined ? 0 : Number(user.quota) - heldOn(ledger.users, userId);
+  if (user === undefined || free < take) return E.left(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
+  const token = tokenBalance.firstNow(deps.db, tokenId);
+  if (token === undefined) return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
+  const tokenLimited = !truthy(token.unlimited_quota);
+  if (tokenLimited && Number(token.remain_quota) - heldOn(ledger.tokens, tokenId) < take) {
+    return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
+  }
+  hold(ledger.users, userId, take);
+  hold(ledger.tokens, tokenId, take);
+  remindIfCrossed(deps.db, billing, user.email ?? '', free, free - take);
+  return E.right({ userId, tokenId, amount: take, tokenLimited, held: true, settings: billing });
+}
+
+/** Forgets a held reservation (SQLite). */
+function releaseHold(deps: ResolvedDeps, reservation: Reservation): void {
+  const ledger = ledgerOf(deps);
+  if (ledger === null || !reservation.held) return;
+  hold(ledger.users, reservation.userId, -reservation.amount);
+  hold(ledger.tokens, reservation.tokenId, -reservation.amount);
+}
+
+/** Gives a failed request's reservation back (user quota; token remain/used), once: a held one is forgotten, a taken one given back in one transaction. */
 export async function refund(deps: ResolvedDeps, reservation: Reservation): Promise<void> {
   if (closed.has(reservation)) return;
   const { amount, userId, tokenId } = reservation;
-  if (amount > 0) {
+  if (reservation.held) releaseHold(deps, reservation);
+  else if (amount > 0) {
     await groupedTransaction(deps.db, deps.dialect, async (trx) => {
       await giveUserQuota.execute(trx, amount, userId);
       await moveTokenQuota(trx, tokenId, -amount);
@@ -456,36 +575,42 @@ async function takeUpTo(
   throw new Error('quota kept changing while settling');
 }
 
-/** Takes `want` (> 0) from the user's quota, or all that is left when less. */
-async function takeFromUser(trx: Trx, userId: number, want: number): Promise<number> {
-  if ((await takeUserQuota.first(trx, want, userId)) !== undefined) return want;
+/** Takes `want` (> 0) from the user's quota, leaving `keep` (held for others), or all above `keep` when less. */
+async function takeFromUser(trx: Trx, userId: number, want: number, keep: number): Promise<number> {
+  if ((await takeUserQuotaKeeping.affected(trx, want, keep, userId)) === 1) return want;
   return takeUpTo(
     want,
-    async () => (await trx.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst())?.quota,
+    async () => {
+      const quota = (await trx.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst())?.quota;
+      return quota === undefined ? undefined : quota - keep;
+    },
     async (expected, take) => {
       const done = await trx
         .updateTable('users')
         .set((eb) => ({ quota: eb('quota', '-', take) }))
         .where('id', '=', userId)
-        .where('quota', '=', expected)
+        .where('quota', '=', expected + keep)
         .executeTakeFirst();
       return Number(done.numUpdatedRows) === 1;
     },
   );
 }
 
-/** Takes `want` (> 0) from a limited token's remaining quota (moved to used), or all that is left when less. */
-async function takeFromToken(trx: Trx, tokenId: number, want: number): Promise<number> {
-  if ((await takeLimitedTokenQuota.affected(trx, want, tokenId)) === 1) return want;
+/** Takes `want` (> 0) from a limited token's remaining quota (moved to used), leaving `keep`, or all above `keep` when less. */
+async function takeFromToken(trx: Trx, tokenId: number, want: number, keep: number): Promise<number> {
+  if ((await takeLimitedTokenQuotaKeeping.affected(trx, want, keep, tokenId)) === 1) return want;
   return takeUpTo(
     want,
-    async () => (await trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId).executeTakeFirst())?.remain_quota,
+    async () => {
+      const remain = (await trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId).executeTakeFirst())?.remain_quota;
+      return remain === undefined ? undefined : remain - keep;
+    },
     async (expected, take) => {
       const done = await trx
         .updateTable('tokens')
         .set((eb) => ({ remain_quota: eb('remain_quota', '-', take), used_quota: eb('used_quota', '+', take) }))
         .where('id', '=', tokenId)
-        .where('remain_quota', '=', expected)
+        .where('remain_quota', '=', expected + keep)
         .executeTakeFirst();
       return Number(done.numUpdatedRows) === 1;
     },
@@ -502,21 +627,37 @@ async function takeFromToken(trx: Trx, tokenId: number, want: number): Promise<n
 export async function settle(deps: ResolvedDeps, reservation: Reservation, charge: Charge): Promise<number> {
   if (closed.has(reservation)) throw new Error('reservation already refunded or settled');
   const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
+  const ledger = reservation.held ? ledgerOf(deps) : null;
   const price = quotaAmount(Math.trunc(charge.quota));
-  const delta = price - reserved;
-  const result = await groupedTransaction(deps.db, deps.dialect, async (trx) => {
+  // What the database already holds of this request: nothing when the reservation is held in memory.
+  const taken = ledger === null ? reserved : 0;
+  const delta = price - taken;
+  /** Whether the hold was released by the transaction's work (given back if it does not commit). */
+  let released = false;
+  const settlement = groupedTransaction(deps.db, deps.dialect, async (trx) => {
     let extra = delta;
     let giveBackToUser = -delta;
-    if (delta > 0) {
-      const fromUser = await takeFromUser(trx, userId, delta);
-      if (tokenLimited) extra = fromUser > 0 ? await takeFromToken(trx, tokenId, fromUser) : 0;
+    /** Quota held for other requests on this user (SQLite), which this one must leave. */
+    let keepUser = 0;
+    if (ledger !== null) {
+      // At once: the charge is applied and the hold released together, so that another
+      // settlement in the same transaction neither counts this one twice nor misses it.
+      keepUser = heldOn(ledger.users, userId) - reserved;
+      const took = delta > 0 ? takeHeldNow(deps, ledger, reservation, delta, keepUser) : { fromUser: 0, extra: 0 };
+      releaseHold(deps, reservation);
+      released = true;
+      extra = took.extra;
+      giveBackToUser = took.fromUser - took.extra;
+    } else if (delta > 0) {
+      const fromUser = await takeFromUser(trx, userId, delta, 0);
+      if (tokenLimited) extra = fromUser > 0 ? await takeFromToken(trx, tokenId, fromUser, 0) : 0;
       else {
         extra = fromUser;
         if (fromUser > 0) await moveTokenQuota(trx, tokenId, fromUser);
       }
       giveBackToUser = fromUser - extra;
     }
-    const charged = reserved + extra;
+    const charged = taken + extra;
     const user = await settleUser.first(trx, giveBackToUser, charged, userId);
     // After the user row (lock order users → tokens, as everywhere): give back to the token.
     if (delta < 0) await moveTokenQuota(trx, tokenId, delta);
@@ -542,12 +683,77 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
         charge.systemPromptReset,
       );
     }
-    return { charged, extra, user };
+    return { charged, extra, user, keepUser };
   });
+  let result: Awaited<typeof settlement>;
+  try {
+    result = await settlement;
+  } catch (error) {
+    // Rolled back: the reservation is held again, for a retry (or to stay counted).
+    if (released && ledger !== null) {
+      hold(ledger.users, userId, reserved);
+      hold(ledger.tokens, tokenId, reserved);
+    }
+    throw error;
+  }
   closed.add(reservation);
   const { user } = result;
-  if (user !== undefined) remindIfCrossed(deps.db, settings, user.email ?? '', user.quota + result.extra, user.quota);
+  if (user !== undefined) {
+    // The reminder covers what this settlement took beyond the reservation (the reservation's
+    // own crossing was reported when it was made), in the quota left for new requests.
+    const beyond = ledger === null ? result.extra : Math.max(0, result.charged - reserved);
+    const left = user.quota - result.keepUser;
+    remindIfCrossed(deps.db, settings, user.email ?? '', left + beyond, left);
+  }
   return result.charged;
+}
+
+/**
+ * The SQLite settlement's take, at once (no await, so no hold can be added or released meanwhile):
+ * up to `want` from the user, leaving `keepUser` for the other holds, and as much of it from the
+ * token (limited: leaving the token's other holds; unlimited: all of it, its numbers only record).
+ * Runs inside the settlement's transaction on the same connection, so it rolls back with it.
+ */
+function takeHeldNow(deps: ResolvedDeps, ledger: Ledger, reservation: Reservation, want: number, keepUser: number): { fromUser: number; extra: number } {
+  const { userId, tokenId, amount: reserved } = reservation;
+  const user = userBalance.firstNow(deps.db, userId);
+  const fromUser = user === undefined ? 0 : Math.max(0, Math.min(want, Number(user.quota) - keepUser));
+  if (fromUser === 0) return { fromUser: 0, extra: 0 };
+  takeUserNow.firstNow(deps.db, fromUser, userId);
+  let extra = fromUser;
+  if (reservation.tokenLimited) {
+    const token = tokenBalance.firstNow(deps.db, tokenId);
+    const keepToken = heldOn(ledger.tokens, tokenId) - reserved;
+    extra = token === undefined ? 0 : Math.max(0, Math.min(fromUser, Number(token.remain_quota) - keepToken));
+  }
+  if (extra > 0) moveTokenNow.firstNow(deps.db, extra, tokenId);
+  return { fromUser, extra };
+}
+
+/** Settlements still running, per database: the relay bills after answering (see `afterAnswer`). */
+const running = new WeakMap<Db, Set<Promise<void>>>();
+
+/**
+ * Runs a request's billing (`work`, which never rejects) after its answer went out, as one-api
+ * does (contract §4.4 step 12): the client does not wait for the settlement's transaction. The
+ * reservation taken before the upstream call still bounds what the request can cost, and
+ * `settlementsDone` lets shutdown (and tests) wait until every answered request is billed.
+ */
+export function afterAnswer(db: Db, work: Promise<void>): void {
+  let set = running.get(db);
+  if (set === undefined) {
+    set = new Set();
+    running.set(db, set);
+  }
+  const pending = set;
+  const tracked = work.finally(() => pending.delete(tracked));
+  pending.add(tracked);
+}
+
+/** Resolves once every settlement started on `db` (including ones started meanwhile) has finished. */
+export async function settlementsDone(db: Db): Promise<void> {
+  const set = running.get(db);
+  while (set !== undefined && set.size > 0) await Promise.all([...set]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
 import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
-import { consumeLogContent, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
+import { afterAnswer, consumeLogContent, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
 import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest, withSystemPrompt } from './request';
 import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { openEventSink, type EventSink } from './eventSink';
@@ -29,6 +29,8 @@ import { relayCorsHeaders, relayError, type RelayBody, type RelayCaller, type Re
  * - RELAY_TIMEOUT bounds the wait for the answer (for streams: for the first event, then each
  *   silence between events), and a timeout before the answer is a 504 `upstream_timeout`;
  *   one-api's whole-body timeout cut long streams off.
+ * - As in one-api, billing runs after the answer (`afterAnswer`); unlike one-api, shutdown waits
+ *   for it, so an answered request is never left unbilled by a restart.
  * - An `error` object answered with status 200 (a JSON body, or a stream's first event) is a
  *   failed attempt: refunded, retryable as a 500, checked by the auto-disable rules.
  * - Upstream token counts are billed and logged as whole numbers (fractions dropped).
@@ -315,7 +317,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
       return upstreamFailure(500, text);
     }
     const usage = mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : (usageOf(answer) ?? countedUsage(req, promptTokens, answer, model));
-    await bill(usage, imageQuota);
+    afterAnswer(deps.db, bill(usage, imageQuota));
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 
@@ -351,9 +353,8 @@ interface StreamParts {
  * first valid event is in (an upstream failing before it is an ordinary, retryable error).
  * Non-JSON `data:` lines are dropped (and logged); usage comes from the final chunk, else from
  * counting the streamed text. `data: [DONE]` always ends a complete stream; an upstream dropping
- * mid-stream ends it with an error event. Billing runs before the stream is closed, so a client
- * that has read the end can rely on the quota being settled. A client that leaves stops the
- * upstream and is billed for what was delivered.
+ * mid-stream ends it with an error event. Billing starts as the stream is closed and runs after
+ * (`afterAnswer`). A client that leaves stops the upstream and is billed for what was delivered.
  */
 async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, parts: StreamParts): Promise<Attempt> {
   const { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings } = parts;
@@ -453,10 +454,10 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     done: () => sawDone,
     malformed: () => malformed,
     interruption: (error) => errorText(abort.signal.aborted ? abort.signal.reason : error),
-    finish: async () => {
+    finish: () => {
       release();
       upstream.cancel();
-      await bill(usage ?? { promptTokens, completionTokens: textTokens(settings, text, model) });
+      afterAnswer(req.deps.db, bill(usage ?? { promptTokens, completionTokens: textTokens(settings, text, model) }));
     },
   });
   return { ok: true, response: sink.response };
@@ -474,16 +475,16 @@ interface EventSource {
   malformed(): number;
   /** Why reading failed, for the error event. */
   interruption(error: unknown): string;
-  /** Releases the attempt and bills it (runs once, before the last write). */
-  finish(): Promise<void>;
+  /** Releases the attempt and starts its billing (runs once, just before the last write). */
+  finish(): void;
 }
 
 /** Sends the events as they are parsed until the upstream ends, fails, or the client leaves; never throws. */
 async function pumpEvents(req: Request, sink: EventSink, source: EventSource): Promise<void> {
   let tail = 'data: [DONE]\n\n';
   try {
-    // Events that arrive with `[DONE]` leave with it, after the billing, in one write: a write to
-    // the client's socket was the dearest step of a short stream (about 0.1 ms in bench/relay).
+    // Events that arrive with `[DONE]` leave with it in one write: a write to the client's socket
+    // was the dearest step of a short stream (about 0.1 ms in bench/relay).
     while (!source.done()) {
       const events = source.take();
       if (events !== '' && !(await sink.write(events))) break;
@@ -499,7 +500,7 @@ async function pumpEvents(req: Request, sink: EventSink, source: EventSource): P
     }
   }
   try {
-    await source.finish();
+    source.finish();
   } catch (error) {
     console.error(`[relay] request ${req.requestId}: finishing the stream failed:`, error);
   }

@@ -10,6 +10,7 @@ import type { Reply } from './support/http';
 import { testConfig } from './support/server';
 import { setupSuite } from './support/suite';
 import { createSqlite, dbTargets } from './support/targets';
+import { settlementsDone } from '../../server/relay/billing';
 
 /**
  * Relay token authentication (contract §4.2) and the /v1 application around it (§4.1, §4.12):
@@ -64,8 +65,11 @@ for (const target of dbTargets) {
       expect(reply.headers.get('x-oneapi-request-id')).toMatch(/^\d{20,}$/);
     };
 
-    /** The token row. */
-    const tokenRow = (id: number) => db().selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    /** The token row, once answered requests are billed. */
+    const tokenRow = async (id: number) => {
+      await settlementsDone(db());
+      return db().selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    };
 
     beforeAll(async () => {
       ids.alice = await insertUser(db(), { username: 'alice' });
@@ -470,6 +474,7 @@ for (const target of dbTargets) {
       it("user stats (DisplayTokenStatEnabled off): the user's quota + used quota (one-api's inverted check fixed), access_until 0", async () => {
         await setDisplay(false, false);
         const { key } = await insertToken(ids.alice, { remain_quota: 9, used_quota: 9, expired_time: nowSeconds + 3600, unlimited_quota: true });
+        await settlementsDone(db());
         const { quota, used_quota } = await db().selectFrom('users').select(['quota', 'used_quota']).where('id', '=', ids.alice).executeTakeFirstOrThrow();
         expect((await send('GET', paths.subscription[0]!, key)).body).toEqual(subscriptionOf(quota + used_quota, 0));
         expect((await send('GET', paths.usage[0]!, key)).body).toEqual({ object: 'list', total_usage: used_quota * 100 });

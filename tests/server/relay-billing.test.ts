@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ResolvedDeps } from '../../server/http/env';
 import {
@@ -8,6 +9,7 @@ import {
   preConsumeQuota,
   pricingFor,
   pricingOf,
+  heldQuota,
   refund,
   relaySettings,
   reserve,
@@ -90,12 +92,24 @@ for (const target of dbTargets) {
       return { caller: { user, token, group: user.group, pinnedChannelId: null }, userId, tokenId, tokenName };
     }
 
-    /** The numbers billing moves. */
+    /**
+     * The numbers billing moves, as a request sees them: on SQLite open reservations are held in
+     * memory, not written, so what they hold counts as taken (remain → used, as PostgreSQL's
+     * written reservations move it).
+     */
     async function state(a: Account) {
       const user = await db().selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', a.userId).executeTakeFirstOrThrow();
       const token = await db().selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', a.tokenId).executeTakeFirstOrThrow();
       const logs = await db().selectFrom('logs').selectAll().where('user_id', '=', a.userId).where('type', '=', 2).orderBy('id').execute();
-      return { quota: user.quota, userUsed: user.used_quota, requests: user.request_count, remain: token.remain_quota, tokenUsed: token.used_quota, logs };
+      const held = heldQuota(deps(), a.userId, a.tokenId);
+      return {
+        quota: user.quota - held.user,
+        userUsed: user.used_quota,
+        requests: user.request_count,
+        remain: token.remain_quota - held.token,
+        tokenUsed: token.used_quota + held.token,
+        logs,
+      };
     }
 
     const channelUsed = async () => (await db().selectFrom('channels').select('used_quota').where('id', '=', channelId).executeTakeFirstOrThrow()).used_quota;
@@ -338,6 +352,63 @@ for (const target of dbTargets) {
         } finally {
           await setOption(db(), 'LogConsumeEnabled', 'true');
         }
+      });
+    });
+
+    describe('reservations held in memory (SQLite)', () => {
+      /** The rows as written (no holds counted). */
+      const written = async (a: Account) => {
+        const user = await db().selectFrom('users').select(['quota', 'used_quota']).where('id', '=', a.userId).executeTakeFirstOrThrow();
+        const token = await db().selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', a.tokenId).executeTakeFirstOrThrow();
+        return { quota: user.quota, userUsed: user.used_quota, remain: token.remain_quota, tokenUsed: token.used_quota };
+      };
+
+      it.skipIf(target.kind !== 'sqlite')('nothing is written until the settlement, which leaves other holds what they reserved', async () => {
+        const a = await account(1000, 800);
+        const before = await written(a);
+        // A refund only forgets the hold.
+        await refund(deps(), await reserved(a, 800));
+        expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 0, token: 0 });
+        const r1 = await reserved(a, 500);
+        expect(r1.held).toBe(true);
+        expect(await written(a)).toEqual(before);
+        expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 500, token: 500 });
+        expect(await reserve(deps(), a.caller, 301)).toEqual(E.left(tokenShort));
+        const r2 = await reserved(a, 300);
+        // r1 costs more than it reserved: it may take what is left beyond r2's hold, not r2's 300.
+        expect(await settle(deps(), r1, charge(a, 700))).toBe(500);
+        expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 300, token: 300 });
+        expect(await written(a)).toEqual({ quota: 500, userUsed: 500, remain: 300, tokenUsed: 500 });
+        expect(await settle(deps(), r2, charge(a, 300))).toBe(300);
+        expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 0, token: 0 });
+        expect(await written(a)).toEqual({ quota: 200, userUsed: 800, remain: 0, tokenUsed: 800 });
+      });
+
+      it.skipIf(target.kind !== 'sqlite')('a settlement that rolls back holds its reservation again, and a retry settles it once', async () => {
+        const a = await account(1000, 1000);
+        await sql`CREATE TRIGGER billing_no_log BEFORE INSERT ON logs WHEN NEW.token_name = ${sql.lit(a.tokenName)} BEGIN SELECT RAISE(ABORT, 'log refused'); END`.execute(db());
+        const r = await reserved(a, 400);
+        try {
+          await expect(settle(deps(), r, charge(a, 600))).rejects.toThrow(/log refused/);
+        } finally {
+          await sql`DROP TRIGGER IF EXISTS billing_no_log`.execute(db());
+        }
+        expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 400, token: 400 });
+        expect(await written(a)).toEqual({ quota: 1000, userUsed: 0, remain: 1000, tokenUsed: 0 });
+        expect(await settle(deps(), r, charge(a, 600))).toBe(600);
+        expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 0, token: 0 });
+        expect(await state(a)).toMatchObject({ quota: 400, userUsed: 600, remain: 400, tokenUsed: 600, requests: 1 });
+        expect((await state(a)).logs.map((l) => l.quota)).toEqual([600]);
+      });
+
+      it.skipIf(target.kind === 'sqlite')('PostgreSQL writes every reservation (several gateways may share the database)', async () => {
+        const a = await account(1000, 800);
+        const r = await reserved(a, 500);
+        expect(r.held).toBe(false);
+        expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 0, token: 0 });
+        expect(await written(a)).toEqual({ quota: 500, userUsed: 0, remain: 300, tokenUsed: 500 });
+        await refund(deps(), r);
+        expect(await written(a)).toEqual({ quota: 1000, userUsed: 0, remain: 800, tokenUsed: 0 });
       });
     });
 

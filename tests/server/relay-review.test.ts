@@ -24,6 +24,7 @@ import {
 import { setOption } from './support/db';
 import { setupSuite } from './support/suite';
 import { dbTargets } from './support/targets';
+import { settlementsDone } from '../../server/relay/billing';
 
 /**
  * Review findings on the relay (issue 6, contract §4.4–§4.9), each proved against the real server
@@ -297,6 +298,7 @@ for (const target of dbTargets) {
       await sdk.chat.completions.create({ model, messages });
       const [request] = upstream.seen.get(channel.key) ?? [];
       expect(request?.json.messages).toEqual([{ role: 'system', content: 'You are terse.' }, ...messages]);
+      await settlementsDone(db());
       const row = await db().selectFrom('logs').select(['system_prompt_reset']).where('user_id', '=', userId).orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(Boolean(row.system_prompt_reset)).toBe(true);
     });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { tableSpecs, type Database, type Dialect } from '../../../server/db/schema';
+import { settlementsDone } from '../../../server/relay/billing';
 import { hashPassword } from '../../../server/services/password';
 
 /** Helpers that read and seed a test database directly. */
@@ -45,8 +46,9 @@ export async function insertUser(db: Db, seed: SeedUser): Promise<number> {
   return row.id;
 }
 
-/** Every row of every table, ordered, as JSON text (for before/after comparisons). */
+/** Every row of every table, ordered, as JSON text (for before/after comparisons), once answered relay requests are billed. */
 export async function dumpDatabase(db: Db): Promise<string> {
+  await settlementsDone(db);
   const out: Record<string, unknown[]> = {};
   for (const spec of tableSpecs) {
     const order = spec.primaryKey ?? [spec.columns.find((c) => c.autoId || c.primaryKey)?.name ?? spec.columns[0]!.name];

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Database } from '../../../server/db/schema';
+import { heldQuota, settlementsDone } from '../../../server/relay/billing';
 import { abilityRows } from '../../../server/services/channel';
 import { insertUser, setOption } from './db';
 
@@ -180,14 +181,24 @@ export interface TokenQuota {
   readonly status: number;
 }
 
+/**
+ * The readers below first wait for the billing of answered relay requests (the relay settles
+ * after answering, as one-api does), so a suite reads the figures of every request it made.
+ * Quotas are as a request sees them: reservations of requests in flight count as taken, whether
+ * written (PostgreSQL) or held in the gateway's memory (SQLite; see `Ledger` in billing.ts).
+ */
 export async function userQuota(db: Db, id: number): Promise<UserQuota> {
+  await settlementsDone(db);
   const row = await db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', id).executeTakeFirstOrThrow();
-  return { quota: Number(row.quota), usedQuota: Number(row.used_quota), requestCount: Number(row.request_count) };
+  const held = heldQuota({ db }, id, 0).user;
+  return { quota: Number(row.quota) - held, usedQuota: Number(row.used_quota), requestCount: Number(row.request_count) };
 }
 
 export async function tokenQuota(db: Db, id: number): Promise<TokenQuota> {
+  await settlementsDone(db);
   const row = await db.selectFrom('tokens').select(['remain_quota', 'used_quota', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
-  return { remainQuota: Number(row.remain_quota), usedQuota: Number(row.used_quota), status: row.status };
+  const held = heldQuota({ db }, 0, id).token;
+  return { remainQuota: Number(row.remain_quota) - held, usedQuota: Number(row.used_quota) + held, status: row.status };
 }
 
 /** A consume log (type 2) as the suites compare it. */
@@ -206,6 +217,7 @@ export interface ConsumeLog {
 
 /** Consume logs (type 2), oldest first; restricted to a user when given. */
 export async function consumeLogs(db: Db, userId?: number): Promise<ConsumeLog[]> {
+  await settlementsDone(db);
   let query = db.selectFrom('logs').selectAll().where('type', '=', 2);
   if (userId !== undefined) query = query.where('user_id', '=', userId);
   const rows = await query.orderBy('id').execute();
@@ -225,6 +237,7 @@ export async function consumeLogs(db: Db, userId?: number): Promise<ConsumeLog[]
 
 /** A channel's status and whether each of its abilities is enabled. */
 export async function channelHealth(db: Db, id: number): Promise<{ status: number; abilitiesEnabled: boolean[]; usedQuota: number }> {
+  await settlementsDone(db);
   const row = await db.selectFrom('channels').select(['status', 'used_quota']).where('id', '=', id).executeTakeFirstOrThrow();
   const abilities = await db.selectFrom('abilities').select('enabled').where('channel_id', '=', id).execute();
   return { status: row.status, abilitiesEnabled: abilities.map((a) => Boolean(a.enabled)), usedQuota: Number(row.used_quota) };

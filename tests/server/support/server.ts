@@ -6,6 +6,7 @@ import { migrate } from '../../../server/db/migrate';
 import { bootstrap } from '../../../server/db/bootstrap';
 import { createServerApp } from '../../../server/http/server';
 import { createRateLimitStore } from '../../../server/http/rateLimit';
+import { settlementsDone } from '../../../server/relay/billing';
 import { stopBatchTests } from '../../../server/services/channelTest';
 
 /** A real HTTP server around `createServerApp` (API and /v1 relay, no console), listening on 127.0.0.1 with a random port. */
@@ -60,6 +61,7 @@ export async function startApi(database: DatabaseConfig, options: StartOptions =
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stopBatchTests(handle.db);
+      await settlementsDone(handle.db);
       await rateLimitStore.close();
       await handle.close();
     },
