@@ -89,6 +89,26 @@ export interface Measured {
 }
 
 /**
+ * Loads `target` for about `seconds` (in runs of about a second, each sized on the rate of the one
+ * before: a cold server's first rate is far below its warm one). Returns the 2xx answers and
+ * the non-2xx ones.
+ */
+export async function loadFor(target: Target, connections: number, seconds: number): Promise<{ ok: number; non2xx: number }> {
+  const until = performance.now() + seconds * 1000;
+  let amount = Math.max(20, connections * 2);
+  let ok = 0;
+  let non2xx = 0;
+  while (performance.now() < until) {
+    const run = await runLoad(target, connections, amount);
+    ok += run.ok;
+    non2xx += run.non2xx;
+    const left = (until - performance.now()) / 1000;
+    amount = Math.max(connections * 5, Math.round(rate(run) * Math.min(1, Math.max(left, 0.1))));
+  }
+  return { ok, non2xx };
+}
+
+/**
  * Warm-up, then the measured run. A short probe (2 requests per connection, at least 20) estimates the rate;
  * a warm-up of about `warmupSeconds` refines it; the measured run sends about `seconds` worth.
  */

@@ -20,7 +20,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measure, quantile, rate, type Measured, type Target } from './load';
+import { loadFor, measure, quantile, rate, type Measured, type Target } from './load';
 import { cpuSeconds, freePort, repoRoot, rssMb, startChild, type Child } from './processes';
 import { monotonicMicros, summarizeProfile } from './profile';
 import { benchModel, openBenchDatabase, readAccounting, seedRelay, slowModel, type Accounting } from './seed';
@@ -279,9 +279,9 @@ async function runScenario(scenario: Scenario, s: Servers, warmUp: boolean): Pro
     // first thousands of requests (CPU per request at c=1 was about 40 % higher after 2 s than
     // after 10 s). The bare proxy and the fake upstream are small enough for their own warm-ups.
     for (const mode of modes) {
-      const warmed = await measure(endpoint('gateway', mode), { connections: 8, seconds: jitWarmupSeconds, warmupSeconds: 0, serverCpu: s.cpuOf.gateway });
-      gatewayOk += warmed.totalOk;
-      console.log(`  gateway warm-up, ${mode}: ${warmed.totalOk} requests at c=8`);
+      const warmed = await loadFor(endpoint('gateway', mode), 8, jitWarmupSeconds);
+      gatewayOk += warmed.ok;
+      console.log(`  gateway warm-up, ${mode}: ${warmed.ok} requests in ${jitWarmupSeconds} s at c=8${warmed.non2xx > 0 ? ` (${warmed.non2xx} non-2xx)` : ''}`);
     }
   }
   const rows: Row[] = [];

@@ -68,7 +68,7 @@ export interface ChangeWatch {
 
 const changeWatches = new WeakMap<Kysely<Database>, ChangeWatch>();
 
-/** Runs a statement at once on a SQLite connection and returns its rows (statements cached as `prepare`'s). */
+/** Runs a statement at once on a SQLite connection and returns its rows, none for a statement without result (cached as `prepare`'s). */
 export type SyncRunner = (sql: string, parameters: readonly unknown[]) => unknown[];
 const syncRunners = new WeakMap<Kysely<Database>, SyncRunner>();
 
@@ -163,7 +163,12 @@ function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
     prepare: cachedPrepare(sqlite, (table) => ownWrites.set(table, (ownWrites.get(table) ?? 0) + 1)),
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  syncRunners.set(db, (query, parameters) => database.prepare(query).all(parameters));
+  syncRunners.set(db, (query, parameters) => {
+    const statement = database.prepare(query);
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
+    return [];
+  });
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   changeWatches.set(db, { generation: (table) => `${String(dataVersion.get())}:${ownWrites.get(table) ?? 0}` });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

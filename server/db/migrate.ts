@@ -124,9 +124,10 @@ export const queryIndexes: readonly { readonly name: string; readonly sqlite: st
   { name: 'idx_oa_logs_token_name_id', sqlite: null, postgres: 'logs (token_name, id)' },
   // logs: ids of a time window read from the index alone (SQLite's idx_created_at_type already ends with the rowid).
   { name: 'idx_oa_logs_created_at_id', sqlite: null, postgres: 'logs (created_at, id)' },
-  // logs: consume sums (covering: the filter columns, then quota).
-  { name: 'idx_oa_logs_type_created_at_quota', sqlite: 'logs (type, created_at, quota)', postgres: 'logs (type, created_at, quota)' },
-  { name: 'idx_oa_logs_user_type_created_at_quota', sqlite: 'logs (user_id, type, created_at, quota)', postgres: 'logs (user_id, type, created_at, quota)' },
+  // logs: consume sums (covering: the filter columns, then quota). On SQLite the usage indexes
+  // below serve these sums too (same leading columns, quota included): see `redundantIndexes`.
+  { name: 'idx_oa_logs_type_created_at_quota', sqlite: null, postgres: 'logs (type, created_at, quota)' },
+  { name: 'idx_oa_logs_user_type_created_at_quota', sqlite: null, postgres: 'logs (user_id, type, created_at, quota)' },
   // logs: the dashboard's per-day, per-model usage (covering: filter columns, then the grouped and summed ones).
   {
     name: 'idx_oa_logs_user_type_created_at_usage',
@@ -148,16 +149,20 @@ export const queryIndexes: readonly { readonly name: string; readonly sqlite: st
 ];
 
 /**
- * Indexes earlier versions created that duplicate another index exactly, dropped when present:
- * each one only cost a page write per consume log (the relay's settlement writes every page it
- * changes to the WAL). On SQLite an index on (x) holds (x, rowid), so these equal one-api's
- * idx_logs_user_id, idx_logs_model_name and idx_logs_token_name, which `tableSpecs` keeps.
+ * Indexes earlier versions created that another index makes useless, dropped when present: each
+ * one only cost a page write per consume log (the relay's settlement writes every page it
+ * changes to the WAL). On SQLite an index on (x) holds (x, rowid), so the first three equal
+ * one-api's idx_logs_user_id, idx_logs_model_name and idx_logs_token_name, which `tableSpecs`
+ * keeps; the two quota indexes are prefixes of the usage indexes, which hold quota as well.
  */
-export const redundantIndexes: Readonly<Record<Dialect, readonly { readonly name: string; readonly twin: string }[]>> = {
+export const redundantIndexes: Readonly<Record<Dialect, readonly { readonly name: string; readonly twin: string; readonly columns: string }[]>> = {
+  // `columns`: what the earlier version indexed (logs table).
   sqlite: [
-    { name: 'idx_oa_logs_user_id_id', twin: 'idx_logs_user_id' },
-    { name: 'idx_oa_logs_model_name_id', twin: 'idx_logs_model_name' },
-    { name: 'idx_oa_logs_token_name_id', twin: 'idx_logs_token_name' },
+    { name: 'idx_oa_logs_user_id_id', twin: 'idx_logs_user_id', columns: 'user_id' },
+    { name: 'idx_oa_logs_model_name_id', twin: 'idx_logs_model_name', columns: 'model_name' },
+    { name: 'idx_oa_logs_token_name_id', twin: 'idx_logs_token_name', columns: 'token_name' },
+    { name: 'idx_oa_logs_type_created_at_quota', twin: 'idx_oa_logs_type_created_at_usage', columns: 'type, created_at, quota' },
+    { name: 'idx_oa_logs_user_type_created_at_quota', twin: 'idx_oa_logs_user_type_created_at_usage', columns: 'user_id, type, created_at, quota' },
   ],
   postgres: [],
 };

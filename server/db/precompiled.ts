@@ -39,7 +39,11 @@ export interface Precompiled<A extends readonly unknown[], R> {
   first(db: Db, ...args: A): Promise<R | undefined>;
   /** The rows changed by an update, insert or delete. */
   affected(db: Db, ...args: A): Promise<number>;
-  /** SQLite only: the first row, read at once (no await between the read and what follows); throws on PostgreSQL. */
+  /**
+   * SQLite only: runs at once (no await between it and what follows) and returns the first row
+   * (undefined for a statement without result); throws on PostgreSQL. Inside a transaction, pass
+   * the database: the statement runs on the one connection, within that transaction.
+   */
   firstNow(db: Db, ...args: A): R | undefined;
 }
 

@@ -317,22 +317,6 @@ const takeUserQuota = precompile(2, (db: Db, amount: number, userId: number) =>
     .where('quota', '>=', amount)
     .returning(['quota', 'email']),
 );
-/** User quota -= amount, unconditionally (args: amount, user id; returns the row so that it runs through `firstNow`). */
-const takeUserNow = precompile(2, (db: Db, amount: number, userId: number) =>
-  db
-    .updateTable('users')
-    .set((eb) => ({ quota: eb('quota', '-', amount) }))
-    .where('id', '=', userId)
-    .returning('id'),
-);
-/** A token's remain -= amount, used += amount, unconditionally (args: amount, token id; returns the row for `firstNow`). */
-const moveTokenNow = precompile(2, (db: Db, amount: number, tokenId: number) =>
-  db
-    .updateTable('tokens')
-    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
-    .where('id', '=', tokenId)
-    .returning('id'),
-);
 /** A user's quota and e-mail (args: user id). */
 const userBalance = precompile(1, (db: Db, userId: number) => db.selectFrom('users').select(['quota', 'email']).where('id', '=', userId));
 /** A token's remaining quota and whether it is unlimited (args: token id). */
@@ -658,15 +642,18 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
       giveBackToUser = fromUser - extra;
     }
     const charged = taken + extra;
-    const user = await settleUser.first(trx, giveBackToUser, charged, userId);
+    // SQLite runs the rest at once too (same connection, inside this transaction): it spares the
+    // query builder's promise chain per statement.
+    const now = ledger !== null;
+    const user = now ? settleUser.firstNow(deps.db, giveBackToUser, charged, userId) : await settleUser.first(trx, giveBackToUser, charged, userId);
     // After the user row (lock order users → tokens, as everywhere): give back to the token.
     if (delta < 0) await moveTokenQuota(trx, tokenId, delta);
     if (charged !== 0) {
-      await chargeChannel.execute(trx, charged, charge.channelId);
+      if (now) chargeChannel.firstNow(deps.db, charged, charge.channelId);
+      else await chargeChannel.execute(trx, charged, charge.channelId);
     }
     if (settings.logConsumeEnabled) {
-      await insertConsumeLog.execute(
-        trx,
+      const log: ConsumeLogArgs = [
         userId,
         Math.floor(deps.now() / 1000),
         charge.content,
@@ -681,7 +668,9 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
         Math.max(0, Math.round(charge.elapsedMs)),
         charge.isStream,
         charge.systemPromptReset,
-      );
+      ];
+      if (now) insertConsumeLog.firstNow(deps.db, ...log);
+      else await insertConsumeLog.execute(trx, ...log);
     }
     return { charged, extra, user, keepUser };
   });
@@ -719,14 +708,14 @@ function takeHeldNow(deps: ResolvedDeps, ledger: Ledger, reservation: Reservatio
   const user = userBalance.firstNow(deps.db, userId);
   const fromUser = user === undefined ? 0 : Math.max(0, Math.min(want, Number(user.quota) - keepUser));
   if (fromUser === 0) return { fromUser: 0, extra: 0 };
-  takeUserNow.firstNow(deps.db, fromUser, userId);
+  giveUserQuota.firstNow(deps.db, -fromUser, userId);
   let extra = fromUser;
   if (reservation.tokenLimited) {
     const token = tokenBalance.firstNow(deps.db, tokenId);
     const keepToken = heldOn(ledger.tokens, tokenId) - reserved;
     extra = token === undefined ? 0 : Math.max(0, Math.min(fromUser, Number(token.remain_quota) - keepToken));
   }
-  if (extra > 0) moveTokenNow.firstNow(deps.db, extra, tokenId);
+  if (extra > 0) moveTokenQuotaStatement.firstNow(deps.db, extra, tokenId);
   return { fromUser, extra };
 }
 
