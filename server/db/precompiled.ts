@@ -45,6 +45,13 @@ export interface Precompiled<A extends readonly unknown[], R> {
    * the database: the statement runs on the one connection, within that transaction.
    */
   firstNow(db: Db, ...args: A): R | undefined;
+  /**
+   * A read for the relay's hot path: on SQLite it runs at once instead of queueing for the
+   * connection behind the query builder's promise chain (about 0.1 ms of CPU per relay request),
+   * so it may see the uncommitted rows of a transaction another request has open on the one
+   * connection; on PostgreSQL it is `rows`. Only for rows where that cannot matter.
+   */
+  readRows(db: Db, ...args: A): Promise<R[]>;
 }
 
 /**
@@ -77,6 +84,12 @@ export function precompile<A extends readonly unknown[], R>(arity: A['length'], 
       if (run === undefined) throw new Error('firstNow: not a SQLite database');
       const template = templateOf(db);
       return run(template.sql, parametersOf(template, args))[0] as R | undefined;
+    },
+    readRows: async (db, ...args) => {
+      const run = syncRunnerOf(db);
+      if (run === undefined) return (await execute(db, ...args)).rows;
+      const template = templateOf(db);
+      return run(template.sql, parametersOf(template, args)) as R[];
     },
     rows: async (db, ...args) => (await execute(db, ...args)).rows,
     first: async (db, ...args) => (await execute(db, ...args)).rows[0],

@@ -279,7 +279,7 @@ async function findToken(c: Context<RelayAuthEnv>, key: string): Promise<E.Eithe
   // Keys are 48 characters (char(48)): a longer one cannot match, no query needed.
   if (key.length > 48) return E.right(undefined);
   try {
-    return E.right(await tokenByKey.first(c.var.deps.db, key));
+    return E.right((await tokenByKey.readRows(c.var.deps.db, key))[0]);
   } catch (error) {
     return E.left(error);
   }
@@ -316,7 +316,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
     }
     let user: UserRow | undefined;
     try {
-      user = await userById.first(deps.db, token.user_id ?? 0);
+      user = (await userById.readRows(deps.db, token.user_id ?? 0))[0];
     } catch (error) {
       return fail(relayError(500, error instanceof Error ? error.message : String(error)));
     }

@@ -102,7 +102,7 @@ export async function pickChannel(
   random: () => number = Math.random,
 ): Promise<RelayChannel | null> {
   const excluded = [...exclude];
-  const rows = excluded.length === 0 ? await topTier.rows(db, group, model) : await topTierQuery(db, group, model, excluded).execute();
+  const rows = excluded.length === 0 ? await topTier.readRows(db, group, model) : await topTierQuery(db, group, model, excluded).execute();
   if (rows.length === 0) return null;
   return rows[weightedIndex(rows.map((row) => row.weight), random())] ?? null;
 }
