@@ -16,10 +16,11 @@
 // (8) per mode for the gateway once before the first measurement (at c=8), BENCH_CONCURRENCY ("1,64"),
 // BENCH_UPSTREAM_DELAY_MS (100; 0 skips the provider-like scenario), BENCH_PROFILE=1 runs the
 // gateway with --cpu-prof and prints its hottest functions and files (the profile is kept in
-// bench/out/).
+// bench/out/), BENCH_GATEWAY_CHECKOUT runs the gateway of another checkout of this repository (its
+// server/main.ts, on the same seeded database; for before/after figures in the same conditions).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadFor, measure, quantile, rate, type Measured, type Target } from './load';
 import { cpuSeconds, freePort, repoRoot, rssMb, startChild, type Child } from './processes';
 import { monotonicMicros, summarizeProfile } from './profile';
@@ -211,8 +212,9 @@ function printProfile(dir: string, sinceUs: number): void {
 /** Starts server/main.ts on `dbPath` in `dir` (no dist/ there: API only); with `profileDir`, under --cpu-prof. */
 async function startGateway(dir: string, dbPath: string, profileDir: string | null): Promise<{ child: Child; url: string }> {
   const port = await freePort();
+  const checkout = env.BENCH_GATEWAY_CHECKOUT ?? '';
   const { child } = await startChild({
-    script: 'server/main.ts',
+    script: checkout === '' ? 'server/main.ts' : `${resolve(checkout)}/server/main.ts`,
     cwd: dir,
     nodeFlags: profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
     env: {

@@ -317,6 +317,24 @@ const takeUserQuota = precompile(2, (db: Db, amount: number, userId: number) =>
     .where('quota', '>=', amount)
     .returning(['quota', 'email']),
 );
+/** User quota -= amount where it still holds `expected` (args: amount, user id, expected; returns the row when changed). */
+const takeUserQuotaIfAt = precompile(3, (db: Db, amount: number, userId: number, expected: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '-', amount) }))
+    .where('id', '=', userId)
+    .where('quota', '=', expected)
+    .returning('id'),
+);
+/** A token's remain -= amount, used += amount where remain still holds `expected` (args: amount, token id, expected; returns the row when changed). */
+const takeTokenQuotaIfAt = precompile(3, (db: Db, amount: number, tokenId: number, expected: number) =>
+  db
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId)
+    .where('remain_quota', '=', expected)
+    .returning('id'),
+);
 /** A user's quota and e-mail (args: user id). */
 const userBalance = precompile(1, (db: Db, userId: number) => db.selectFrom('users').select(['quota', 'email']).where('id', '=', userId));
 /** A token's remaining quota and whether it is unlimited (args: token id). */
@@ -701,21 +719,25 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
  * The SQLite settlement's take, at once (no await, so no hold can be added or released meanwhile):
  * up to `want` from the user, leaving `keepUser` for the other holds, and as much of it from the
  * token (limited: leaving the token's other holds; unlimited: all of it, its numbers only record).
- * Runs inside the settlement's transaction on the same connection, so it rolls back with it.
+ * Each take is a compare-and-set on the balance just read (nothing can change it in between: the
+ * transaction holds the write lock and this runs without yielding). Runs inside the settlement's
+ * transaction on the same connection, so it rolls back with it.
  */
 function takeHeldNow(deps: ResolvedDeps, ledger: Ledger, reservation: Reservation, want: number, keepUser: number): { fromUser: number; extra: number } {
   const { userId, tokenId, amount: reserved } = reservation;
   const user = userBalance.firstNow(deps.db, userId);
-  const fromUser = user === undefined ? 0 : Math.max(0, Math.min(want, Number(user.quota) - keepUser));
+  const have = user === undefined ? 0 : Number(user.quota);
+  let fromUser = Math.max(0, Math.min(want, have - keepUser));
+  if (fromUser > 0 && takeUserQuotaIfAt.firstNow(deps.db, fromUser, userId, have) === undefined) fromUser = 0;
   if (fromUser === 0) return { fromUser: 0, extra: 0 };
-  giveUserQuota.firstNow(deps.db, -fromUser, userId);
-  let extra = fromUser;
-  if (reservation.tokenLimited) {
-    const token = tokenBalance.firstNow(deps.db, tokenId);
-    const keepToken = heldOn(ledger.tokens, tokenId) - reserved;
-    extra = token === undefined ? 0 : Math.max(0, Math.min(fromUser, Number(token.remain_quota) - keepToken));
+  if (!reservation.tokenLimited) {
+    moveTokenQuotaStatement.firstNow(deps.db, fromUser, tokenId);
+    return { fromUser, extra: fromUser };
   }
-  if (extra > 0) moveTokenQuotaStatement.firstNow(deps.db, extra, tokenId);
+  const token = tokenBalance.firstNow(deps.db, tokenId);
+  const remain = token === undefined ? 0 : Number(token.remain_quota);
+  let extra = Math.max(0, Math.min(fromUser, remain - (heldOn(ledger.tokens, tokenId) - reserved)));
+  if (extra > 0 && takeTokenQuotaIfAt.firstNow(deps.db, extra, tokenId, remain) === undefined) extra = 0;
   return { fromUser, extra };
 }
 
