@@ -23,11 +23,6 @@ export default mergeConfig(
   viteConfig,
   defineConfig({
     test: {
-      // One more worker than the 2 CPUs of the CI machines: the Storybook browser project holds
-      // one slot for the whole run, and with the default (one per CPU) every Node test file
-      // (server and e2e, mostly waiting on I/O) ran one at a time in the other, the CPUs about
-      // 60 % idle. Every file has its own database, ports and browser context.
-      maxWorkers: 3,
       reporters: ['default', 'json'],
       outputFile: { json: 'test-results/vitest.json' },
       projects: [
