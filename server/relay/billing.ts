@@ -27,7 +27,8 @@ import { relayError, type RelayCaller, type RelayError, type Usage } from './typ
  *   (`Ledger`) instead of being written: reserving reads the user's and token's rows at once (no
  *   await in between) and admits the request only if what they hold, less every reservation
  *   still held, covers it. A refund only forgets the hold; the settlement is the one
- *   transaction, and it never takes from the user or token what other held reservations need.
+ *   transaction, and it never takes from the user or token what other held reservations need
+ *   (a compare-and-set on the balance it has just read, in the same synchronous step).
  *   This saves a transaction per request (bench/relay), and a crash can no longer leave a
  *   reservation taken but never settled.
  *
@@ -290,6 +291,12 @@ function hold(map: Map<number, number>, id: number, amount: number): void {
   else map.delete(id);
 }
 
+/** Adds `amount` (negative: releases) to the holds on a user and a token. */
+function shiftHolds(ledger: Ledger, userId: number, tokenId: number, amount: number): void {
+  hold(ledger.users, userId, amount);
+  hold(ledger.tokens, tokenId, amount);
+}
+
 /** Quota held in memory by open reservations on a user and a token (always 0 on PostgreSQL). */
 export function heldQuota(deps: Pick<ResolvedDeps, 'db'>, userId: number, tokenId: number): { readonly user: number; readonly token: number } {
   const ledger = ledgers.get(deps.db);
@@ -339,22 +346,6 @@ const takeTokenQuotaIfAt = precompile(3, (db: Db, amount: number, tokenId: numbe
 const userBalance = precompile(1, (db: Db, userId: number) => db.selectFrom('users').select(['quota', 'email']).where('id', '=', userId));
 /** A token's remaining quota and whether it is unlimited (args: token id). */
 const tokenBalance = precompile(1, (db: Db, tokenId: number) => db.selectFrom('tokens').select(['remain_quota', 'unlimited_quota']).where('id', '=', tokenId));
-/** User quota -= amount where `keep` is still left after it (args: amount, keep, user id). */
-const takeUserQuotaKeeping = precompile(3, (db: Db, amount: number, keep: number, userId: number) =>
-  db
-    .updateTable('users')
-    .set((eb) => ({ quota: eb('quota', '-', amount) }))
-    .where('id', '=', userId)
-    .where((eb) => eb(eb('quota', '-', keep), '>=', amount)),
-);
-/** A limited token's remain -= amount, used += amount where `keep` is still left after it (args: amount, keep, token id). */
-const takeLimitedTokenQuotaKeeping = precompile(3, (db: Db, amount: number, keep: number, tokenId: number) =>
-  db
-    .updateTable('tokens')
-    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
-    .where('id', '=', tokenId)
-    .where((eb) => eb(eb('remain_quota', '-', keep), '>=', amount)),
-);
 /** A token's remain -= amount, used += amount where unlimited or enough is left (args: amount, token id). */
 const takeTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =>
   db
@@ -363,6 +354,14 @@ const takeTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =
     .where('id', '=', tokenId)
     .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))
     .returning(['unlimited_quota']),
+);
+/** A limited token's remain -= amount, used += amount where enough is left (args: amount, token id). */
+const takeLimitedTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =>
+  db
+    .updateTable('tokens')
+    .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount), used_quota: eb('used_quota', '+', amount) }))
+    .where('id', '=', tokenId)
+    .where('remain_quota', '>=', amount),
 );
 /** A token's remain -= amount, used += amount, unconditionally (args: amount, token id). */
 const moveTokenQuotaStatement = precompile(2, (db: Db, amount: number, tokenId: number) =>
@@ -488,8 +487,8 @@ export async function reserve(
 /**
  * The SQLite reservation: reads the user's and the token's rows and records the hold with no
  * await in between, so no other request's hold or settlement can slip between the check and the
- * hold. (The rows may include a settlement not yet committed on this connection; its hold is
- * released only after its commit, so a check may be stricter than needed, never looser.)
+ * hold. (The rows may include a settlement's take not yet committed on this connection; its hold
+ * was released in the same step as that take, and comes back if the take rolls back.)
  */
 function holdReservation(
   deps: ResolvedDeps,
@@ -508,8 +507,7 @@ function holdReservation(
   if (tokenLimited && Number(token.remain_quota) - heldOn(ledger.tokens, tokenId) < take) {
     return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
   }
-  hold(ledger.users, userId, take);
-  hold(ledger.tokens, tokenId, take);
+  shiftHolds(ledger, userId, tokenId, take);
   remindIfCrossed(deps.db, billing, user.email ?? '', free, free - take);
   return E.right({ userId, tokenId, amount: take, tokenLimited, held: true, settings: billing });
 }
@@ -517,9 +515,7 @@ function holdReservation(
 /** Forgets a held reservation (SQLite). */
 function releaseHold(deps: ResolvedDeps, reservation: Reservation): void {
   const ledger = ledgerOf(deps);
-  if (ledger === null || !reservation.held) return;
-  hold(ledger.users, reservation.userId, -reservation.amount);
-  hold(ledger.tokens, reservation.tokenId, -reservation.amount);
+  if (ledger !== null && reservation.held) shiftHolds(ledger, reservation.userId, reservation.tokenId, -reservation.amount);
 }
 
 /** Gives a failed request's reservation back (user quota; token remain/used), once: a held one is forgotten, a taken one given back in one transaction. */
@@ -577,42 +573,36 @@ async function takeUpTo(
   throw new Error('quota kept changing while settling');
 }
 
-/** Takes `want` (> 0) from the user's quota, leaving `keep` (held for others), or all above `keep` when less. */
-async function takeFromUser(trx: Trx, userId: number, want: number, keep: number): Promise<number> {
-  if ((await takeUserQuotaKeeping.affected(trx, want, keep, userId)) === 1) return want;
+/** Takes `want` (> 0) from the user's quota, or all that is left when less. */
+async function takeFromUser(trx: Trx, userId: number, want: number): Promise<number> {
+  if ((await takeUserQuota.first(trx, want, userId)) !== undefined) return want;
   return takeUpTo(
     want,
-    async () => {
-      const quota = (await trx.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst())?.quota;
-      return quota === undefined ? undefined : quota - keep;
-    },
+    async () => (await trx.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst())?.quota,
     async (expected, take) => {
       const done = await trx
         .updateTable('users')
         .set((eb) => ({ quota: eb('quota', '-', take) }))
         .where('id', '=', userId)
-        .where('quota', '=', expected + keep)
+        .where('quota', '=', expected)
         .executeTakeFirst();
       return Number(done.numUpdatedRows) === 1;
     },
   );
 }
 
-/** Takes `want` (> 0) from a limited token's remaining quota (moved to used), leaving `keep`, or all above `keep` when less. */
-async function takeFromToken(trx: Trx, tokenId: number, want: number, keep: number): Promise<number> {
-  if ((await takeLimitedTokenQuotaKeeping.affected(trx, want, keep, tokenId)) === 1) return want;
+/** Takes `want` (> 0) from a limited token's remaining quota (moved to used), or all that is left when less. */
+async function takeFromToken(trx: Trx, tokenId: number, want: number): Promise<number> {
+  if ((await takeLimitedTokenQuota.affected(trx, want, tokenId)) === 1) return want;
   return takeUpTo(
     want,
-    async () => {
-      const remain = (await trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId).executeTakeFirst())?.remain_quota;
-      return remain === undefined ? undefined : remain - keep;
-    },
+    async () => (await trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId).executeTakeFirst())?.remain_quota,
     async (expected, take) => {
       const done = await trx
         .updateTable('tokens')
         .set((eb) => ({ remain_quota: eb('remain_quota', '-', take), used_quota: eb('used_quota', '+', take) }))
         .where('id', '=', tokenId)
-        .where('remain_quota', '=', expected + keep)
+        .where('remain_quota', '=', expected)
         .executeTakeFirst();
       return Number(done.numUpdatedRows) === 1;
     },
@@ -651,8 +641,8 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
       extra = took.extra;
       giveBackToUser = took.fromUser - took.extra;
     } else if (delta > 0) {
-      const fromUser = await takeFromUser(trx, userId, delta, 0);
-      if (tokenLimited) extra = fromUser > 0 ? await takeFromToken(trx, tokenId, fromUser, 0) : 0;
+      const fromUser = await takeFromUser(trx, userId, delta);
+      if (tokenLimited) extra = fromUser > 0 ? await takeFromToken(trx, tokenId, fromUser) : 0;
       else {
         extra = fromUser;
         if (fromUser > 0) await moveTokenQuota(trx, tokenId, fromUser);
@@ -662,12 +652,12 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
     const charged = taken + extra;
     // SQLite runs the rest at once too (same connection, inside this transaction): it spares the
     // query builder's promise chain per statement.
-    const now = ledger !== null;
-    const user = now ? settleUser.firstNow(deps.db, giveBackToUser, charged, userId) : await settleUser.first(trx, giveBackToUser, charged, userId);
+    const atOnce = ledger !== null;
+    const user = atOnce ? settleUser.firstNow(deps.db, giveBackToUser, charged, userId) : await settleUser.first(trx, giveBackToUser, charged, userId);
     // After the user row (lock order users → tokens, as everywhere): give back to the token.
     if (delta < 0) await moveTokenQuota(trx, tokenId, delta);
     if (charged !== 0) {
-      if (now) chargeChannel.firstNow(deps.db, charged, charge.channelId);
+      if (atOnce) chargeChannel.firstNow(deps.db, charged, charge.channelId);
       else await chargeChannel.execute(trx, charged, charge.channelId);
     }
     if (settings.logConsumeEnabled) {
@@ -687,7 +677,7 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
         charge.isStream,
         charge.systemPromptReset,
       ];
-      if (now) insertConsumeLog.firstNow(deps.db, ...log);
+      if (atOnce) insertConsumeLog.firstNow(deps.db, ...log);
       else await insertConsumeLog.execute(trx, ...log);
     }
     return { charged, extra, user, keepUser };
@@ -697,10 +687,7 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
     result = await settlement;
   } catch (error) {
     // Rolled back: the reservation is held again, for a retry (or to stay counted).
-    if (released && ledger !== null) {
-      hold(ledger.users, userId, reserved);
-      hold(ledger.tokens, tokenId, reserved);
-    }
+    if (released && ledger !== null) shiftHolds(ledger, userId, tokenId, reserved);
     throw error;
   }
   closed.add(reservation);

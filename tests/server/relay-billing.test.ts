@@ -20,6 +20,7 @@ import {
 } from '../../server/relay/billing';
 import type { RelayCaller } from '../../server/relay/types';
 import { insertUser, setOption } from './support/db';
+import { tokenQuota, userQuota } from './support/relayFixtures';
 import { startLoopbackSmtp, type LoopbackSmtp } from './support/smtp';
 import { setupSuite } from './support/suite';
 import { dbTargets } from './support/targets';
@@ -93,23 +94,14 @@ for (const target of dbTargets) {
     }
 
     /**
-     * The numbers billing moves, as a request sees them: on SQLite open reservations are held in
-     * memory, not written, so what they hold counts as taken (remain → used, as PostgreSQL's
-     * written reservations move it).
+     * The numbers billing moves, as a request sees them (`userQuota` and `tokenQuota` count the
+     * reservations SQLite holds in memory as taken, as PostgreSQL's written ones are).
      */
     async function state(a: Account) {
-      const user = await db().selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', a.userId).executeTakeFirstOrThrow();
-      const token = await db().selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', a.tokenId).executeTakeFirstOrThrow();
+      const user = await userQuota(db(), a.userId);
+      const token = await tokenQuota(db(), a.tokenId);
       const logs = await db().selectFrom('logs').selectAll().where('user_id', '=', a.userId).where('type', '=', 2).orderBy('id').execute();
-      const held = heldQuota(deps(), a.userId, a.tokenId);
-      return {
-        quota: user.quota - held.user,
-        userUsed: user.used_quota,
-        requests: user.request_count,
-        remain: token.remain_quota - held.token,
-        tokenUsed: token.used_quota + held.token,
-        logs,
-      };
+      return { quota: user.quota, userUsed: user.usedQuota, requests: user.requestCount, remain: token.remainQuota, tokenUsed: token.usedQuota, logs };
     }
 
     const channelUsed = async () => (await db().selectFrom('channels').select('used_quota').where('id', '=', channelId).executeTakeFirstOrThrow()).used_quota;
