@@ -8,7 +8,13 @@ import { randomBytes } from 'node:crypto';
 
 /** Where the data lives: SQLite file or PostgreSQL connection string. */
 export type DatabaseConfig =
-  | { readonly kind: 'sqlite'; readonly path: string; readonly busyTimeoutMs: number }
+  | {
+      readonly kind: 'sqlite';
+      readonly path: string;
+      readonly busyTimeoutMs: number;
+      /** Relay settlements on their own thread and connection (default true; `SQLITE_SETTLEMENT_THREAD=false` keeps them on the main thread). */
+      readonly settlementThread?: boolean;
+    }
   | { readonly kind: 'postgres'; readonly dsn: string };
 
 export interface Config {
@@ -93,6 +99,7 @@ const readDatabase = (env: Env): DatabaseConfig => {
       kind: 'sqlite',
       path: read(env, 'SQLITE_PATH') ?? './data/one-api.db',
       busyTimeoutMs: readInt(env, 'SQLITE_BUSY_TIMEOUT', 3000),
+      settlementThread: read(env, 'SQLITE_SETTLEMENT_THREAD')?.toLowerCase() !== 'false',
     };
   }
   if (/^postgres(ql)?:\/\//i.test(dsn)) return { kind: 'postgres', dsn };

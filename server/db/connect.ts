@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
+import { changeMarksTable } from './migrate';
 import type { Database, Dialect } from './schema';
 
 /** An open database: the typed query builder, its dialect and a way to close it. */
@@ -57,13 +58,18 @@ function wrapStatement(statement: BetterSqlite3.Statement): SqliteStatement {
 /**
  * Tells whether the rows of a table may have changed since an earlier reading, cheaply enough to
  * ask on every relay request, so that a few read-mostly rows (the relay's options) can be kept in
- * memory. SQLite only: its `data_version` changes when another connection (another process)
- * commits, and the statements of this connection that write the table are counted as they are
- * prepared to run. PostgreSQL has no such cheap signal: no watcher, callers read the rows.
+ * memory. SQLite only: the migrations add triggers that give the table's row in `oa_change_marks`
+ * a new random value on every write to it, by this connection, the settlement worker's or another
+ * process's (`ensureChangeMarks` in migrate.ts). SQLite's own `data_version` cannot tell which
+ * table another connection wrote, and the settlement worker commits all the time. PostgreSQL has
+ * no such cheap signal: no watcher, callers read the rows.
  */
 export interface ChangeWatch {
-  /** A value that differs from every earlier one once `table` may have been written (by anyone). */
-  generation(table: string): string;
+  /**
+   * A value that differs from every earlier one once `table` may have been written (by anyone);
+   * undefined when the table is not watched (or not migrated yet): read the rows.
+   */
+  generation(table: string): string | undefined;
 }
 
 const changeWatches = new WeakMap<Kysely<Database>, ChangeWatch>();
@@ -78,20 +84,32 @@ const syncRunners = new WeakMap<Kysely<Database>, SyncRunner>();
  */
 export const syncRunnerOf = (db: Kysely<Database>): SyncRunner | undefined => syncRunners.get(db);
 
+/** A SQLite file database's path and busy timeout, for the settlement thread's connection; undefined for PostgreSQL, `:memory:` or with that thread turned off. */
+export interface SqliteFile {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+}
+const sqliteFiles = new WeakMap<Kysely<Database>, SqliteFile>();
+export const sqliteFileOf = (db: Kysely<Database>): SqliteFile | undefined => sqliteFiles.get(db);
+
+/** Work to finish before a database handle closes its connection (e.g. a worker thread's connection), in order. */
+const closeHooks = new WeakMap<Kysely<Database>, Array<() => Promise<void>>>();
+/** Runs `hook` when `db`'s handle closes, before its connection does. */
+export function beforeClose(db: Kysely<Database>, hook: () => Promise<void>): void {
+  const hooks = closeHooks.get(db) ?? [];
+  hooks.push(hook);
+  closeHooks.set(db, hooks);
+}
+/** Closes `db` once the `beforeClose` hooks ran. */
+async function closeWithHooks(db: Kysely<Database>): Promise<void> {
+  const hooks = closeHooks.get(db) ?? [];
+  closeHooks.delete(db);
+  for (const hook of hooks) await hook();
+  await db.destroy();
+}
+
 /** The change watch of `db` (SQLite), or undefined (PostgreSQL, or a database opened elsewhere). */
 export const changeWatchOf = (db: Kysely<Database>): ChangeWatch | undefined => changeWatches.get(db);
-
-/**
- * The tables a statement may write: every name after insert into / update / delete from /
- * replace into / alter, drop or create table anywhere in its text (a CTE, a trigger body). A
- * false match (a word in a literal, `do update set`) only costs a needless re-read.
- */
-function writtenTables(query: string): readonly string[] {
-  const found = query.matchAll(
-    /\b(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from|alter\s+table|drop\s+table(?:\s+if\s+exists)?|create\s+table(?:\s+if\s+not\s+exists)?)\s+(?:"?main"?\.)?"?(\w+)"?/gi,
-  );
-  return [...new Set([...found].map((m) => (m[1] ?? '').toLowerCase()))];
-}
 
 /** Prepared statements kept per connection (distinct SQL texts; `IN (...)` lists vary in length). */
 const statementCacheSize = 256;
@@ -101,19 +119,14 @@ const statementCacheSize = 256;
  * path preparing cost more than running. A cached statement still iterating (a streamed read) is
  * not shared: the caller gets a fresh one. Least recently used texts are dropped first.
  */
-function cachedPrepare(sqlite: BetterSqlite3.Database, onWrite: (table: string) => void): (query: string) => SqliteStatement {
+function cachedPrepare(sqlite: BetterSqlite3.Database): (text: string) => SqliteStatement {
   const cache = new Map<string, { readonly raw: BetterSqlite3.Statement; readonly wrapped: SqliteStatement }>();
-  /** The tables each SQL text seen may write; texts repeat, so the regex runs once per text. */
-  const targets = new Map<string, readonly string[]>();
-  return (query) => {
-    let tables = targets.get(query);
-    if (tables === undefined) {
-      tables = writtenTables(query);
-      if (targets.size >= statementCacheSize * 4) targets.clear();
-      targets.set(query, tables);
-    }
-    // Counted when prepared, i.e. before it runs: a reader that looks after the write sees a new generation.
-    for (const table of tables) onWrite(table);
+  return (text) => {
+    // The query builder opens transactions with a deferred `begin`. With a second connection
+    // writing (the settlement worker), a deferred transaction that read first could not write
+    // afterwards (SQLITE_BUSY_SNAPSHOT, no retry); `begin immediate` takes the write lock at once,
+    // waiting up to the busy timeout, and its reads see the latest commit.
+    const query = text === 'begin' ? 'begin immediate' : text;
     // A schema change may alter what `select *` returns: forget every statement prepared before it.
     if (/^\s*(alter|create|drop)\b/i.test(query)) {
       cache.clear();
@@ -139,7 +152,7 @@ function cachedPrepare(sqlite: BetterSqlite3.Database, onWrite: (table: string) 
 }
 
 /** Opens a SQLite file (creating its folder): WAL, no foreign keys (one-api has none), busy timeout. */
-function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
+function openSqlite(path: string, busyTimeoutMs: number, settlementThread: boolean): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path, { timeout: busyTimeoutMs });
   sqlite.pragma('journal_mode = WAL');
@@ -157,10 +170,9 @@ function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
   // file (about 0.3 ms of its latency).
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  const ownWrites = new Map<string, number>();
   const database: SqliteDatabase = {
     close: () => sqlite.close(),
-    prepare: cachedPrepare(sqlite, (table) => ownWrites.set(table, (ownWrites.get(table) ?? 0) + 1)),
+    prepare: cachedPrepare(sqlite),
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   syncRunners.set(db, (query, parameters) => {
@@ -169,9 +181,21 @@ function openSqlite(path: string, busyTimeoutMs: number): DatabaseHandle {
     statement.run(parameters);
     return [];
   });
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  changeWatches.set(db, { generation: (table) => `${String(dataVersion.get())}:${ownWrites.get(table) ?? 0}` });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  let markOf: BetterSqlite3.Statement | undefined;
+  changeWatches.set(db, {
+    generation: (table) => {
+      try {
+        markOf ??= sqlite.prepare(`select mark from ${changeMarksTable} where name = ?`).pluck();
+        const mark = markOf.get(table) as number | bigint | undefined;
+        return mark === undefined ? undefined : String(mark);
+      } catch {
+        // Not migrated yet (no marks table): nothing is kept in memory.
+        return undefined;
+      }
+    },
+  });
+  if (settlementThread && path !== ':memory:' && path !== '') sqliteFiles.set(db, { path, busyTimeoutMs });
+  return { db, dialect: 'sqlite', close: () => closeWithHooks(db) };
 }
 
 /** pg type ids parsed as JS numbers instead of strings: int8 (bigint, count) and numeric (decimal). */
@@ -202,5 +226,5 @@ function openPostgres(dsn: string): DatabaseHandle {
 /** Opens the configured database (SQLite by default, PostgreSQL when `SQL_DSN` says so). */
 export function openDatabase(config: { readonly database: DatabaseConfig }): DatabaseHandle {
   const target = config.database;
-  return target.kind === 'sqlite' ? openSqlite(target.path, target.busyTimeoutMs) : openPostgres(target.dsn);
+  return target.kind === 'sqlite' ? openSqlite(target.path, target.busyTimeoutMs, target.settlementThread ?? true) : openPostgres(target.dsn);
 }

@@ -340,6 +340,44 @@ async function ensureRollups(db: Db, dialect: Dialect, tables: Set<string>): Pro
   return rollupTables.map((t) => t.name);
 }
 
+/**
+ * SQLite: one row per watched table, its `mark` set to a new random value by triggers on every
+ * write to that table; and the row `settlementsMark`, the id of the last relay settlement the
+ * settlement thread committed (server/relay/settlementThread.ts).
+ */
+export const changeMarksTable = 'oa_change_marks';
+export const settlementsMark = 'settlements';
+/** The tables whose writes `changeMarksTable` records (the relay keeps their rows in memory; see ChangeWatch). */
+export const markedTables = ['options'] as const;
+const markEvents = ['insert', 'update', 'delete'] as const;
+/** The triggers that maintain `changeMarksTable`. */
+export const changeMarkTriggers = markedTables.flatMap((table) => markEvents.map((event) => `oa_${table}_mark_${event}`));
+
+/**
+ * SQLite: creates `changeMarksTable`, its rows and the triggers that give a table's row a new
+ * random mark on every insert, update or delete, by any connection or process (a random value,
+ * not a counter: a rolled-back write must not let a later write show the same mark). Returns
+ * the tables created.
+ */
+async function ensureChangeMarks(db: Db, dialect: Dialect, tables: Set<string>): Promise<string[]> {
+  if (dialect !== 'sqlite') return [];
+  const created = tables.has(changeMarksTable) ? [] : [changeMarksTable];
+  await sql.raw(`create table if not exists ${changeMarksTable} (name text primary key, mark integer not null) without rowid`).execute(db);
+  await sql.raw(`insert or ignore into ${changeMarksTable} (name, mark) values ('${settlementsMark}', 0)`).execute(db);
+  for (const table of markedTables) {
+    await sql.raw(`insert or ignore into ${changeMarksTable} (name, mark) values ('${table}', random())`).execute(db);
+    for (const event of markEvents) {
+      await sql
+        .raw(
+          `create trigger if not exists oa_${table}_mark_${event} after ${event} on ${table} for each row ` +
+            `begin update ${changeMarksTable} set mark = random() where name = '${table}'; end`,
+        )
+        .execute(db);
+    }
+  }
+  return created;
+}
+
 /** Options of `migrate`. */
 export interface MigrateOptions {
   /** Create the `queryIndexes` too (default true; false only for before/after measurements). */
@@ -369,6 +407,7 @@ async function migrateOn(db: Db, dialect: Dialect, options: MigrateOptions): Pro
     warnings.push(...result.warnings);
   }
   createdTables.push(...(await ensureRollups(db, dialect, tables)));
+  createdTables.push(...(await ensureChangeMarks(db, dialect, tables)));
   if (options.queryIndexes ?? true) {
     const query = await createQueryIndexes(db, dialect, indexes);
     createdIndexes.push(...query.created);

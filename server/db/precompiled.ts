@@ -52,6 +52,14 @@ export interface Precompiled<A extends readonly unknown[], R> {
    * connection; on PostgreSQL it is `rows`. Only for rows where that cannot matter.
    */
   readRows(db: Db, ...args: A): Promise<R[]>;
+  /** The compiled text on `db`'s dialect and where each parameter comes from (for another connection, e.g. a worker thread's). */
+  compiled(db: Db): CompiledTemplate;
+}
+
+/** A statement's text and, per parameter, the argument it takes or the constant compiled in. */
+export interface CompiledTemplate {
+  readonly sql: string;
+  readonly parameters: ReadonlyArray<{ readonly arg: number } | { readonly value: unknown }>;
 }
 
 /**
@@ -79,6 +87,10 @@ export function precompile<A extends readonly unknown[], R>(arity: A['length'], 
   };
   return {
     execute,
+    compiled: (db) => {
+      const template = templateOf(db);
+      return { sql: template.sql, parameters: template.parameters.map((p) => (p instanceof Slot ? { arg: p.index } : { value: p })) };
+    },
     firstNow: (db, ...args) => {
       const run = syncRunnerOf(db);
       if (run === undefined) throw new Error('firstNow: not a SQLite database');

@@ -1,14 +1,16 @@
 import * as E from 'fp-ts/Either';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { logTypeConsume } from '../../src/domain/constants';
 import { builtInCompletionRatio, parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
-import { changeWatchOf, syncRunnerOf } from '../db/connect';
+import { beforeClose, changeWatchOf, sqliteFileOf, syncRunnerOf } from '../db/connect';
 import { groupedTransaction } from '../db/groupCommit';
+import { changeMarksTable, settlementsMark } from '../db/migrate';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
 import { escapeHtml, sendMail } from '../services/mail';
 import { optionDefaults, optionValues, readOptions } from '../services/options';
+import { SettlementLost, startSettlementThread, type SettlementStatements, type SettlementThread } from './settlementThread';
 import { relayError, type RelayCaller, type RelayError, type Usage } from './types';
 
 /**
@@ -31,6 +33,10 @@ import { relayError, type RelayCaller, type RelayError, type Usage } from './typ
  *   (a compare-and-set on the balance it has just read, in the same synchronous step).
  *   This saves a transaction per request (bench/relay), and a crash can no longer leave a
  *   reservation taken but never settled.
+ * - SQLite file databases run that settlement on the settlement thread, with its own connection
+ *   (`settleOnThread`, settlementThread.ts): the reservation's hold becomes a hold of the price
+ *   until a balance read shows the settlement committed, so no request is admitted on quota a
+ *   settlement still in flight will take, and none is refused for one already committed.
  *
  * Invariants, for every limited token and every user: token `remain_quota + used_quota` and user
  * `quota + used_quota` (once no reservation is open) stay constant; what they hold never falls
@@ -267,6 +273,40 @@ export interface Reservation {
 interface Ledger {
   readonly users: Map<number, number>;
   readonly tokens: Map<number, number>;
+  /**
+   * Settlements sent to the settlement thread and not yet reported back, per user and per token:
+   * their prices are held like reservations (the thread takes at most that much) until a balance
+   * read shows them committed (`lastSettled`) or the thread reports back.
+   */
+  readonly pendingUsers: Map<number, Pending[]>;
+  readonly pendingTokens: Map<number, Pending[]>;
+}
+
+/** A settlement sent to the settlement thread: its id and price. */
+interface Pending {
+  readonly id: number;
+  readonly amount: number;
+}
+
+/** What the settlements on `key` that a balance read at `applied` does not include yet still hold. */
+function pendingOn(map: Map<number, Pending[]>, key: number, applied: number): number {
+  let sum = 0;
+  for (const p of map.get(key) ?? []) if (p.id > applied) sum += p.amount;
+  return sum;
+}
+
+function addPending(map: Map<number, Pending[]>, key: number, pending: Pending): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [pending]);
+  else list.push(pending);
+}
+
+function dropPending(map: Map<number, Pending[]>, key: number, pending: Pending): void {
+  const list = map.get(key);
+  if (list === undefined) return;
+  const left = list.filter((p) => p !== pending);
+  if (left.length > 0) map.set(key, left);
+  else map.delete(key);
 }
 
 const ledgers = new WeakMap<Db, Ledger>();
@@ -276,7 +316,7 @@ function ledgerOf(deps: Pick<ResolvedDeps, 'db' | 'dialect'>): Ledger | null {
   if (deps.dialect !== 'sqlite' || syncRunnerOf(deps.db) === undefined) return null;
   let ledger = ledgers.get(deps.db);
   if (ledger === undefined) {
-    ledger = { users: new Map(), tokens: new Map() };
+    ledger = { users: new Map(), tokens: new Map(), pendingUsers: new Map(), pendingTokens: new Map() };
     ledgers.set(deps.db, ledger);
   }
   return ledger;
@@ -297,10 +337,14 @@ function shiftHolds(ledger: Ledger, userId: number, tokenId: number, amount: num
   hold(ledger.tokens, tokenId, amount);
 }
 
-/** Quota held in memory by open reservations on a user and a token (always 0 on PostgreSQL). */
+/** Quota held in memory on a user and a token by open reservations and unreported settlements (always 0 on PostgreSQL). */
 export function heldQuota(deps: Pick<ResolvedDeps, 'db'>, userId: number, tokenId: number): { readonly user: number; readonly token: number } {
   const ledger = ledgers.get(deps.db);
-  return ledger === undefined ? { user: 0, token: 0 } : { user: heldOn(ledger.users, userId), token: heldOn(ledger.tokens, tokenId) };
+  if (ledger === undefined) return { user: 0, token: 0 };
+  return {
+    user: heldOn(ledger.users, userId) + pendingOn(ledger.pendingUsers, userId, 0),
+    token: heldOn(ledger.tokens, tokenId) + pendingOn(ledger.pendingTokens, tokenId, 0),
+  };
 }
 
 /** Reservations already refunded or settled (guards against giving back or charging twice). */
@@ -342,10 +386,20 @@ const takeTokenQuotaIfAt = precompile(3, (db: Db, amount: number, tokenId: numbe
     .where('remain_quota', '=', expected)
     .returning('id'),
 );
-/** A user's quota and e-mail (args: user id). */
-const userBalance = precompile(1, (db: Db, userId: number) => db.selectFrom('users').select(['quota', 'email']).where('id', '=', userId));
-/** A token's remaining quota and whether it is unlimited (args: token id). */
-const tokenBalance = precompile(1, (db: Db, tokenId: number) => db.selectFrom('tokens').select(['remain_quota', 'unlimited_quota']).where('id', '=', tokenId));
+/**
+ * SQLite: the id of the last settlement the settlement thread committed (its mark, see
+ * migrate.ts). Read in the same statement as a balance, it tells which settlements sent to the
+ * thread that balance already includes.
+ */
+const lastSettled = sql<number | null>`(select mark from ${sql.raw(changeMarksTable)} where name = ${sql.lit(settlementsMark)})`;
+/** A user's quota and e-mail, and `lastSettled` (args: user id; SQLite). */
+const userBalance = precompile(1, (db: Db, userId: number) =>
+  db.selectFrom('users').select(['quota', 'email']).select(lastSettled.as('applied')).where('id', '=', userId),
+);
+/** A token's remaining quota, whether it is unlimited, and `lastSettled` (args: token id; SQLite). */
+const tokenBalance = precompile(1, (db: Db, tokenId: number) =>
+  db.selectFrom('tokens').select(['remain_quota', 'unlimited_quota']).select(lastSettled.as('applied')).where('id', '=', tokenId),
+);
 /** A token's remain -= amount, used += amount where unlimited or enough is left (args: amount, token id). */
 const takeTokenQuota = precompile(2, (db: Db, amount: number, tokenId: number) =>
   db
@@ -462,10 +516,15 @@ export async function reserve(
   const tokenId = caller.token.id;
   const take = quotaAmount(Math.trunc(amount));
   if (take === 0) {
-    return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), held: false, settings: billing });
+    const held = ledgerOf(deps) !== null;
+    return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), held, settings: billing });
   }
   const ledger = ledgerOf(deps);
-  if (ledger !== null) return holdReservation(deps, ledger, userId, tokenId, take, billing);
+  if (ledger !== null) {
+    // Started with the first reservation, so that it is up by the first settlement.
+    settlementThreadOf(deps.db);
+    return holdReservation(deps, ledger, userId, tokenId, take, billing);
+  }
   try {
     const outcome = await groupedTransaction(deps.db, deps.dialect, async (trx) => {
       const user = await takeUserQuota.first(trx, take, userId);
@@ -499,12 +558,13 @@ function holdReservation(
   billing: BillingSettings,
 ): E.Either<RelayError, Reservation> {
   const user = userBalance.firstNow(deps.db, userId);
-  const free = user === undefined ? 0 : Number(user.quota) - heldOn(ledger.users, userId);
+  const free = user === undefined ? 0 : Number(user.quota) - heldOn(ledger.users, userId) - pendingOn(ledger.pendingUsers, userId, Number(user.applied ?? 0));
   if (user === undefined || free < take) return E.left(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
   const token = tokenBalance.firstNow(deps.db, tokenId);
   if (token === undefined) return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
   const tokenLimited = !truthy(token.unlimited_quota);
-  if (tokenLimited && Number(token.remain_quota) - heldOn(ledger.tokens, tokenId) < take) {
+  const tokenFree = Number(token.remain_quota) - heldOn(ledger.tokens, tokenId) - pendingOn(ledger.pendingTokens, tokenId, Number(token.applied ?? 0));
+  if (tokenLimited && tokenFree < take) {
     return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
   }
   shiftHolds(ledger, userId, tokenId, take);
@@ -621,6 +681,8 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
   const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
   const ledger = reservation.held ? ledgerOf(deps) : null;
   const price = quotaAmount(Math.trunc(charge.quota));
+  const thread = ledger === null ? null : settlementThreadOf(deps.db);
+  if (ledger !== null && thread !== null) return settleOnThread(deps, ledger, thread, reservation, charge, price);
   // What the database already holds of this request: nothing when the reservation is held in memory.
   const taken = ledger === null ? reserved : 0;
   const delta = price - taken;
@@ -661,22 +723,7 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
       else await chargeChannel.execute(trx, charged, charge.channelId);
     }
     if (settings.logConsumeEnabled) {
-      const log: ConsumeLogArgs = [
-        userId,
-        Math.floor(deps.now() / 1000),
-        charge.content,
-        user?.username ?? '',
-        charge.tokenName,
-        charge.modelName,
-        charged,
-        charge.usage.promptTokens,
-        charge.usage.completionTokens,
-        charge.channelId,
-        charge.requestId,
-        Math.max(0, Math.round(charge.elapsedMs)),
-        charge.isStream,
-        charge.systemPromptReset,
-      ];
+      const log = consumeLogArgs(deps, userId, charge, user?.username ?? '', charged);
       if (atOnce) insertConsumeLog.firstNow(deps.db, ...log);
       else await insertConsumeLog.execute(trx, ...log);
     }
@@ -700,6 +747,107 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
     remindIfCrossed(deps.db, settings, user.email ?? '', left + beyond, left);
   }
   return result.charged;
+}
+
+/** The consume log of a settled request (`insertConsumeLog`'s arguments). */
+function consumeLogArgs(deps: ResolvedDeps, userId: number, charge: Charge, username: string, charged: number): ConsumeLogArgs {
+  return [
+    userId,
+    Math.floor(deps.now() / 1000),
+    charge.content,
+    username,
+    charge.tokenName,
+    charge.modelName,
+    charged,
+    charge.usage.promptTokens,
+    charge.usage.completionTokens,
+    charge.channelId,
+    charge.requestId,
+    Math.max(0, Math.round(charge.elapsedMs)),
+    charge.isStream,
+    charge.systemPromptReset,
+  ];
+}
+
+/** The settlement threads of SQLite file databases (null: none, settle on this thread). */
+const threads = new WeakMap<Db, SettlementThread | null>();
+
+/**
+ * The settlement thread of `db`, started on first use, or null (PostgreSQL, `:memory:`, turned
+ * off, or stopped after a failure). It is closed with the database handle, after the
+ * settlements it was sent.
+ */
+function settlementThreadOf(db: Db): SettlementThread | null {
+  let thread = threads.get(db);
+  if (thread === undefined) {
+    const file = sqliteFileOf(db);
+    thread = null;
+    if (file !== undefined) {
+      const statements: SettlementStatements = {
+        userBalance: userBalance.compiled(db),
+        takeUserQuotaIfAt: takeUserQuotaIfAt.compiled(db),
+        tokenBalance: tokenBalance.compiled(db),
+        takeTokenQuotaIfAt: takeTokenQuotaIfAt.compiled(db),
+        moveTokenQuota: moveTokenQuotaStatement.compiled(db),
+        settleUser: settleUser.compiled(db),
+        chargeChannel: chargeChannel.compiled(db),
+        insertConsumeLog: insertConsumeLog.compiled(db),
+      };
+      // Ids continue from the last one committed, so that the mark never counts a new settlement as done.
+      const last = syncRunnerOf(db)?.(`select mark from ${changeMarksTable} where name = '${settlementsMark}'`, [])[0] as { mark?: unknown } | undefined;
+      const markSettledSql = `update ${changeMarksTable} set mark = ? where name = '${settlementsMark}'`;
+      const started = startSettlementThread(file.path, file.busyTimeoutMs, statements, markSettledSql, Number(last?.mark ?? 0) + 1);
+      beforeClose(db, () => started.close());
+      thread = started;
+    }
+    threads.set(db, thread);
+  }
+  return thread !== null && thread.alive() ? thread : null;
+}
+
+/**
+ * The settlement of a held reservation on the settlement thread (SQLite file databases). On this
+ * thread, at once: the reservation's hold becomes a hold of the price (`pending*`), which new
+ * reservations see until the thread reports back; the thread is told what the user and the token
+ * must keep for the other reservations held now (the settlements sent before this one are applied
+ * before it, and the reservations made after this one counted its price). The thread takes up to
+ * the price (capped as `takeHeldNow` caps it) and writes the rest in its batch's transaction.
+ * If that rolls back, the reservation is held again for the biller's retry. If the thread stopped
+ * with it in flight (`SettlementLost`), whether it was committed is unknown: the price stays held
+ * and it is not retried, so it is never charged twice.
+ */
+async function settleOnThread(deps: ResolvedDeps, ledger: Ledger, thread: SettlementThread, reservation: Reservation, charge: Charge, price: number): Promise<number> {
+  const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
+  const keepUser = heldOn(ledger.users, userId) - reserved;
+  const keepToken = heldOn(ledger.tokens, tokenId) - reserved;
+  const log = settings.logConsumeEnabled ? consumeLogArgs(deps, userId, charge, '', 0) : null;
+  const sent = thread.settle({ userId, tokenId, tokenLimited, want: price, keepUser, keepToken, channelId: charge.channelId, log });
+  // At once (before any report can arrive): the reservation's hold becomes the price's.
+  const pending: Pending = { id: sent.id, amount: price };
+  shiftHolds(ledger, userId, tokenId, -reserved);
+  addPending(ledger.pendingUsers, userId, pending);
+  addPending(ledger.pendingTokens, tokenId, pending);
+  let done;
+  try {
+    done = await sent.done;
+  } catch (error) {
+    if (error instanceof SettlementLost) {
+      closed.add(reservation);
+    } else {
+      dropPending(ledger.pendingUsers, userId, pending);
+      dropPending(ledger.pendingTokens, tokenId, pending);
+      shiftHolds(ledger, userId, tokenId, reserved);
+    }
+    throw error;
+  }
+  dropPending(ledger.pendingUsers, userId, pending);
+  dropPending(ledger.pendingTokens, tokenId, pending);
+  closed.add(reservation);
+  if (done.quota !== undefined) {
+    const left = done.quota - keepUser;
+    remindIfCrossed(deps.db, settings, done.email, left + Math.max(0, done.charged - reserved), left);
+  }
+  return done.charged;
 }
 
 /**

@@ -8,6 +8,7 @@ import { afterAnswer, consumeLogContent, finalQuota, goFixed2, preConsumeQuota, 
 import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest, withSystemPrompt } from './request';
 import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { openEventSink, type EventSink } from './eventSink';
+import { SettlementLost } from './settlementThread';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { countInputTokens, countPromptTokens, countTextTokens } from './tokenCount';
 import { relayCorsHeaders, relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
@@ -196,6 +197,8 @@ function biller(req: Request, reservation: Reservation, pricing: Pricing, channe
         return;
       } catch (error) {
         console.error(`[relay] billing of request ${req.requestId} failed (try ${i + 1} of 3):`, error);
+        // Maybe committed, maybe not: another try could charge it twice.
+        if (error instanceof SettlementLost) return;
       }
     }
   };

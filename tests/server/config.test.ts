@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('uses one-api defaults on an empty environment', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
-    expect(config.database).toEqual({ kind: 'sqlite', path: './data/one-api.db', busyTimeoutMs: 3000 });
+    expect(config.database).toEqual({ kind: 'sqlite', path: './data/one-api.db', busyTimeoutMs: 3000, settlementThread: true });
     expect(config.initialRootToken).toBeNull();
     expect(config.initialRootAccessToken).toBeNull();
     expect(config.theme).toBe('default');
@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       PORT: '8080',
       SQLITE_PATH: '/var/lib/one-api.db',
       SQLITE_BUSY_TIMEOUT: '5000',
+      SQLITE_SETTLEMENT_THREAD: 'false',
       SESSION_SECRET: 'secret',
       INITIAL_ROOT_TOKEN: 'root-token',
       INITIAL_ROOT_ACCESS_TOKEN: '0123456789abcdef0123456789abcdef',
@@ -40,7 +41,7 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       port: 8080,
-      database: { kind: 'sqlite', path: '/var/lib/one-api.db', busyTimeoutMs: 5000 },
+      database: { kind: 'sqlite', path: '/var/lib/one-api.db', busyTimeoutMs: 5000, settlementThread: false },
       sessionSecret: 'secret',
       sessionSecretGenerated: false,
       initialRootToken: 'root-token',

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../../server/config';
 import { bootstrap } from '../../server/db/bootstrap';
 import { openDatabase } from '../../server/db/connect';
-import { migrate, queryIndexesOf, rollupIndexes, rollupTables, rollupTriggers } from '../../server/db/migrate';
+import { changeMarksTable, changeMarkTriggers, migrate, queryIndexesOf, rollupIndexes, rollupTables, rollupTriggers } from '../../server/db/migrate';
 import { createGormSqlite, fixtureRootPassword, sqliteMaster } from './support/gormSqlite';
 import { Client } from './support/http';
 import { startApi, testConfig, type RunningApi } from './support/server';
@@ -24,9 +24,9 @@ function dataRows(path: string): string {
 
 /** Our own indexes, which every migration adds (never one-api's names). */
 const ourIndexes = queryIndexesOf('sqlite').map((i) => i.name);
-const ourTables = rollupTables.map((t) => t.name);
+const ourTables = [...rollupTables.map((t) => t.name), changeMarksTable];
 /** Every object of ours in sqlite_master, plus the statistics tables `analyze` creates (stat4 when compiled in). */
-const ourObjects = [...ourIndexes, ...ourTables, ...rollupIndexes.map((i) => i.name), ...rollupTriggers, 'sqlite_stat1'];
+const ourObjects = [...ourIndexes, ...ourTables, ...rollupIndexes.map((i) => i.name), ...rollupTriggers, ...changeMarkTriggers, 'sqlite_stat1'];
 const statTables = new Set(['sqlite_stat1', 'sqlite_stat4']);
 const isOurs = (name: string) => /^(idx_)?oa_|^sqlite_stat\d$/.test(name);
 

@@ -23,7 +23,7 @@ import { insertUser, setOption } from './support/db';
 import { tokenQuota, userQuota } from './support/relayFixtures';
 import { startLoopbackSmtp, type LoopbackSmtp } from './support/smtp';
 import { setupSuite } from './support/suite';
-import { dbTargets } from './support/targets';
+import { billingTargets as dbTargets } from './support/targets';
 
 /**
  * Quota billing (contract §3.5, §4.6, §4.7; fixes §6 #18, #19) on a real database: pricing

@@ -13,7 +13,7 @@ import {
 } from './support/relayFixtures';
 import { startRelayUpstream, type RelayUpstream } from './support/relayUpstream';
 import { setupSuite } from './support/suite';
-import { dbTargets } from './support/targets';
+import { billingTargets as dbTargets } from './support/targets';
 
 /**
  * Exact quota under concurrency (issue 6 items 5 and 7): 1,000 requests from 50 tokens

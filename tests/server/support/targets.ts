@@ -58,11 +58,11 @@ async function probePostgres(): Promise<string | null> {
   }
 }
 
-/** A fresh SQLite file in its own temp folder. */
-export function createSqlite(): Promise<TestDatabase> {
+/** A fresh SQLite file in its own temp folder (`settlementThread` false: relay settlements on the main thread). */
+export function createSqlite(settlementThread = true): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'oneapi-test-'));
   return Promise.resolve({
-    database: { kind: 'sqlite', path: join(dir, 'one-api.db'), busyTimeoutMs: 3000 },
+    database: { kind: 'sqlite', path: join(dir, 'one-api.db'), busyTimeoutMs: 3000, settlementThread },
     dispose: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
   });
 }
@@ -80,7 +80,17 @@ export async function createPostgres(): Promise<TestDatabase> {
 const pgSkip = await probePostgres();
 if (pgSkip !== null) console.warn(`[server tests] PostgreSQL suites are skipped: ${pgSkip}`);
 
-export const sqliteTarget: DbTarget = { kind: 'sqlite', label: 'sqlite', skipReason: null, create: createSqlite };
+export const sqliteTarget: DbTarget = { kind: 'sqlite', label: 'sqlite', skipReason: null, create: () => createSqlite() };
+/**
+ * SQLite with the relay's settlements on the main thread (`SQLITE_SETTLEMENT_THREAD=false`, and
+ * what `:memory:` databases do): for the billing suites, which run on all three.
+ */
+export const sqliteMainThreadTarget: DbTarget = {
+  kind: 'sqlite',
+  label: 'sqlite, settlements on the main thread',
+  skipReason: null,
+  create: () => createSqlite(false),
+};
 export const postgresTarget: DbTarget = {
   kind: 'postgres',
   label: pgSkip === null ? 'postgres' : `postgres — SKIPPED: ${pgSkip}`,
@@ -90,3 +100,5 @@ export const postgresTarget: DbTarget = {
 
 /** Both targets, SQLite first. */
 export const dbTargets: readonly DbTarget[] = [sqliteTarget, postgresTarget];
+/** The billing suites' targets: both, and SQLite with settlements on the main thread. */
+export const billingTargets: readonly DbTarget[] = [sqliteTarget, sqliteMainThreadTarget, postgresTarget];
