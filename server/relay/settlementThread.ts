@@ -51,6 +51,8 @@ export interface WorkerData {
 
 /** Messages to the worker. */
 export type ToWorker = { readonly kind: 'settle'; readonly job: SettlementJob } | { readonly kind: 'close' };
+/** Messages from the worker: `ready` once its connection is open, then the outcomes of each batch. */
+export type FromWorker = 'ready' | readonly SettlementDone[];
 
 /** The worker stopped with settlements in flight: whether they were committed is unknown. */
 export class SettlementLost extends Error {}
@@ -97,13 +99,25 @@ export function startSettlementThread(
   let running = true;
   let closed: Promise<void> | undefined;
 
+  /** Whether the worker has opened its connection (before that, it cannot have committed anything). */
+  let ready = false;
   const stopped = (reason: string): void => {
     running = false;
-    for (const [, pending] of waiting) pending.reject(new SettlementLost(`settlement worker stopped (${reason}): the settlement may or may not have been committed`));
+    for (const [, pending] of waiting) {
+      pending.reject(
+        ready
+          ? new SettlementLost(`settlement worker stopped (${reason}): the settlement may or may not have been committed`)
+          : new Error(`settlement worker failed to start (${reason}): nothing was written`),
+      );
+    }
     waiting.clear();
   };
-  worker.on('message', (outcomes: readonly SettlementDone[]) => {
-    for (const done of outcomes) {
+  worker.on('message', (message: FromWorker) => {
+    if (message === 'ready') {
+      ready = true;
+      return;
+    }
+    for (const done of message) {
       const pending = waiting.get(done.id);
       if (pending === undefined) continue;
       waiting.delete(done.id);
@@ -130,7 +144,8 @@ export function startSettlementThread(
       nextId += 1;
       const done = new Promise<Settled>((resolve, reject) => {
         if (!running) {
-          reject(new SettlementLost('settlement worker not running'));
+          // Nothing sent: a retry may settle it elsewhere.
+          reject(new Error('settlement worker not running'));
           return;
         }
         waiting.set(id, { resolve, reject });

@@ -26,6 +26,7 @@ import BetterSqlite3 from 'better-sqlite3';
  * @typedef {import('./settlementThread').SettlementDone} Done
  * @typedef {import('./settlementThread').WorkerData} Data
  * @typedef {import('./settlementThread').ToWorker} Incoming
+ * @typedef {import('./settlementThread').FromWorker} Outgoing
  */
 
 const port = parentPort;
@@ -176,12 +177,14 @@ let closing = false;
 
 function drain() {
   timer = undefined;
-  while (queue.length > 0) port?.postMessage(runBatch(queue.splice(0, maxBatch)));
+  while (queue.length > 0) port?.postMessage(/** @type {Outgoing} */ (runBatch(queue.splice(0, maxBatch))));
   if (closing) {
     sqlite.close();
     port?.close();
   }
 }
+
+port.postMessage('ready');
 
 port.on('message', (/** @type {Incoming} */ message) => {
   if (message.kind === 'close') {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeWatchOf } from '../../server/db/connect';
 import { relaySettings, settlementsDone } from '../../server/relay/billing';
+import { SettlementLost, startSettlementThread, type SettlementStatements } from '../../server/relay/settlementThread';
 import { setOption } from './support/db';
 import {
   consumeLogs,
@@ -101,5 +102,21 @@ describe('relay settlements on their own thread (SQLite)', () => {
     await setOption(db(), 'RetryTimes', '2');
     expect(watch?.generation('options')).not.toBe(generation);
     expect((await relaySettings(db())).retryTimes).toBe(2);
+  });
+
+  it('a worker that cannot open the database fails its settlements as not written (retryable), not as lost', async () => {
+    const template = { sql: 'select 1', parameters: [] };
+    const statements = Object.fromEntries(
+      ['userBalance', 'takeUserQuotaIfAt', 'tokenBalance', 'takeTokenQuotaIfAt', 'moveTokenQuota', 'settleUser', 'chargeChannel', 'insertConsumeLog'].map((n) => [n, template]),
+    ) as unknown as SettlementStatements;
+    const thread = startSettlementThread('/nonexistent-folder/one-api.db', 1000, statements, 'select ?', 1);
+    const job = { userId: 1, tokenId: 1, tokenLimited: true, want: 1, keepUser: 0, keepToken: 0, channelId: 1, log: null };
+    const error: unknown = await thread.settle(job).done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(SettlementLost);
+    expect(String(error)).toMatch(/failed to start.*nothing was written/);
+    expect(thread.alive()).toBe(false);
+    await expect(thread.settle(job).done).rejects.toThrow(/not running/);
+    await thread.close();
   });
 });
