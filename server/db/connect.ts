@@ -85,12 +85,12 @@ const syncRunners = new WeakMap<Kysely<Database>, SyncRunner>();
 export const syncRunnerOf = (db: Kysely<Database>): SyncRunner | undefined => syncRunners.get(db);
 
 /** A SQLite file database's path and busy timeout, for the settlement thread's connection; undefined for PostgreSQL, `:memory:` or with that thread turned off. */
-export interface SqliteFile {
+export interface SettlementFile {
   readonly path: string;
   readonly busyTimeoutMs: number;
 }
-const sqliteFiles = new WeakMap<Kysely<Database>, SqliteFile>();
-export const sqliteFileOf = (db: Kysely<Database>): SqliteFile | undefined => sqliteFiles.get(db);
+const settlementFiles = new WeakMap<Kysely<Database>, SettlementFile>();
+export const settlementFileOf = (db: Kysely<Database>): SettlementFile | undefined => settlementFiles.get(db);
 
 /** Work to finish before a database handle closes its connection (e.g. a worker thread's connection), in order. */
 const closeHooks = new WeakMap<Kysely<Database>, Array<() => Promise<void>>>();
@@ -194,7 +194,7 @@ function openSqlite(path: string, busyTimeoutMs: number, settlementThread: boole
       }
     },
   });
-  if (settlementThread && path !== ':memory:' && path !== '') sqliteFiles.set(db, { path, busyTimeoutMs });
+  if (settlementThread && path !== ':memory:' && path !== '') settlementFiles.set(db, { path, busyTimeoutMs });
   return { db, dialect: 'sqlite', close: () => closeWithHooks(db) };
 }
 

@@ -348,7 +348,7 @@ async function ensureRollups(db: Db, dialect: Dialect, tables: Set<string>): Pro
 export const changeMarksTable = 'oa_change_marks';
 export const settlementsMark = 'settlements';
 /** The tables whose writes `changeMarksTable` records (the relay keeps their rows in memory; see ChangeWatch). */
-export const markedTables = ['options'] as const;
+const markedTables = ['options'] as const;
 const markEvents = ['insert', 'update', 'delete'] as const;
 /** The triggers that maintain `changeMarksTable`. */
 export const changeMarkTriggers = markedTables.flatMap((table) => markEvents.map((event) => `oa_${table}_mark_${event}`));

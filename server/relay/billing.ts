@@ -2,14 +2,15 @@ import * as E from 'fp-ts/Either';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { logTypeConsume } from '../../src/domain/constants';
 import { builtInCompletionRatio, parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
-import { beforeClose, changeWatchOf, sqliteFileOf, syncRunnerOf } from '../db/connect';
+import { beforeClose, changeWatchOf, settlementFileOf, syncRunnerOf } from '../db/connect';
 import { groupedTransaction } from '../db/groupCommit';
 import { changeMarksTable, settlementsMark } from '../db/migrate';
-import { precompile } from '../db/precompiled';
+import { precompile, type CompiledTemplate } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
 import { escapeHtml, sendMail } from '../services/mail';
 import { optionDefaults, optionValues, readOptions } from '../services/options';
+import { applySettlement, bindArguments, type Runner, type Runners } from './settlementApply.mjs';
 import { SettlementLost, startSettlementThread, type SettlementStatements, type SettlementThread } from './settlementThread';
 import { relayError, type RelayCaller, type RelayError, type Usage } from './types';
 
@@ -681,28 +682,16 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
   const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
   const ledger = reservation.held ? ledgerOf(deps) : null;
   const price = quotaAmount(Math.trunc(charge.quota));
-  const thread = ledger === null ? null : settlementThreadOf(deps.db);
-  if (ledger !== null && thread !== null) return settleOnThread(deps, ledger, thread, reservation, charge, price);
-  // What the database already holds of this request: nothing when the reservation is held in memory.
-  const taken = ledger === null ? reserved : 0;
-  const delta = price - taken;
-  /** Whether the hold was released by the transaction's work (given back if it does not commit). */
-  let released = false;
+  if (ledger !== null) {
+    const thread = settlementThreadOf(deps.db);
+    return thread !== null ? settleOnThread(deps, ledger, thread, reservation, charge, price) : settleHeldHere(deps, ledger, reservation, charge, price);
+  }
+  // Written reservation (PostgreSQL): the difference to what it took.
+  const delta = price - reserved;
   const settlement = groupedTransaction(deps.db, deps.dialect, async (trx) => {
     let extra = delta;
     let giveBackToUser = -delta;
-    /** Quota held for other requests on this user (SQLite), which this one must leave. */
-    let keepUser = 0;
-    if (ledger !== null) {
-      // At once: the charge is applied and the hold released together, so that another
-      // settlement in the same transaction neither counts this one twice nor misses it.
-      keepUser = heldOn(ledger.users, userId) - reserved;
-      const took = delta > 0 ? takeHeldNow(deps, ledger, reservation, delta, keepUser) : { fromUser: 0, extra: 0 };
-      releaseHold(deps, reservation);
-      released = true;
-      extra = took.extra;
-      giveBackToUser = took.fromUser - took.extra;
-    } else if (delta > 0) {
+    if (delta > 0) {
       const fromUser = await takeFromUser(trx, userId, delta);
       if (tokenLimited) extra = fromUser > 0 ? await takeFromToken(trx, tokenId, fromUser) : 0;
       else {
@@ -711,42 +700,20 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
       }
       giveBackToUser = fromUser - extra;
     }
-    const charged = taken + extra;
-    // SQLite runs the rest at once too (same connection, inside this transaction): it spares the
-    // query builder's promise chain per statement.
-    const atOnce = ledger !== null;
-    const user = atOnce ? settleUser.firstNow(deps.db, giveBackToUser, charged, userId) : await settleUser.first(trx, giveBackToUser, charged, userId);
+    const charged = reserved + extra;
+    const user = await settleUser.first(trx, giveBackToUser, charged, userId);
     // After the user row (lock order users → tokens, as everywhere): give back to the token.
     if (delta < 0) await moveTokenQuota(trx, tokenId, delta);
-    if (charged !== 0) {
-      if (atOnce) chargeChannel.firstNow(deps.db, charged, charge.channelId);
-      else await chargeChannel.execute(trx, charged, charge.channelId);
-    }
-    if (settings.logConsumeEnabled) {
-      const log = consumeLogArgs(deps, userId, charge, user?.username ?? '', charged);
-      if (atOnce) insertConsumeLog.firstNow(deps.db, ...log);
-      else await insertConsumeLog.execute(trx, ...log);
-    }
-    return { charged, extra, user, keepUser };
+    if (charged !== 0) await chargeChannel.execute(trx, charged, charge.channelId);
+    if (settings.logConsumeEnabled) await insertConsumeLog.execute(trx, ...consumeLogArgs(deps, userId, charge, user?.username ?? '', charged));
+    return { charged, extra, user };
   });
-  let result: Awaited<typeof settlement>;
-  try {
-    result = await settlement;
-  } catch (error) {
-    // Rolled back: the reservation is held again, for a retry (or to stay counted).
-    if (released && ledger !== null) shiftHolds(ledger, userId, tokenId, reserved);
-    throw error;
-  }
+  const { charged, extra, user } = await settlement;
   closed.add(reservation);
-  const { user } = result;
-  if (user !== undefined) {
-    // The reminder covers what this settlement took beyond the reservation (the reservation's
-    // own crossing was reported when it was made), in the quota left for new requests.
-    const beyond = ledger === null ? result.extra : Math.max(0, result.charged - reserved);
-    const left = user.quota - result.keepUser;
-    remindIfCrossed(deps.db, settings, user.email ?? '', left + beyond, left);
-  }
-  return result.charged;
+  // The reminder covers what this settlement took beyond the reservation (the reservation's own
+  // crossing was reported when it was made).
+  if (user !== undefined) remindIfCrossed(deps.db, settings, user.email ?? '', user.quota + extra, user.quota);
+  return charged;
 }
 
 /** The consume log of a settled request (`insertConsumeLog`'s arguments). */
@@ -769,6 +736,87 @@ function consumeLogArgs(deps: ResolvedDeps, userId: number, charge: Charge, user
   ];
 }
 
+/** The statements of a held reservation's settlement (`applySettlement`), compiled for SQLite. */
+function settlementStatements(db: Db): SettlementStatements {
+  return {
+    userBalance: userBalance.compiled(db),
+    takeUserQuotaIfAt: takeUserQuotaIfAt.compiled(db),
+    tokenBalance: tokenBalance.compiled(db),
+    takeTokenQuotaIfAt: takeTokenQuotaIfAt.compiled(db),
+    moveTokenQuota: moveTokenQuotaStatement.compiled(db),
+    settleUser: settleUser.compiled(db),
+    chargeChannel: chargeChannel.compiled(db),
+    insertConsumeLog: insertConsumeLog.compiled(db),
+  };
+}
+
+/** `applySettlement`'s statements run at once on the main connection (inside its open transaction). */
+const mainRunners = new WeakMap<Db, Runners>();
+function mainRunnersOf(db: Db): Runners {
+  let runners = mainRunners.get(db);
+  if (runners === undefined) {
+    const run = syncRunnerOf(db);
+    if (run === undefined) throw new Error('held settlements need a SQLite database');
+    const runner = (template: CompiledTemplate): Runner => ({
+      first: (args) => run(template.sql, bindArguments(template, args))[0] as Record<string, unknown> | undefined,
+    });
+    const t = settlementStatements(db);
+    runners = {
+      userBalance: runner(t.userBalance),
+      takeUserQuotaIfAt: runner(t.takeUserQuotaIfAt),
+      tokenBalance: runner(t.tokenBalance),
+      takeTokenQuotaIfAt: runner(t.takeTokenQuotaIfAt),
+      moveTokenQuota: runner(t.moveTokenQuota),
+      settleUser: runner(t.settleUser),
+      chargeChannel: runner(t.chargeChannel),
+      insertConsumeLog: runner(t.insertConsumeLog),
+    };
+    mainRunners.set(db, runners);
+  }
+  return runners;
+}
+
+/**
+ * The settlement of a held reservation on this thread (SQLite with the settlement thread off,
+ * or `:memory:`), as one piece of a group commit. At once, inside the transaction (no await, so
+ * no hold can be added or released meanwhile): what the user and the token must keep for the
+ * other reservations is read from the ledger, `applySettlement` runs, and the hold is released,
+ * so that another settlement in the same transaction neither counts this one twice nor misses it.
+ * If the transaction rolls back, the reservation is held again for the biller's retry.
+ */
+async function settleHeldHere(deps: ResolvedDeps, ledger: Ledger, reservation: Reservation, charge: Charge, price: number): Promise<number> {
+  const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
+  let released = false;
+  let outcome;
+  try {
+    outcome = await groupedTransaction(deps.db, deps.dialect, () => {
+      const keepUser = heldOn(ledger.users, userId) - reserved;
+      const keepToken = heldOn(ledger.tokens, tokenId) - reserved;
+      const log = settings.logConsumeEnabled ? consumeLogArgs(deps, userId, charge, '', 0) : null;
+      const done = applySettlement(mainRunnersOf(deps.db), { id: 0, userId, tokenId, tokenLimited, want: price, keepUser, keepToken, channelId: charge.channelId, log });
+      releaseHold(deps, reservation);
+      released = true;
+      return Promise.resolve({ ...done, keepUser });
+    });
+  } catch (error) {
+    if (released) shiftHolds(ledger, userId, tokenId, reserved);
+    throw error;
+  }
+  closed.add(reservation);
+  remindAfterHeld(deps, settings, outcome, outcome.keepUser, reserved);
+  return outcome.charged;
+}
+
+/**
+ * The reminder after a held reservation's settlement: what it took beyond the reservation (the
+ * reservation's own crossing was reported when it was made), in the quota left for new requests.
+ */
+function remindAfterHeld(deps: ResolvedDeps, settings: BillingSettings, done: { charged: number; quota: number | undefined; email: string }, keepUser: number, reserved: number): void {
+  if (done.quota === undefined) return;
+  const left = done.quota - keepUser;
+  remindIfCrossed(deps.db, settings, done.email, left + Math.max(0, done.charged - reserved), left);
+}
+
 /** The settlement threads of SQLite file databases (null: none, settle on this thread). */
 const threads = new WeakMap<Db, SettlementThread | null>();
 
@@ -780,19 +828,10 @@ const threads = new WeakMap<Db, SettlementThread | null>();
 function settlementThreadOf(db: Db): SettlementThread | null {
   let thread = threads.get(db);
   if (thread === undefined) {
-    const file = sqliteFileOf(db);
+    const file = settlementFileOf(db);
     thread = null;
     if (file !== undefined) {
-      const statements: SettlementStatements = {
-        userBalance: userBalance.compiled(db),
-        takeUserQuotaIfAt: takeUserQuotaIfAt.compiled(db),
-        tokenBalance: tokenBalance.compiled(db),
-        takeTokenQuotaIfAt: takeTokenQuotaIfAt.compiled(db),
-        moveTokenQuota: moveTokenQuotaStatement.compiled(db),
-        settleUser: settleUser.compiled(db),
-        chargeChannel: chargeChannel.compiled(db),
-        insertConsumeLog: insertConsumeLog.compiled(db),
-      };
+      const statements = settlementStatements(db);
       // Ids continue from the last one committed, so that the mark never counts a new settlement as done.
       const last = syncRunnerOf(db)?.(`select mark from ${changeMarksTable} where name = '${settlementsMark}'`, [])[0] as { mark?: unknown } | undefined;
       const markSettledSql = `update ${changeMarksTable} set mark = ? where name = '${settlementsMark}'`;
@@ -811,7 +850,7 @@ function settlementThreadOf(db: Db): SettlementThread | null {
  * reservations see until the thread reports back; the thread is told what the user and the token
  * must keep for the other reservations held now (the settlements sent before this one are applied
  * before it, and the reservations made after this one counted its price). The thread takes up to
- * the price (capped as `takeHeldNow` caps it) and writes the rest in its batch's transaction.
+ * the price (`applySettlement`, as `settleHeldHere` does) and writes the rest in its batch's transaction.
  * If that rolls back, the reservation is held again for the biller's retry. If the thread stopped
  * with it in flight (`SettlementLost`), whether it was committed is unknown: the price stays held
  * and it is not retried, so it is never charged twice.
@@ -843,37 +882,8 @@ async function settleOnThread(deps: ResolvedDeps, ledger: Ledger, thread: Settle
   dropPending(ledger.pendingUsers, userId, pending);
   dropPending(ledger.pendingTokens, tokenId, pending);
   closed.add(reservation);
-  if (done.quota !== undefined) {
-    const left = done.quota - keepUser;
-    remindIfCrossed(deps.db, settings, done.email, left + Math.max(0, done.charged - reserved), left);
-  }
+  remindAfterHeld(deps, settings, done, keepUser, reserved);
   return done.charged;
-}
-
-/**
- * The SQLite settlement's take, at once (no await, so no hold can be added or released meanwhile):
- * up to `want` from the user, leaving `keepUser` for the other holds, and as much of it from the
- * token (limited: leaving the token's other holds; unlimited: all of it, its numbers only record).
- * Each take is a compare-and-set on the balance just read (nothing can change it in between: the
- * transaction holds the write lock and this runs without yielding). Runs inside the settlement's
- * transaction on the same connection, so it rolls back with it.
- */
-function takeHeldNow(deps: ResolvedDeps, ledger: Ledger, reservation: Reservation, want: number, keepUser: number): { fromUser: number; extra: number } {
-  const { userId, tokenId, amount: reserved } = reservation;
-  const user = userBalance.firstNow(deps.db, userId);
-  const have = user === undefined ? 0 : Number(user.quota);
-  let fromUser = Math.max(0, Math.min(want, have - keepUser));
-  if (fromUser > 0 && takeUserQuotaIfAt.firstNow(deps.db, fromUser, userId, have) === undefined) fromUser = 0;
-  if (fromUser === 0) return { fromUser: 0, extra: 0 };
-  if (!reservation.tokenLimited) {
-    moveTokenQuotaStatement.firstNow(deps.db, fromUser, tokenId);
-    return { fromUser, extra: fromUser };
-  }
-  const token = tokenBalance.firstNow(deps.db, tokenId);
-  const remain = token === undefined ? 0 : Number(token.remain_quota);
-  let extra = Math.max(0, Math.min(fromUser, remain - (heldOn(ledger.tokens, tokenId) - reserved)));
-  if (extra > 0 && takeTokenQuotaIfAt.firstNow(deps.db, extra, tokenId, remain) === undefined) extra = 0;
-  return { fromUser, extra };
 }
 
 /** Settlements still running, per database: the relay bills after answering (see `afterAnswer`). */

@@ -18,10 +18,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
+import { applySettlement, bindArguments } from './settlementApply.mjs';
 
 /**
- * @typedef {{ readonly arg: number } | { readonly value: unknown }} Parameter
- * @typedef {{ readonly sql: string, readonly parameters: readonly Parameter[] }} Template
  * @typedef {import('./settlementThread').SettlementJob} Job
  * @typedef {import('./settlementThread').SettlementDone} Done
  * @typedef {import('./settlementThread').WorkerData} Data
@@ -43,38 +42,34 @@ sqlite.pragma('cache_size = -65536');
 const bindable = (value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
 
 /**
- * A template prepared once; `run` binds the arguments where the template has them.
- * @param {Template} template
+ * A compiled statement prepared on this connection.
+ * @param {import('./settlementThread').SettlementStatements[keyof import('./settlementThread').SettlementStatements]} template
+ * @returns {import('./settlementApply.mjs').Runner}
  */
 function prepared(template) {
   const statement = sqlite.prepare(template.sql);
-  /** @param {readonly unknown[]} args */
-  const bind = (args) => template.parameters.map((p) => bindable('arg' in p ? args[p.arg] : p.value));
   return {
-    /** @param {readonly unknown[]} args @returns {Record<string, unknown> | undefined} */
     first: (args) => {
-      if (statement.reader) return /** @type {Record<string, unknown> | undefined} */ (statement.get(...bind(args)));
-      statement.run(...bind(args));
+      const bound = bindArguments(template, args).map(bindable);
+      if (statement.reader) return /** @type {Record<string, unknown> | undefined} */ (statement.get(...bound));
+      statement.run(...bound);
       return undefined;
     },
   };
 }
 
-const s = Object.fromEntries(Object.entries(data.statements).map(([name, template]) => [name, prepared(template)]));
-/** @param {string} name */
-const statement = (name) => {
-  const found = s[name];
-  if (found === undefined) throw new Error(`settlement worker: no statement ${name}`);
-  return found;
+const st = data.statements;
+/** @type {import('./settlementApply.mjs').Runners} */
+const runners = {
+  userBalance: prepared(st.userBalance),
+  takeUserQuotaIfAt: prepared(st.takeUserQuotaIfAt),
+  tokenBalance: prepared(st.tokenBalance),
+  takeTokenQuotaIfAt: prepared(st.takeTokenQuotaIfAt),
+  moveTokenQuota: prepared(st.moveTokenQuota),
+  settleUser: prepared(st.settleUser),
+  chargeChannel: prepared(st.chargeChannel),
+  insertConsumeLog: prepared(st.insertConsumeLog),
 };
-const userBalance = statement('userBalance');
-const takeUserQuotaIfAt = statement('takeUserQuotaIfAt');
-const tokenBalance = statement('tokenBalance');
-const takeTokenQuotaIfAt = statement('takeTokenQuotaIfAt');
-const moveTokenQuota = statement('moveTokenQuota');
-const settleUser = statement('settleUser');
-const chargeChannel = statement('chargeChannel');
-const insertConsumeLog = statement('insertConsumeLog');
 /** Records the last settlement committed: the main thread reads it with each balance. */
 const markSettled = sqlite.prepare(data.markSettledSql);
 
@@ -84,49 +79,6 @@ const rollback = sqlite.prepare('rollback');
 const savepoint = sqlite.prepare('savepoint settlement');
 const release = sqlite.prepare('release savepoint settlement');
 const rollbackTo = sqlite.prepare('rollback to savepoint settlement');
-
-/**
- * One settlement, inside the batch's transaction: up to `want` from the user, leaving `keepUser`
- * (what other requests' reservations hold), and as much of it from the token (limited: leaving
- * `keepToken`; unlimited: all of it, its numbers only record). Each take is a compare-and-set on
- * the balance just read (the transaction holds the write lock: nothing changes it in between).
- * The user's used quota and request count, the channel's used quota and the consume log follow.
- * @param {Job} job
- * @returns {{ charged: number, quota: number | undefined, email: string }}
- */
-function apply(job) {
-  let fromUser = 0;
-  let charged = 0;
-  if (job.want > 0) {
-    const user = userBalance.first([job.userId]);
-    const have = user === undefined ? 0 : Number(user.quota);
-    fromUser = Math.max(0, Math.min(job.want, have - job.keepUser));
-    if (fromUser > 0 && takeUserQuotaIfAt.first([fromUser, job.userId, have]) === undefined) fromUser = 0;
-    if (fromUser > 0 && !job.tokenLimited) {
-      moveTokenQuota.first([fromUser, job.tokenId]);
-      charged = fromUser;
-    } else if (fromUser > 0) {
-      const token = tokenBalance.first([job.tokenId]);
-      const remain = token === undefined ? 0 : Number(token.remain_quota);
-      charged = Math.max(0, Math.min(fromUser, remain - job.keepToken));
-      if (charged > 0 && takeTokenQuotaIfAt.first([charged, job.tokenId, remain]) === undefined) charged = 0;
-    }
-  }
-  // What the user gave but the token could not cover goes back to the user.
-  const user = settleUser.first([fromUser - charged, charged, job.userId]);
-  if (charged !== 0) chargeChannel.first([charged, job.channelId]);
-  if (job.log !== null) {
-    const log = [...job.log];
-    log[3] = user === undefined ? '' : String(user.username ?? '');
-    log[6] = charged;
-    insertConsumeLog.first(log);
-  }
-  return {
-    charged,
-    quota: user === undefined ? undefined : Number(user.quota),
-    email: user === undefined ? '' : String(user.email ?? ''),
-  };
-}
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
@@ -147,7 +99,7 @@ function runBatch(batch) {
   for (const job of batch) {
     savepoint.run();
     try {
-      outcomes.push({ id: job.id, ok: true, ...apply(job) });
+      outcomes.push({ id: job.id, ok: true, ...applySettlement(runners, job) });
       release.run();
     } catch (error) {
       rollbackTo.run();
