@@ -65,7 +65,7 @@ describe('relay settings kept in memory on SQLite', () => {
     expect((await relaySettings(handle.db)).retryTimes).toBe(5);
   });
 
-  it('sees a write by another connection at once (data_version)', async () => {
+  it('sees a write by another connection at once (the options triggers)', async () => {
     const other = new BetterSqlite3(path);
     try {
       other.prepare(`update options set value = '7' where key = 'RetryTimes'`).run();
