@@ -342,8 +342,8 @@ async function ensureRollups(db: Db, dialect: Dialect, tables: Set<string>): Pro
 
 /**
  * SQLite: one row per watched table, its `mark` set to a new random value by triggers on every
- * write to that table; and the row `settlementsMark`, the id of the last relay settlement the
- * settlement thread committed (server/relay/settlementThread.ts).
+ * write to that table; and the row `settlementsMark`, the id up to which the settlement thread
+ * has committed every relay settlement (server/relay/settlementWorker.mjs).
  */
 export const changeMarksTable = 'oa_change_marks';
 export const settlementsMark = 'settlements';

@@ -388,9 +388,10 @@ const takeTokenQuotaIfAt = precompile(3, (db: Db, amount: number, tokenId: numbe
     .returning('id'),
 );
 /**
- * SQLite: the id of the last settlement the settlement thread committed (its mark, see
- * migrate.ts). Read in the same statement as a balance, it tells which settlements sent to the
- * thread that balance already includes.
+ * SQLite: the settlement thread's mark (see migrate.ts): every settlement up to it is committed
+ * (the batch's last id, or just below the batch's first failed settlement). Read in the same
+ * statement as a balance, it tells which settlements sent to the thread that balance already
+ * includes; the ones above it keep their price held.
  */
 const lastSettled = sql<number | null>`(select mark from ${sql.raw(changeMarksTable)} where name = ${sql.lit(settlementsMark)})`;
 /** A user's quota and e-mail, and `lastSettled` (args: user id; SQLite). */

@@ -43,7 +43,7 @@ export interface WorkerData {
   readonly path: string;
   readonly busyTimeoutMs: number;
   readonly statements: SettlementStatements;
-  /** Records the id of the batch's last settlement (one parameter), in the batch's transaction. */
+  /** Records the batch's mark (one parameter: its last id, or just below its first failed settlement), in the batch's transaction. */
   readonly markSettledSql: string;
   /** How long a batch gathers settlements before it commits. */
   readonly intervalMs: number;
@@ -62,8 +62,8 @@ export interface SettlementThread {
   /** Whether it still takes settlements (false once it stopped or failed). */
   readonly alive: () => boolean;
   /**
-   * Sends `job`, under the next id (ids grow from `firstId`; the worker records the last one it
-   * committed, see billing.ts `lastSettled`). `done` resolves after the COMMIT, or rejects with the
+   * Sends `job`, under the next id (ids grow from `firstId`; the worker records up to which one
+   * everything is committed, see billing.ts `lastSettled`). `done` resolves after the COMMIT, or rejects with the
    * worker's error (nothing of it was written) or `SettlementLost`.
    */
   readonly settle: (job: Omit<SettlementJob, 'id'>) => { readonly id: number; readonly done: Promise<Settled> };

@@ -96,6 +96,12 @@ function runBatch(batch) {
   } catch (error) {
     return batch.map((job) => ({ id: job.id, ok: false, error: messageOf(error) }));
   }
+  // The mark this COMMIT writes: the last id of the batch, or just below its first failed
+  // settlement. Balance reads count every sent settlement above the mark as not applied yet, so a
+  // failed one keeps its price counted until its report arrives and its reservation is held again
+  // (the applied ones after it count twice meanwhile: a moment of refusing too much, never of
+  // admitting what its retry would then miss).
+  let mark = batch[batch.length - 1]?.id ?? 0;
   for (const job of batch) {
     savepoint.run();
     try {
@@ -105,10 +111,11 @@ function runBatch(batch) {
       rollbackTo.run();
       release.run();
       outcomes.push({ id: job.id, ok: false, error: messageOf(error) });
+      mark = Math.min(mark, job.id - 1);
     }
   }
   try {
-    markSettled.run(batch[batch.length - 1]?.id ?? 0);
+    markSettled.run(mark);
     commit.run();
   } catch (error) {
     if (sqlite.inTransaction) rollback.run();

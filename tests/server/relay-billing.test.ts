@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { syncRunnerOf } from '../../server/db/connect';
 import type { ResolvedDeps } from '../../server/http/env';
 import {
   consumeLogContent,
@@ -23,7 +24,7 @@ import { insertUser, setOption } from './support/db';
 import { tokenQuota, userQuota } from './support/relayFixtures';
 import { startLoopbackSmtp, type LoopbackSmtp } from './support/smtp';
 import { setupSuite } from './support/suite';
-import { billingTargets as dbTargets } from './support/targets';
+import { billingTargets as dbTargets, sqliteTarget } from './support/targets';
 
 /**
  * Quota billing (contract §3.5, §4.6, §4.7; fixes §6 #18, #19) on a real database: pricing
@@ -392,6 +393,45 @@ for (const target of dbTargets) {
         expect(await state(a)).toMatchObject({ quota: 400, userUsed: 600, remain: 400, tokenUsed: 600, requests: 1 });
         expect((await state(a)).logs.map((l) => l.quota)).toEqual([600]);
       });
+
+      it.skipIf(target !== sqliteTarget)(
+        'a settlement that fails inside a batch that commits keeps its price counted until its report arrives',
+        async () => {
+          const a = await account(1000, 1000);
+          const b = await account(1000, 1000);
+          const rA = await reserved(a, 400);
+          const rB = await reserved(b, 100);
+          await sql`CREATE TRIGGER billing_no_log_batch BEFORE INSERT ON logs WHEN NEW.token_name = ${sql.lit(a.tokenName)} BEGIN SELECT RAISE(ABORT, 'log refused'); END`.execute(db());
+          try {
+            // a's settlement first, then b's: once b's shows committed, so has a's batch.
+            const failing = settle(deps(), rA, charge(a, 600));
+            const passing = settle(deps(), rB, charge(b, 100));
+            const read = syncRunnerOf(db())!;
+            const bUsed = () => Number((read('select used_quota from users where id = ?', [b.userId])[0] as { used_quota: number }).used_quota);
+            // Wait without yielding to the event loop, so the thread's report cannot be handled meanwhile.
+            const deadline = Date.now() + 5000;
+            while (bUsed() !== 100 && Date.now() < deadline) {
+              /* polling the committed rows */
+            }
+            expect(bUsed()).toBe(100);
+            // Between the COMMIT and the report, a's price (600 of 1000) must still count: a request
+            // for all 1000 would leave the retry nothing to take.
+            const meanwhile = await reserve(deps(), a.caller, 1000, rA.settings);
+            expect(E.isLeft(meanwhile)).toBe(true);
+            const rest = await reserve(deps(), a.caller, 400, rA.settings);
+            if (E.isLeft(rest)) throw new Error(`reserve refused: ${rest.left.error.message}`);
+            await expect(failing).rejects.toThrow(/log refused/);
+            expect(await passing).toBe(100);
+            await refund(deps(), rest.right);
+          } finally {
+            await sql`DROP TRIGGER IF EXISTS billing_no_log_batch`.execute(db());
+          }
+          // The reservation is held again; its retry takes the whole price.
+          expect(heldQuota(deps(), a.userId, a.tokenId)).toEqual({ user: 400, token: 400 });
+          expect(await settle(deps(), rA, charge(a, 600))).toBe(600);
+          expect(await state(a)).toMatchObject({ quota: 400, userUsed: 600, remain: 400, tokenUsed: 600, requests: 1 });
+        },
+      );
 
       it.skipIf(target.kind === 'sqlite')('PostgreSQL writes every reservation (several gateways may share the database)', async () => {
         const a = await account(1000, 800);
