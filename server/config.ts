@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { defaultTrustedProxies, parseNetwork, type TrustedProxies } from './http/clientIp';
 
 /**
  * The server configuration, read once from environment variables with one-api's names
@@ -61,6 +62,8 @@ export interface Config {
   readonly relayTimeoutMs: number;
   /** `ENFORCE_INCLUDE_USAGE=true`: always re-serialise OpenAI requests, forcing `stream_options.include_usage`. */
   readonly enforceIncludeUsage: boolean;
+  /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
+  readonly trustedProxies: TrustedProxies;
 }
 
 /** An environment variable holds a value the server cannot use. */
@@ -90,6 +93,17 @@ const readInt = (env: Env, name: string, fallback: number, max = Number.MAX_SAFE
 
 /** one-api's boolean parsing of environment flags: only `true` (any case) is true. */
 const readFlag = (env: Env, name: string): boolean => read(env, name)?.toLowerCase() === 'true';
+
+/** `TRUSTED_PROXIES`: `*`, or a comma list of networks (`10.0.0.0/8`) and addresses; unset: loopback and private ranges. */
+const readTrustedProxies = (env: Env): TrustedProxies => {
+  const raw = read(env, 'TRUSTED_PROXIES');
+  if (raw === undefined) return defaultTrustedProxies;
+  if (raw === '*') return 'all';
+  const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const bad = entries.find((entry) => parseNetwork(entry) === null);
+  if (bad !== undefined) throw new ConfigError('TRUSTED_PROXIES', `"${bad}" is not an address or a network (e.g. 10.0.0.0/8); use * to trust every peer`);
+  return entries;
+};
 
 /** SQLite unless `SQL_DSN` is a PostgreSQL URL; MySQL DSNs are refused (not supported). */
 const readDatabase = (env: Env): DatabaseConfig => {
@@ -154,5 +168,6 @@ export function loadConfig(env: Env = process.env): Config {
     channelTestFrequencyMinutes: readInt(env, 'CHANNEL_TEST_FREQUENCY', 0),
     relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
+    trustedProxies: readTrustedProxies(env),
   };
 }

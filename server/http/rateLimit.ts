@@ -1,7 +1,7 @@
-import { isIP } from 'node:net';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { Redis } from 'ioredis';
 import type { Config } from '../config';
+import { requestIp } from './clientIp';
 
 /**
  * one-api's rate limiters (contract §1.5): per client IP, sliding window — a request passes
@@ -138,43 +138,6 @@ export function createRateLimitStore(config: Config): RateLimitStore {
   return config.redisConnString === null ? new MemoryRateLimitStore() : new RedisRateLimitStore(config.redisConnString);
 }
 
-/** Strips an IPv4-mapped IPv6 prefix (`::ffff:1.2.3.4` → `1.2.3.4`), as Go prints such addresses. */
-const normaliseIp = (ip: string): string => {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
-  return mapped?.[1] ?? ip;
-};
-
-/** Go's `net.ParseIP` accepts plain IPv4/IPv6 literals (no zone). */
-const parsesAsIp = (s: string): boolean => isIP(s) !== 0 && !s.includes('%');
-
-/**
- * gin's header check with its default trust-everything proxy list: walk the comma list right
- * to left, give up on the first non-IP entry, and answer the leftmost entry when all parse.
- */
-const fromHeader = (header: string | undefined): string | null => {
-  if (header === undefined || header === '') return null;
-  const items = header.split(',').map((s) => s.trim());
-  if (!items.every(parsesAsIp)) return null;
-  return items[0] ?? null;
-};
-
-/**
- * The client IP as gin's `ClientIP()` with one-api's (default) settings: every peer is a
- * trusted proxy, so `X-Forwarded-For` then `X-Real-IP` win when valid; otherwise the socket
- * peer address. `remote` is the socket address (empty when unknown, e.g. in `app.request`).
- */
-export function clientIp(forwardedFor: string | undefined, realIp: string | undefined, remote: string): string {
-  const peer = normaliseIp(remote);
-  if (!parsesAsIp(peer)) return '';
-  return fromHeader(forwardedFor) ?? fromHeader(realIp) ?? peer;
-}
-
-/** The socket peer address of a request served by @hono/node-server, or ''. */
-export const socketAddress = (c: Context): string => {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? '';
-};
-
 /** One limiter: its key prefix, N and window. */
 export interface LimiterRule {
   readonly prefix: string;
@@ -183,10 +146,16 @@ export interface LimiterRule {
 }
 
 /** A middleware enforcing `rule` on `store`; a pass-through when the limiter is disabled. */
-export function rateLimit(store: RateLimitStore, rule: LimiterRule, enabled: boolean, now: () => number = Date.now): MiddlewareHandler {
+export function rateLimit(
+  store: RateLimitStore,
+  rule: LimiterRule,
+  enabled: boolean,
+  config: Pick<Config, 'trustedProxies'>,
+  now: () => number = Date.now,
+): MiddlewareHandler {
   if (!enabled || rule.limit <= 0) return async (_c, next) => next();
   return async (c, next) => {
-    const ip = clientIp(c.req.header('X-Forwarded-For'), c.req.header('X-Real-IP'), socketAddress(c));
+    const ip = requestIp(c, config);
     let allowed: boolean;
     try {
       allowed = await store.hit(`rateLimit:${rule.prefix}${ip}`, rule.limit, rule.windowMs, now());
@@ -216,9 +185,9 @@ export function createRateLimiters(config: Config, store: RateLimitStore = creat
   const windows = config.rateLimitWindowsMs;
   return {
     store,
-    globalApi: rateLimit(store, { prefix: 'GA', limit: config.globalApiRateLimit, windowMs: windows.globalApi }, enabled, now),
-    globalWeb: rateLimit(store, { prefix: 'GW', limit: config.globalWebRateLimit, windowMs: windows.globalWeb }, enabled, now),
-    critical: rateLimit(store, { prefix: 'CT', limit: config.criticalRateLimit, windowMs: windows.critical }, enabled, now),
+    globalApi: rateLimit(store, { prefix: 'GA', limit: config.globalApiRateLimit, windowMs: windows.globalApi }, enabled, config, now),
+    globalWeb: rateLimit(store, { prefix: 'GW', limit: config.globalWebRateLimit, windowMs: windows.globalWeb }, enabled, config, now),
+    critical: rateLimit(store, { prefix: 'CT', limit: config.criticalRateLimit, windowMs: windows.critical }, enabled, config, now),
   };
 }
 

@@ -3,7 +3,7 @@ import { getSignedCookie, setSignedCookie } from 'hono/cookie';
 import { readOptions } from '../services/options';
 import { fail } from './envelope';
 import type { AppEnv } from './env';
-import { clientIp } from './rateLimit';
+import { requestIp } from './clientIp';
 import { isHttps, sessionMaxAgeSeconds } from './session';
 
 /**
@@ -43,12 +43,6 @@ const verifyTimeoutMs = 5000;
 
 /** Current time in Unix seconds from the injected clock. */
 const nowSeconds = (c: Ctx): number => Math.floor(c.get('deps').now() / 1000);
-
-/** The socket peer address of a request served by @hono/node-server, or ''. */
-const socketAddress = (c: Ctx): string => {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? '';
-};
 
 /** Whether the request carries a correctly signed, unexpired pass. */
 async function hasPass(c: Ctx): Promise<boolean> {
@@ -102,7 +96,7 @@ export const turnstileCheck: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (options.bool('TurnstileCheckEnabled') && !(await hasPass(c))) {
     const response = c.req.query('turnstile') ?? '';
     if (response === '') return fail(c, turnstileMessages.empty);
-    const remoteip = clientIp(c.req.header('X-Forwarded-For'), c.req.header('X-Real-IP'), socketAddress(c));
+    const remoteip = requestIp(c, config);
     const refusal = await verifyTurnstile(config.turnstileVerifyUrl, { secret: options.str('TurnstileSecretKey'), response, remoteip });
     if (refusal !== null) return fail(c, refusal);
     await grantPass(c);

@@ -15,7 +15,7 @@ import {
 import { precompile } from '../db/precompiled';
 import type { Database, TokenRow, UserRow } from '../db/schema';
 import type { AppEnv } from '../http/env';
-import { clientIp, socketAddress } from '../http/rateLimit';
+import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
 import { goKind } from './request';
 import { relayError, type RelayBody, type RelayError, type RelayMode, type RelayVariables } from './types';
@@ -120,15 +120,9 @@ function blockListOf(subnets: string): BlockList {
   const cached = subnetCache.get(subnets);
   if (cached !== undefined) return cached;
   const list = new BlockList();
-  for (const raw of subnets.split(',')) {
-    const entry = raw.trim();
-    const slash = entry.indexOf('/');
-    if (slash < 0) continue;
-    const address = entry.slice(0, slash);
-    const mask = entry.slice(slash + 1);
-    const family = isIP(address);
-    if (family === 0 || !/^\d+$/.test(mask) || Number(mask) > (family === 4 ? 32 : 128)) continue;
-    list.addSubnet(address, Number(mask), family === 4 ? 'ipv4' : 'ipv6');
+  for (const entry of subnets.split(',')) {
+    const network = entry.includes('/') ? parseNetwork(entry) : null;
+    if (network !== null) list.addSubnet(network.address, network.prefix, network.family);
   }
   if (subnetCache.size >= subnetCacheLimit) subnetCache.clear();
   subnetCache.set(subnets, list);
@@ -311,7 +305,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
     }
     const subnet = token.subnet ?? '';
     if (subnet !== '') {
-      const ip = clientIp(c.req.header('X-Forwarded-For'), c.req.header('X-Real-IP'), socketAddress(c));
+      const ip = requestIp(c, deps.config);
       if (!ipInSubnets(ip, subnet)) return fail(relayError(403, relayAuthMessages.subnet(subnet, ip)));
     }
     let user: UserRow | undefined;

@@ -2,11 +2,11 @@ import { randomInt } from 'node:crypto';
 import { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../server/config';
+import { ConfigError, loadConfig, type Config } from '../../server/config';
+import { clientIp, defaultTrustedProxies, proxyTrust } from '../../server/http/clientIp';
 import {
   MemoryRateLimitStore,
   RedisRateLimitStore,
-  clientIp,
   createRateLimiters,
   keyExpirationMs,
   type RateLimitStore,
@@ -51,27 +51,68 @@ describe('rate-limit configuration (contract §1.5, §3.7)', () => {
   });
 });
 
-describe('clientIp (gin ClientIP with one-api defaults: every proxy trusted)', () => {
+describe('clientIp (gin ClientIP)', () => {
+  const all = proxyTrust('all');
+  const byDefault = proxyTrust(defaultTrustedProxies);
+
   it('uses the socket address without proxy headers, printing IPv4-mapped addresses as IPv4', () => {
-    expect(clientIp(undefined, undefined, '203.0.113.7')).toBe('203.0.113.7');
-    expect(clientIp(undefined, undefined, '::ffff:127.0.0.1')).toBe('127.0.0.1');
-    expect(clientIp(undefined, undefined, '::1')).toBe('::1');
+    for (const trust of [all, byDefault]) {
+      expect(clientIp(undefined, undefined, '203.0.113.7', trust)).toBe('203.0.113.7');
+      expect(clientIp(undefined, undefined, '::ffff:127.0.0.1', trust)).toBe('127.0.0.1');
+      expect(clientIp(undefined, undefined, '::1', trust)).toBe('::1');
+    }
   });
 
-  it('takes the leftmost X-Forwarded-For entry when every entry is an IP', () => {
-    expect(clientIp('1.2.3.4', undefined, '127.0.0.1')).toBe('1.2.3.4');
-    expect(clientIp(' 1.2.3.4 , 10.0.0.1,10.0.0.2', undefined, '127.0.0.1')).toBe('1.2.3.4');
-    expect(clientIp('2001:db8::1, 10.0.0.1', undefined, '127.0.0.1')).toBe('2001:db8::1');
+  it('every peer trusted (TRUSTED_PROXIES=*, one-api): the leftmost X-Forwarded-For entry when every entry is an IP', () => {
+    expect(clientIp('1.2.3.4', undefined, '127.0.0.1', all)).toBe('1.2.3.4');
+    expect(clientIp(' 1.2.3.4 , 10.0.0.1,10.0.0.2', undefined, '127.0.0.1', all)).toBe('1.2.3.4');
+    expect(clientIp('2001:db8::1, 10.0.0.1', undefined, '127.0.0.1', all)).toBe('2001:db8::1');
+    expect(clientIp('10.9.9.9, 1.2.3.4', undefined, '203.0.113.7', all)).toBe('10.9.9.9');
   });
 
   it('falls back to X-Real-IP, then the socket, when a header holds a non-IP entry', () => {
-    expect(clientIp('unknown, 10.0.0.1', '5.6.7.8', '127.0.0.1')).toBe('5.6.7.8');
-    expect(clientIp('1.2.3.4, garbage', undefined, '127.0.0.1')).toBe('127.0.0.1');
-    expect(clientIp('', 'nope', '127.0.0.1')).toBe('127.0.0.1');
+    for (const trust of [all, byDefault]) {
+      expect(clientIp('unknown, 10.0.0.1', '5.6.7.8', '127.0.0.1', trust)).toBe('5.6.7.8');
+      expect(clientIp('1.2.3.4, garbage', undefined, '127.0.0.1', trust)).toBe('127.0.0.1');
+      expect(clientIp('', 'nope', '127.0.0.1', trust)).toBe('127.0.0.1');
+    }
+  });
+
+  it('by default believes only loopback and private peers, and reads the header up to the first address that is not a proxy', () => {
+    // A client on the internet naming its own address is not believed.
+    expect(clientIp('10.1.2.3', '10.1.2.3', '203.0.113.7', byDefault)).toBe('203.0.113.7');
+    expect(clientIp('10.1.2.3', undefined, '::ffff:203.0.113.7', byDefault)).toBe('203.0.113.7');
+    // Behind a local reverse proxy: the address it appended, not what the client wrote before it.
+    expect(clientIp('10.9.9.9, 1.2.3.4', undefined, '127.0.0.1', byDefault)).toBe('1.2.3.4');
+    expect(clientIp('1.2.3.4, 10.0.0.1', undefined, '172.17.0.1', byDefault)).toBe('1.2.3.4');
+    expect(clientIp('1.2.3.4', undefined, '192.168.1.1', byDefault)).toBe('1.2.3.4');
+    expect(clientIp('2001:db8::1', undefined, 'fd00::1', byDefault)).toBe('2001:db8::1');
+    // A chain of private proxies only: the leftmost.
+    expect(clientIp('10.0.0.5, 10.0.0.1', undefined, '127.0.0.1', byDefault)).toBe('10.0.0.5');
+    expect(clientIp(undefined, '8.8.4.4', '10.0.0.1', byDefault)).toBe('8.8.4.4');
+    expect(clientIp(undefined, '8.8.4.4', '8.8.8.8', byDefault)).toBe('8.8.8.8');
+  });
+
+  it('a configured list: addresses and networks, IPv4 and IPv6', () => {
+    const trust = proxyTrust(['203.0.113.0/24', '2001:db8::7']);
+    expect(clientIp('1.2.3.4', undefined, '203.0.113.200', trust)).toBe('1.2.3.4');
+    expect(clientIp('1.2.3.4', undefined, '2001:db8::7', trust)).toBe('1.2.3.4');
+    expect(clientIp('1.2.3.4', undefined, '2001:db8::8', trust)).toBe('2001:db8::8');
+    expect(clientIp('1.2.3.4', undefined, '127.0.0.1', trust)).toBe('127.0.0.1');
   });
 
   it('answers "" when the socket address is unknown (gin: unparsable RemoteAddr)', () => {
-    expect(clientIp('1.2.3.4', undefined, '')).toBe('');
+    expect(clientIp('1.2.3.4', undefined, '', all)).toBe('');
+  });
+
+  it('TRUSTED_PROXIES: unset = loopback and private ranges, * = every peer, a list is checked', () => {
+    expect(loadConfig({}).trustedProxies).toEqual(defaultTrustedProxies);
+    expect(loadConfig({ TRUSTED_PROXIES: '*' }).trustedProxies).toBe('all');
+    expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.1, 2001:db8::/32 ,' }).trustedProxies).toEqual(['10.0.0.1', '2001:db8::/32']);
+    for (const bad of ['nope', '10.0.0.0/33', '10.0.0.0/', '::1/129', '10.0.0.1, *']) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: bad }), bad).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ TRUSTED_PROXIES: 'nope' })).toThrow(/TRUSTED_PROXIES: "nope" is not an address or a network/);
   });
 });
 
@@ -154,6 +195,13 @@ describe('rate-limit middleware', () => {
     expect(refused.headers.get('content-type')).toBeNull();
     // Another client IP has its own window.
     expect((await app.request('/api/status', from('2.2.2.2'), socket)).status).toBe(200);
+  });
+
+  it('keys on the socket peer when it is not a trusted proxy: a client cannot dodge the limit with X-Forwarded-For', async () => {
+    const app = limitedApp(cfg({ GLOBAL_API_RATE_LIMIT: '2', TRUSTED_PROXIES: '192.0.2.1' }), new MemoryRateLimitStore(), () => t0);
+    expect((await app.request('/api/status', from('1.1.1.1'), socket)).status).toBe(200);
+    expect((await app.request('/api/status', from('2.2.2.2'), socket)).status).toBe(200);
+    expect((await app.request('/api/status', from('3.3.3.3'), socket)).status).toBe(429);
   });
 
   it('counts critical routes in both the critical and the global API limiter', async () => {

@@ -199,6 +199,21 @@ for (const target of dbTargets) {
         expect((await send('GET', '/v1/models', `Bearer sk-${loopback.key}`, { headers: { 'X-Real-IP': '127.0.0.9' } })).status).toBe(200);
       });
 
+      it('believes forwarding headers only from TRUSTED_PROXIES: a client that names its own address gets its real one checked', async () => {
+        const { key } = await insertToken(ids.alice, { subnet: '10.0.0.0/8' });
+        // By default the loopback peer is a trusted proxy (a reverse proxy on the same host).
+        const trusted = await send('GET', '/v1/models', `Bearer sk-${key}`, { headers: { 'X-Forwarded-For': '10.1.2.3' } });
+        expect(trusted.status, trusted.text).toBe(200);
+        await suite.restart({ now: () => clockMs, env: { TRUSTED_PROXIES: '192.0.2.1' } });
+        try {
+          for (const headers of [{ 'X-Forwarded-For': '10.1.2.3' }, { 'X-Real-IP': '10.1.2.3' }] as Record<string, string>[]) {
+            expectRelayError(await chat(`Bearer sk-${key}`, 'gpt-4o', headers), 403, '该令牌只能在指定网段使用：10.0.0.0/8，当前 ip：127.0.0.1');
+          }
+        } finally {
+          await suite.restart({ now: () => clockMs });
+        }
+      });
+
       it('an invalid CIDR entry matches nothing', async () => {
         const { key } = await insertToken(ids.alice, { subnet: 'garbage' });
         expectRelayError(await chat(`Bearer sk-${key}`), 403, '该令牌只能在指定网段使用：garbage，当前 ip：127.0.0.1');

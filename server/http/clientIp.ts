@@ -1,0 +1,106 @@
+import { BlockList, isIP } from 'node:net';
+import type { Context } from 'hono';
+import type { Config } from '../config';
+
+/**
+ * The client IP of a request, as gin's `ClientIP()` finds it (contract §1.5): when the socket peer
+ * is a trusted proxy, `X-Forwarded-For` then `X-Real-IP`, each read right to left up to the first
+ * address that is not a trusted proxy (or the leftmost); otherwise the socket peer.
+ *
+ * Deviation from one-api: gin there trusts every peer, so any client could name its own address in
+ * `X-Forwarded-For` and pass a token's subnet restriction or dodge the rate limits. Here only the
+ * peers of `TRUSTED_PROXIES` are believed: by default loopback and the private ranges (a reverse
+ * proxy on the same host or network), `*` restores one-api's trust in every peer.
+ */
+
+/** The proxies whose forwarding headers are believed: every peer (`*`) or these networks. */
+export type TrustedProxies = 'all' | readonly string[];
+
+/** The default `TRUSTED_PROXIES`: loopback, the private IPv4 ranges and IPv6 unique-local addresses. */
+export const defaultTrustedProxies: readonly string[] = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+
+/** Go's `net.ParseIP` accepts plain IPv4/IPv6 literals (no zone). */
+const parsesAsIp = (s: string): boolean => isIP(s) !== 0 && !s.includes('%');
+
+/** Strips an IPv4-mapped IPv6 prefix (`::ffff:1.2.3.4` → `1.2.3.4`), as Go prints such addresses. */
+const normaliseIp = (ip: string): string => {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  return mapped?.[1] ?? ip;
+};
+
+/**
+ * A network (`addr/bits`) or a single address as `addr/32` or `addr/128`; null when it is neither.
+ */
+export function parseNetwork(text: string): { readonly address: string; readonly prefix: number; readonly family: 'ipv4' | 'ipv6' } | null {
+  const entry = text.trim();
+  const slash = entry.indexOf('/');
+  const address = normaliseIp(slash < 0 ? entry : entry.slice(0, slash));
+  const kind = parsesAsIp(address) ? isIP(address) : 0;
+  if (kind === 0) return null;
+  const max = kind === 4 ? 32 : 128;
+  const bits = slash < 0 ? String(max) : entry.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits) || Number(bits) > max) return null;
+  return { address, prefix: Number(bits), family: kind === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/** Whether an address (already normalised) is a trusted proxy. */
+export type ProxyTrust = (ip: string) => boolean;
+
+/** The trust test of `proxies` (networks that do not parse were refused by the configuration). */
+export function proxyTrust(proxies: TrustedProxies): ProxyTrust {
+  if (proxies === 'all') return () => true;
+  const list = new BlockList();
+  for (const text of proxies) {
+    const network = parseNetwork(text);
+    if (network !== null) list.addSubnet(network.address, network.prefix, network.family);
+  }
+  return (ip) => {
+    const kind = isIP(ip);
+    return kind !== 0 && list.check(ip, kind === 4 ? 'ipv4' : 'ipv6');
+  };
+}
+
+/**
+ * gin's header check: walk the comma list right to left, give up on the first entry that is not
+ * an address, and answer the first one that is not a trusted proxy, or the leftmost.
+ */
+function fromHeader(header: string | undefined, trusted: ProxyTrust): string | null {
+  if (header === undefined || header === '') return null;
+  const items = header.split(',');
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!.trim();
+    if (!parsesAsIp(item)) return null;
+    if (i === 0 || !trusted(normaliseIp(item))) return item;
+  }
+  return null;
+}
+
+/**
+ * The client IP from the forwarding headers and the socket peer address `remote` (empty when
+ * unknown, e.g. in `app.request`: then '').
+ */
+export function clientIp(forwardedFor: string | undefined, realIp: string | undefined, remote: string, trusted: ProxyTrust): string {
+  const peer = normaliseIp(remote);
+  if (!parsesAsIp(peer)) return '';
+  if (!trusted(peer)) return peer;
+  return fromHeader(forwardedFor, trusted) ?? fromHeader(realIp, trusted) ?? peer;
+}
+
+/** The socket peer address of a request served by @hono/node-server, or ''. */
+export const socketAddress = (c: Context): string => {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? '';
+};
+
+/** The trust test of each configuration, built once. */
+const trusts = new WeakMap<Pick<Config, 'trustedProxies'>, ProxyTrust>();
+
+/** The client IP of the request in `c` under `config`'s `TRUSTED_PROXIES`. */
+export function requestIp(c: Context, config: Pick<Config, 'trustedProxies'>): string {
+  let trusted = trusts.get(config);
+  if (trusted === undefined) {
+    trusted = proxyTrust(config.trustedProxies);
+    trusts.set(config, trusted);
+  }
+  return clientIp(c.req.header('X-Forwarded-For'), c.req.header('X-Real-IP'), socketAddress(c), trusted);
+}
