@@ -25,7 +25,8 @@ export function UserMenu({
       </Menu.Trigger>
       <Portal>
         <Menu.Positioner>
-          <Menu.Content>
+          {/* Above the toasts, which show under the header where this menu opens. */}
+          <Menu.Content zIndex="calc(var(--chakra-z-index-toast) + 1)">
             <Menu.Item value="logout" onSelect={onLogout}>
               {t('shell.account.logout')}
             </Menu.Item>

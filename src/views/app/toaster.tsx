@@ -11,8 +11,17 @@ export const toastDurations: Readonly<Record<NoticeLevel, number>> = {
   notice: Infinity,
 };
 
-/** The console's one toaster (conventions §7): top right, top centre (under the header) at 600 px and below. */
-export const toaster = createToaster({ placement: 'top-end', pauseOnPageIdle: true, max: 6, overlap: false });
+/**
+ * The console's one toaster (conventions §7): top right, top centre at 600 px and below, always
+ * under the header, so its menus (account, language, colour mode) stay reachable while toasts show.
+ */
+export const toaster = createToaster({
+  placement: 'top-end',
+  pauseOnPageIdle: true,
+  max: 6,
+  overlap: false,
+  offsets: { top: '4.5rem', right: '1rem', bottom: '1rem', left: '1rem' },
+});
 
 const toastType = (level: NoticeLevel): 'success' | 'info' | 'error' | 'warning' =>
   level === 'notice' ? 'info' : level;
@@ -37,8 +46,6 @@ export function Toaster() {
         insetInline={{ mdDown: '4' }}
         css={{
           '@media (max-width: 600px)': {
-            // below the header, so the menu button stays reachable while a toast shows
-            top: '4.5rem !important',
             left: '50% !important',
             right: 'auto !important',
             translate: '-50% 0',
