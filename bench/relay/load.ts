@@ -128,3 +128,50 @@ export async function measure(target: Target, o: MeasureOptions): Promise<Measur
     totalNon2xx: runs.reduce((n, r) => n + r.non2xx, 0),
   };
 }
+
+/**
+ * `measure` for several targets at once, in turns: after each target's probe and warm-up, `rounds`
+ * rounds in which every target gets a run of about `seconds / rounds` seconds. The figures of each
+ * target pool its runs, so all of them span the same minutes: a machine whose speed drifts (a
+ * shared one does, by ±30 % from one minute to the next at c=1) moves them together, and their
+ * differences hold. Used for the c=1 rows, whose differences are the targets.
+ */
+export async function measureInTurns<K extends string>(
+  targets: Readonly<Record<K, Target>>,
+  o: { readonly connections: number; readonly seconds: number; readonly warmupSeconds: number; readonly rounds: number; readonly serverCpu: Readonly<Record<K, () => number>> },
+): Promise<Record<K, Measured>> {
+  const keys = Object.keys(targets) as K[];
+  const sized = (r: LoadResult, s: number) => Math.max(o.connections * 5, Math.round(rate(r) * s));
+  const state = {} as Record<K, { warm: LoadResult[]; runs: LoadResult[]; cpuMs: number; per: number }>;
+  for (const key of keys) {
+    const warm = [await runLoad(targets[key], o.connections, Math.max(20, o.connections * 2))];
+    if (o.warmupSeconds > 0) warm.push(await runLoad(targets[key], o.connections, sized(warm[0]!, o.warmupSeconds)));
+    state[key] = { warm, runs: [], cpuMs: 0, per: sized(warm[warm.length - 1]!, o.seconds / o.rounds) };
+  }
+  for (let round = 0; round < o.rounds; round++) {
+    for (const key of keys) {
+      const cpuBefore = o.serverCpu[key]();
+      state[key].runs.push(await runLoad(targets[key], o.connections, state[key].per));
+      state[key].cpuMs += (o.serverCpu[key]() - cpuBefore) * 1000;
+    }
+  }
+  const out = {} as Record<K, Measured>;
+  for (const key of keys) {
+    const { warm, runs, cpuMs } = state[key];
+    const result: LoadResult = {
+      latencies: Float64Array.from(runs.flatMap((r) => Array.from(r.latencies))).sort(),
+      ok: runs.reduce((n, r) => n + r.ok, 0),
+      non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+      errors: runs.reduce((n, r) => n + r.errors, 0),
+      seconds: runs.reduce((n, r) => n + r.seconds, 0),
+    };
+    const all = [...warm, ...runs];
+    out[key] = {
+      result,
+      cpuMsPerRequest: cpuMs / Math.max(1, result.ok + result.non2xx),
+      totalOk: all.reduce((n, r) => n + r.ok, 0),
+      totalNon2xx: all.reduce((n, r) => n + r.non2xx, 0),
+    };
+  }
+  return out;
+}
