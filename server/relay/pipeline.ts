@@ -235,7 +235,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   if (reserved._tag === 'Left') return fail(reserved.left, false);
   const reservation = reserved.right;
 
-  const { body: upstreamText, systemPromptReset } = upstreamBody({
+  const { body: upstreamText, systemPromptReset, usageChunkHidden } = upstreamBody({
     raw: body.raw,
     json,
     mode,
@@ -324,7 +324,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 
-  return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings });
+  return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings, usageChunkHidden });
 }
 
 /**
@@ -349,6 +349,8 @@ interface StreamParts {
   readonly promptTokens: number;
   readonly model: string;
   readonly settings: RelaySettings;
+  /** Keep usage chunks without choices from the client (it did not ask for them; see `upstreamBody`). */
+  readonly usageChunkHidden: boolean;
 }
 
 /**
@@ -360,7 +362,7 @@ interface StreamParts {
  * (`afterAnswer`). A client that leaves stops the upstream and is billed for what was delivered.
  */
 async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, parts: StreamParts): Promise<Attempt> {
-  const { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings } = parts;
+  const { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings, usageChunkHidden } = parts;
   const decoder = new TextDecoder();
   const queue: string[] = [];
   let valid = 0;
@@ -399,6 +401,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       // one-api drops chat chunks that carry neither choices nor usage
       if (choices.length === 0 && chunkUsage === null && !isObject(chunk.error)) return;
       valid += 1;
+      // the usage chunk the gateway asked for: billed, not sent
+      if (usageChunkHidden && choices.length === 0 && !isObject(chunk.error)) return;
       text += choicesText(chunk, 'delta');
       queue.push(`data: ${data}\n\n`);
     },

@@ -220,6 +220,12 @@ export interface UpstreamBodyInput {
 export interface UpstreamBody {
   readonly body: string;
   readonly systemPromptReset: boolean;
+  /**
+   * Whether only this gateway asked the upstream for `include_usage`: the client did not, and
+   * one-api would have forwarded the body unchanged. The stream then keeps the usage chunk
+   * (no choices) from the client, which sees what one-api would have sent it.
+   */
+  readonly usageChunkHidden: boolean;
 }
 
 /** Baichuan: one-api always re-serialises its requests. */
@@ -245,7 +251,8 @@ export function withSystemPrompt(messages: readonly unknown[], prompt: string): 
  *
  * Deviation from one-api: include_usage is forced for every streaming chat/completions request
  * whose body lacks `stream_options.include_usage === true`, even when the body could otherwise be
- * forwarded byte-for-byte, so that usage can always be billed from the final chunk.
+ * forwarded byte-for-byte, so that usage can always be billed from the final chunk. In that case
+ * (`usageChunkHidden`) the client is not sent the usage chunk it did not ask for.
  */
 export function upstreamBody(input: UpstreamBodyInput): UpstreamBody {
   const { json, mode } = input;
@@ -256,11 +263,11 @@ export function upstreamBody(input: UpstreamBodyInput): UpstreamBody {
   const applyPrompt = prompt !== '' && Array.isArray(messages) && messages.length > 0;
   const streamOptions = isObject(json.stream_options) ? json.stream_options : null;
   const forceUsage = (mode === 'chat' || mode === 'completions') && json.stream === true && streamOptions?.include_usage !== true;
-  const reserialise = rewriteModel || applyPrompt || forceUsage || input.channelType === baichuanType || input.enforceIncludeUsage;
-  if (!reserialise) return { body: input.raw, systemPromptReset: false };
+  const oneApiReserialises = rewriteModel || applyPrompt || input.channelType === baichuanType || input.enforceIncludeUsage;
+  if (!oneApiReserialises && !forceUsage) return { body: input.raw, systemPromptReset: false, usageChunkHidden: false };
   const out: Record<string, unknown> = { ...json };
   if (rewriteModel) out.model = input.mappedModel;
   if (applyPrompt) out.messages = withSystemPrompt(messages as unknown[], prompt);
   if (forceUsage) out.stream_options = { ...streamOptions, include_usage: true };
-  return { body: JSON.stringify(out), systemPromptReset: applyPrompt };
+  return { body: JSON.stringify(out), systemPromptReset: applyPrompt, usageChunkHidden: forceUsage && !oneApiReserialises };
 }

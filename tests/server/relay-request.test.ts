@@ -128,11 +128,11 @@ describe('upstreamBody', () => {
 
   it('forwards the body byte-for-byte when nothing changes', () => {
     const raw = '{ "model" : "gpt-4o",\n  "messages":[{"role":"user","content":"hi"}], "seed": 12345678901234567890, "x_custom": [1,2] }';
-    expect(upstreamBody(input(raw))).toEqual({ body: raw, systemPromptReset: false });
-    expect(upstreamBody(input(raw, { systemPrompt: '' }))).toEqual({ body: raw, systemPromptReset: false });
+    expect(upstreamBody(input(raw))).toEqual({ body: raw, systemPromptReset: false, usageChunkHidden: false });
+    expect(upstreamBody(input(raw, { systemPrompt: '' }))).toEqual({ body: raw, systemPromptReset: false, usageChunkHidden: false });
     for (const type of [3, 8, 20, 50]) expect(upstreamBody(input(raw, { channelType: type })).body).toBe(raw);
     const embeddings = '{"model":"text-embedding-3-small","input":"x"}';
-    expect(upstreamBody(input(embeddings, { mode: 'embeddings', systemPrompt: 'be brief' }))).toEqual({ body: embeddings, systemPromptReset: false });
+    expect(upstreamBody(input(embeddings, { mode: 'embeddings', systemPrompt: 'be brief' }))).toEqual({ body: embeddings, systemPromptReset: false, usageChunkHidden: false });
     const streamingWithUsage = '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true},"messages":[]}';
     expect(upstreamBody(input(streamingWithUsage)).body).toBe(streamingWithUsage);
     const moderation = '{"input":"x"}';
@@ -183,7 +183,7 @@ describe('upstreamBody', () => {
 
   it('leaves requests without messages alone', () => {
     const raw = '{"model":"gpt-4o","messages":[]}';
-    expect(upstreamBody(input(raw, { systemPrompt: 'x' }))).toEqual({ body: raw, systemPromptReset: false });
+    expect(upstreamBody(input(raw, { systemPrompt: 'x' }))).toEqual({ body: raw, systemPromptReset: false, usageChunkHidden: false });
   });
 
   it('forces stream_options.include_usage on streaming chat and completions', () => {
@@ -193,6 +193,21 @@ describe('upstreamBody', () => {
     expect(parsed(upstreamBody(input(keep)).body).stream_options).toEqual({ include_usage: true, other: 1 });
     const nullOptions = '{"model":"m","stream":true,"stream_options":null,"prompt":"x"}';
     expect(parsed(upstreamBody(input(nullOptions, { mode: 'completions' })).body).stream_options).toEqual({ include_usage: true });
+  });
+
+  it('hides the usage chunk from the client only where one-api would not have asked for it', () => {
+    const chatRaw = '{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}';
+    // one-api forwards this body unchanged: the client never saw a usage chunk
+    expect(upstreamBody(input(chatRaw)).usageChunkHidden).toBe(true);
+    // one-api re-serialises these and forces include_usage itself: the client sees the chunk
+    expect(upstreamBody(input(chatRaw, { mappedModel: 'gpt-4o-mini' })).usageChunkHidden).toBe(false);
+    expect(upstreamBody(input(chatRaw, { systemPrompt: 'sys' })).usageChunkHidden).toBe(false);
+    expect(upstreamBody(input(chatRaw, { channelType: 26 })).usageChunkHidden).toBe(false);
+    expect(upstreamBody(input(chatRaw, { enforceIncludeUsage: true })).usageChunkHidden).toBe(false);
+    // the client asked for it
+    const asked = '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true},"messages":[]}';
+    expect(upstreamBody(input(asked)).usageChunkHidden).toBe(false);
+    expect(upstreamBody(input('{"model":"gpt-4o","messages":[]}')).usageChunkHidden).toBe(false);
   });
 
   it('does not add stream_options to non-streaming or other-mode requests', () => {

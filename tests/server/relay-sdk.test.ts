@@ -125,10 +125,15 @@ for (const target of dbTargets) {
         expect((await userQuota(db(), userId)).quota).toBe(before.user.quota - reserved);
         gate.release();
         let text = first.value?.choices[0]?.delta.content ?? '';
+        const withoutChoices: unknown[] = [];
         for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
           text += next.value.choices[0]?.delta.content ?? '';
+          if (next.value.choices.length === 0) withoutChoices.push(next.value);
         }
         expect(text).toBe(replyText(chatModel));
+        // The usage chunk the gateway asked for is billed, not sent: the client did not ask for it
+        // (one-api forwards such a body unchanged, so its clients never saw one).
+        expect(withoutChoices).toEqual([]);
 
         const [sent] = upstream.requestsFor('up-custom');
         expect(sent?.json).toMatchObject({ model: chatModel, stream: true, stream_options: { include_usage: true } });
