@@ -45,12 +45,21 @@ export function expectNoUnexpectedErrors(toasts: SeenToasts, expected: readonly 
 
 /**
  * Closes the toasts on show with their close buttons, as a user does to reach what they cover
- * (on a desktop window they sit over the header's right end), and waits until they are gone.
- * The toasts shown so far were collected by `watchToasts` already.
+ * (on a desktop window they sit under the header's right end, over the page), one at a time:
+ * a toast on its way out covers its neighbours for a moment, so each is waited out before the
+ * next click. The toasts shown so far were collected by `watchToasts` already.
  */
 export async function closeToasts(page: Page): Promise<void> {
   const shown = page.locator('[data-scope="toast"][data-part="root"]');
   const open = shown.and(page.locator('[data-state="open"]'));
-  while ((await open.count()) > 0) await open.first().locator('[data-part="close-trigger"]').click();
+  const leaving = shown.and(page.locator('[data-state="closed"]'));
+  while ((await open.count()) > 0) {
+    // no toast on its way out (its ghost would take the click)
+    await expect.poll(() => leaving.count(), { timeout: 10_000 }).toBe(0);
+    const toast = open.first();
+    const id = await toast.getAttribute('id');
+    await toast.locator('[data-part="close-trigger"]').click();
+    if (id !== null) await page.locator(`[id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+  }
   await expect.poll(() => shown.count(), { timeout: 10_000 }).toBe(0);
 }
