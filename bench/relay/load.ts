@@ -111,22 +111,10 @@ export async function loadFor(target: Target, connections: number, seconds: numb
 /**
  * Warm-up, then the measured run. A short probe (2 requests per connection, at least 20) estimates the rate;
  * a warm-up of about `warmupSeconds` refines it; the measured run sends about `seconds` worth.
+ * (`measureInTurns` with one target and one turn.)
  */
 export async function measure(target: Target, o: MeasureOptions): Promise<Measured> {
-  const runs: LoadResult[] = [];
-  const sized = (r: LoadResult, s: number) => Math.max(o.connections * 5, Math.round(rate(r) * s));
-  runs.push(await runLoad(target, o.connections, Math.max(20, o.connections * 2)));
-  if (o.warmupSeconds > 0) runs.push(await runLoad(target, o.connections, sized(runs[0]!, o.warmupSeconds)));
-  const cpuBefore = o.serverCpu();
-  const result = await runLoad(target, o.connections, sized(runs[runs.length - 1]!, o.seconds));
-  const cpuMs = (o.serverCpu() - cpuBefore) * 1000;
-  runs.push(result);
-  return {
-    result,
-    cpuMsPerRequest: cpuMs / Math.max(1, result.ok + result.non2xx),
-    totalOk: runs.reduce((n, r) => n + r.ok, 0),
-    totalNon2xx: runs.reduce((n, r) => n + r.non2xx, 0),
-  };
+  return (await measureInTurns({ target }, { ...o, rounds: 1, serverCpu: { target: o.serverCpu } })).target;
 }
 
 /**
