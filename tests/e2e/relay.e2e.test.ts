@@ -6,7 +6,7 @@ import { formatNumber } from '../../src/domain/format';
 import { Client } from '../server/support/http';
 import { replyText, startRelayUpstream, upstreamUsage, type RelayUpstream } from '../server/support/relayUpstream';
 import { setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
-import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
+import { closeToasts, expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /*
  * The relay end to end (issue 6, "Done when"), with a fake OpenAI-compatible upstream: root
@@ -172,6 +172,8 @@ describe('the relay from the console', () => {
     expect(lastChat.stream).toBe(false);
 
     // ---- chat links: the gateway's address and the key ----
+    // the toast sits over the row's end (and stays while the pointer rests on it): closed first
+    await closeToasts(page);
     await page.getByRole('button', { name: `令牌 ${label} 的复制格式` }).click();
     await page.getByRole('menuitem', { name: '复制 LobeChat 链接' }).click();
     await expect.poll(() => clipboardText(page)).toBe(copyText('lobechat', { key: created.key, serverAddress: gw.url, chatLink: '' }));
@@ -182,8 +184,10 @@ describe('the relay from the console', () => {
     expect(await chat.getAttribute('href')).toBe(copyText('next', { key: created.key, serverAddress: gw.url, chatLink: '' }));
 
     // ---- a disabled token: 'test' shows the relay's own refusal (not a signed-out console) ----
+    await closeToasts(page);
     await page.getByRole('button', { name: `禁用令牌 ${label}` }).click();
     await page.getByRole('button', { name: `启用令牌 ${label}` }).waitFor();
+    await closeToasts(page);
     await page.getByRole('button', { name: `测试令牌 ${label}` }).click();
     await expect.poll(() => toasts.errors.find((t) => t.startsWith('该令牌状态不可用')), { timeout: 15_000 }).toBeDefined();
     expect(page.url()).toBe(`${gw.url}/token`);
