@@ -47,19 +47,29 @@ export function expectNoUnexpectedErrors(toasts: SeenToasts, expected: readonly 
  * Closes the toasts on show with their close buttons, as a user does to reach what they cover
  * (on a desktop window they sit under the header's right end, over the page), one at a time:
  * a toast on its way out covers its neighbours for a moment, so each is waited out before the
- * next click. The toasts shown so far were collected by `watchToasts` already.
+ * next click. A toast may also expire while it is being closed (success toasts last 1.5 s): each
+ * is pinned by its id, and one that left on its own counts as closed. The toasts shown so far
+ * were collected by `watchToasts` already.
  */
 export async function closeToasts(page: Page): Promise<void> {
   const shown = page.locator('[data-scope="toast"][data-part="root"]');
   const open = shown.and(page.locator('[data-state="open"]'));
   const leaving = shown.and(page.locator('[data-state="closed"]'));
-  while ((await open.count()) > 0) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
     // no toast on its way out (its ghost would take the click)
     await expect.poll(() => leaving.count(), { timeout: 10_000 }).toBe(0);
-    const toast = open.first();
-    const id = await toast.getAttribute('id');
-    await toast.locator('[data-part="close-trigger"]').click();
-    if (id !== null) await page.locator(`[id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    const [id] = await open.evaluateAll((els) => els.map((el) => el.id));
+    if (id === undefined) break;
+    const toast = page.locator(`[id="${id}"]`);
+    try {
+      await toast.locator('[data-part="close-trigger"]').click({ timeout: 3_000 });
+    } catch (error) {
+      // left on its own meanwhile, or a neighbour moving past took the click: look again
+      if (Date.now() > deadline) throw error;
+      continue;
+    }
+    await toast.waitFor({ state: 'detached', timeout: 10_000 });
   }
   await expect.poll(() => shown.count(), { timeout: 10_000 }).toBe(0);
 }
