@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 async function open(path: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const context = await app.browser.newContext({ viewport });
+  const context = await app.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(`${app.url}${path}`);
   return page;
@@ -113,7 +113,7 @@ describe('the console without a server', () => {
   });
 
   it('keeps tabs in step: a sign-out in one tab signs the other out', async () => {
-    const context = await app.browser.newContext();
+    const context = await app.newContext();
     const user = JSON.stringify({ id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 });
     await context.addInitScript((u) => {
       if (sessionStorage.getItem('seeded') === null) {

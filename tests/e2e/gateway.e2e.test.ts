@@ -14,7 +14,7 @@ afterAll(async () => {
 
 describe('the console on the real gateway', () => {
   it('serves the console and the status on one port', async () => {
-    const page = await (await gw.browser.newContext()).newPage();
+    const page = await (await gw.newContext()).newPage();
     const toasts = await watchToasts(page);
     const status = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/status');
     await page.goto(`${gw.url}/`);
@@ -28,7 +28,7 @@ describe('the console on the real gateway', () => {
   });
 
   it('root logs in with the default password: warned, sent to /user/edit, no decode errors; logout ends the server session', async () => {
-    const context = await gw.browser.newContext();
+    const context = await gw.newContext();
     const page = await context.newPage();
     const toasts = await watchToasts(page);
     await page.goto(`${gw.url}/login`);
@@ -49,6 +49,14 @@ describe('the console on the real gateway', () => {
 
     // the toasts show under the header: the account menu is reachable while they do
     expect(await page.getByText('请立刻修改默认密码！').first().isVisible()).toBe(true);
+    // a toast under the resting pointer waits (hovering pauses it); the next action moves the
+    // pointer off it (letToastsRunOut) and it runs on, so it cannot stay over what it covers
+    const warning = page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: '请立刻修改默认密码！' });
+    await warning.hover();
+    await expect.poll(() => warning.getAttribute('data-paused')).toBe('');
+    // an action that does not move the mouse itself
+    await page.getByRole('button', { name: '账户菜单：Root User' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => warning.getAttribute('data-paused')).toBeNull();
     await page.getByRole('button', { name: '账户菜单：Root User' }).click();
     await page.getByRole('menuitem', { name: '注销' }).click();
     await page.waitForURL(`${gw.url}/login`);
@@ -59,7 +67,7 @@ describe('the console on the real gateway', () => {
   });
 
   it('root changes the default password on /user/edit: the new name shows, the old password stops working', async () => {
-    const context = await gw.browser.newContext();
+    const context = await gw.newContext();
     const page = await context.newPage();
     const toasts = await watchToasts(page);
     await page.goto(`${gw.url}/login`);
@@ -91,7 +99,7 @@ describe('the console on the real gateway', () => {
   });
 
   it('a wrong password shows the server message and stays signed out', async () => {
-    const page = await (await gw.browser.newContext()).newPage();
+    const page = await (await gw.newContext()).newPage();
     const toasts = await watchToasts(page);
     await page.goto(`${gw.url}/login`);
     await page.getByLabel('用户名或邮箱').fill('root');

@@ -5,12 +5,15 @@
  * console whose server is down.
  */
 import { preview, type PreviewServer } from 'vite';
-import type { Browser } from 'playwright';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright';
 import { connectChromium, consoleDist } from './gateway';
+import { letToastsRunOut } from './toasts';
 
 export interface ConsoleUnderTest {
   readonly url: string;
   readonly browser: Browser;
+  /** A fresh browser context whose toasts paused under the pointer run out (`letToastsRunOut`). */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   readonly close: () => Promise<void>;
 }
 
@@ -32,6 +35,11 @@ export async function startConsole(gateway: string): Promise<ConsoleUnderTest> {
   return {
     url: `http://127.0.0.1:${address.port}`,
     browser,
+    newContext: async (options) => {
+      const context = await browser.newContext(options);
+      await letToastsRunOut(context);
+      return context;
+    },
     close: async () => {
       await browser.close();
       await server.close();

@@ -15,6 +15,7 @@ import { openDatabase, type DatabaseHandle } from '../../../server/db/connect';
 import { migrate } from '../../../server/db/migrate';
 import { createServerApp } from '../../../server/http/server';
 import { Client } from '../../server/support/http';
+import { letToastsRunOut } from './toasts';
 
 export interface GatewayOptions {
   /** Extra environment for the server (SMTP is an option; OAuth base URLs are env). */
@@ -28,7 +29,10 @@ export interface GatewayUnderTest {
   readonly browser: Browser;
   readonly database: DatabaseHandle;
   readonly config: Config;
-  /** A fresh browser context (its pages work with AxeBuilder) with a desktop window by default. */
+  /**
+   * A fresh browser context (its pages work with AxeBuilder) with a desktop window by default;
+   * a toast paused under the pointer runs out before the next action (`letToastsRunOut`).
+   */
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   /** An HTTP client (cookie jar) for this gateway, logged in as root (default password). */
   root(): Promise<Client>;
@@ -102,7 +106,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   });
   const browser = await connectChromium();
   const url = `http://127.0.0.1:${server.port}`;
-  const newContext = (contextOptions?: BrowserContextOptions) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions });
+  const newContext = async (contextOptions?: BrowserContextOptions) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions });
+    await letToastsRunOut(context);
+    return context;
+  };
   return {
     url,
     browser,

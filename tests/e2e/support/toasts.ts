@@ -44,6 +44,26 @@ export function expectNoUnexpectedErrors(toasts: SeenToasts, expected: readonly 
 }
 
 /**
+ * Lets a toast under the pointer run out. Hovering a toast pauses it (as it should for someone
+ * reading it), and Playwright leaves the pointer where it last clicked: a toast that shows up
+ * there (they sit under the header's right end, over the toolbars' and the rows' ends) would stay
+ * and take the next click meant for what it covers. Before every action on a page of `context`
+ * while a paused toast shows, the pointer moves off to the window's top left corner (the header),
+ * as a user moves on, and the toast runs out as it would then (warnings last 10 s, notices stay
+ * until closed: `closeToasts`). No test moves the mouse itself, so moving it changes nothing else.
+ */
+export async function letToastsRunOut(context: BrowserContext): Promise<void> {
+  const install = (page: Page) =>
+    page.addLocatorHandler(
+      page.locator('[data-scope="toast"][data-part="root"][data-paused]').first(),
+      () => page.mouse.move(0, 0),
+      { noWaitAfter: true },
+    );
+  context.on('page', (page) => void install(page));
+  await Promise.all(context.pages().map(install));
+}
+
+/**
  * Closes the toasts on show with their close buttons, as a user does to reach what they cover
  * (on a desktop window they sit under the header's right end, over the page), one at a time:
  * a toast on its way out covers its neighbours for a moment, so each is waited out before the
