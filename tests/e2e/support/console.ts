@@ -35,11 +35,7 @@ export async function startConsole(gateway: string): Promise<ConsoleUnderTest> {
   return {
     url: `http://127.0.0.1:${address.port}`,
     browser,
-    newContext: async (options) => {
-      const context = await browser.newContext(options);
-      await letToastsRunOut(context);
-      return context;
-    },
+    newContext: async (options) => letToastsRunOut(await browser.newContext(options)),
     close: async () => {
       await browser.close();
       await server.close();

@@ -106,11 +106,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   });
   const browser = await connectChromium();
   const url = `http://127.0.0.1:${server.port}`;
-  const newContext = async (contextOptions?: BrowserContextOptions) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions });
-    await letToastsRunOut(context);
-    return context;
-  };
+  const newContext = async (contextOptions?: BrowserContextOptions) =>
+    letToastsRunOut(await browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions }));
   return {
     url,
     browser,

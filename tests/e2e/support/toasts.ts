@@ -51,8 +51,9 @@ export function expectNoUnexpectedErrors(toasts: SeenToasts, expected: readonly 
  * while a paused toast shows, the pointer moves off to the window's top left corner (the header),
  * as a user moves on, and the toast runs out as it would then (warnings last 10 s, notices stay
  * until closed: `closeToasts`). No test moves the mouse itself, so moving it changes nothing else.
+ * Answers `context`.
  */
-export async function letToastsRunOut(context: BrowserContext): Promise<void> {
+export async function letToastsRunOut(context: BrowserContext): Promise<BrowserContext> {
   const install = (page: Page) =>
     page.addLocatorHandler(
       page.locator('[data-scope="toast"][data-part="root"][data-paused]').first(),
@@ -61,6 +62,7 @@ export async function letToastsRunOut(context: BrowserContext): Promise<void> {
     );
   context.on('page', (page) => void install(page));
   await Promise.all(context.pages().map(install));
+  return context;
 }
 
 /**
