@@ -34,8 +34,9 @@ describe('the console without a server', () => {
   it('shows the shell and says the server cannot be reached, not a blank page', async () => {
     const page = await open('/');
     await page.getByRole('navigation', { name: '主导航' }).waitFor();
-    await expect(page.getByText('无法正常连接至服务器！').first().isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('link', { name: '登录' }).isVisible()).resolves.toBe(true);
+    // the shell shows before the status call has failed: wait for what it says then
+    await page.getByText('无法正常连接至服务器！').first().waitFor();
+    await page.getByRole('link', { name: '登录' }).waitFor();
     await page.context().close();
   });
 
