@@ -50,7 +50,8 @@ export function expectNoUnexpectedErrors(toasts: SeenToasts, expected: readonly 
  * and take the next click meant for what it covers. Before every action on a page of `context`
  * while a paused toast shows, the pointer moves off to the window's top left corner (the header),
  * as a user moves on, and the toast runs out as it would then (warnings last 10 s, notices stay
- * until closed: `closeToasts`). No test moves the mouse itself, so moving it changes nothing else.
+ * until closed: `closeToasts`). No test drives the mouse step by step (`mouse.move` then `down`),
+ * so moving it between actions changes nothing else.
  * Answers `context`.
  */
 export async function letToastsRunOut(context: BrowserContext): Promise<BrowserContext> {
