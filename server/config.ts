@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defaultTrustedProxies, parseNetwork, type TrustedProxies } from './http/clientIp';
+import { normaliseOrigin } from './http/origin';
 
 /**
  * The server configuration, read once from environment variables with one-api's names
@@ -64,6 +65,8 @@ export interface Config {
   readonly enforceIncludeUsage: boolean;
   /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
   readonly trustedProxies: TrustedProxies;
+  /** `TRUSTED_ORIGINS`: other origins whose pages may use the session cookie on /api (normalised `scheme://host[:port]`). */
+  readonly trustedOrigins: readonly string[];
 }
 
 /** An environment variable holds a value the server cannot use. */
@@ -103,6 +106,17 @@ const readTrustedProxies = (env: Env): TrustedProxies => {
   const bad = entries.find((entry) => parseNetwork(entry) === null);
   if (bad !== undefined) throw new ConfigError('TRUSTED_PROXIES', `"${bad}" is not an address or a network (e.g. 10.0.0.0/8); use * to trust every peer`);
   return entries;
+};
+
+/** `TRUSTED_ORIGINS`: a comma list of `http(s)://host[:port]` origins (no path), normalised; unset: none. */
+const readTrustedOrigins = (env: Env): readonly string[] => {
+  const entries = (read(env, 'TRUSTED_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const origins = entries.map((entry) => {
+    const origin = normaliseOrigin(entry);
+    if (origin === null) throw new ConfigError('TRUSTED_ORIGINS', `"${entry}" is not an origin: expected http(s)://host[:port] without a path, e.g. https://console.example.com`);
+    return origin;
+  });
+  return [...new Set(origins)];
 };
 
 /** SQLite unless `SQL_DSN` is a PostgreSQL URL; MySQL DSNs are refused (not supported). */
@@ -169,5 +183,6 @@ export function loadConfig(env: Env = process.env): Config {
     relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
     trustedProxies: readTrustedProxies(env),
+    trustedOrigins: readTrustedOrigins(env),
   };
 }

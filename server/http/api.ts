@@ -11,6 +11,7 @@ import { redemptionRoutes, topUpRoutes } from '../routes/redemption';
 import { statusRoutes } from '../routes/status';
 import { tokenRoutes } from '../routes/token';
 import { userRoutes } from '../routes/user';
+import { crossSiteGuard } from './csrf';
 import { fail, invalidUrl } from './envelope';
 import { requestIdHeader, type ApiDeps, type AppEnv, type ResolvedDeps } from './env';
 import { createRateLimiters, criticalRoutes, type RateLimitStore } from './rateLimit';
@@ -77,6 +78,7 @@ export function createApi(deps: ApiDeps, rateLimitStore?: RateLimitStore): Hono<
   const resolved = resolveDeps(deps);
   const limits = createRateLimiters(deps.config, rateLimitStore, resolved.now);
   app.use('/api/*', provideDeps(resolved), compress(), limits.globalApi, limitBody());
+  app.use('/api/*', crossSiteGuard());
   for (const [method, path] of criticalRoutes) app.on(method, path, limits.critical);
   for (const [method, path] of turnstileRoutes) app.on(method, path, turnstileCheck);
   mountRoutes(app);
