@@ -40,7 +40,10 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: gateway, changeOrigin: true },
+      // xfwd: the gateway (on loopback, a trusted proxy) learns the host the browser used from
+      // X-Forwarded-Host, so its cross-site check accepts this origin in browsers that send
+      // Origin but no Sec-Fetch-Site (plain HTTP to a LAN address).
+      '/api': { target: gateway, changeOrigin: true, xfwd: true },
       '/v1': { target: gateway, changeOrigin: true },
     },
   },
