@@ -251,3 +251,16 @@ export function crossSiteGuard(): MiddlewareHandler<AppEnv> {
     if (corsOrigin !== null) allowOrigin(c.res.headers, corsOrigin);
   };
 }
+
+/**
+ * The console's pages may be framed by the gateway's own origin only (`X-Frame-Options`, and CSP
+ * `frame-ancestors` for current browsers): a sibling origin gets the Lax session cookie inside a
+ * frame, and could otherwise overlay the signed-in console to trick clicks (clickjacking).
+ */
+export function frameGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+    c.res.headers.set('Content-Security-Policy', "frame-ancestors 'self'");
+  };
+}

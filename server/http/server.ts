@@ -5,6 +5,7 @@ import { except } from 'hono/combine';
 import { relayRoutes } from '../relay/routes';
 import { createApi, provideDeps, resolveDeps, type ApiDeps } from './api';
 import { consoleRoutes } from './console';
+import { frameGuard } from './csrf';
 import { createRateLimiters, createRateLimitStore, type RateLimitStore } from './rateLimit';
 
 /**
@@ -28,6 +29,7 @@ export function createServerApp(deps: ApiDeps, distDir: string | null, store: Ra
     // Hashed, immutable build files do not count: a first visit loads dozens of chunks, and
     // counting them (as one-api counts every file) locks real browsers out after a few pages.
     web.use('*', except('/assets/*', limitWeb));
+    web.use('*', frameGuard());
     web.route('/', consoleRoutes(distDir));
     app.route('/', web);
   }

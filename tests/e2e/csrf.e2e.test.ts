@@ -273,6 +273,31 @@ describe('a page of another site or a sibling origin cannot act as signed-in roo
   });
 });
 
+describe('framing', () => {
+  it('a sibling origin cannot frame the signed-in console (clickjacking); the console may frame itself', async () => {
+    const page = await victim.newPage();
+    const framed = async (origin: string): Promise<string> => {
+      await page.goto(`${origin}/blank`);
+      await page.evaluate(
+        (src) =>
+          new Promise<void>((resolve) => {
+            const frame = document.createElement('iframe');
+            frame.onload = () => resolve();
+            frame.src = src;
+            document.body.append(frame);
+          }),
+        `${gw.url}/token`,
+      );
+      const child = page.frames().find((f) => f !== page.mainFrame());
+      // a refused frame shows Chromium's error page, whose document is not the console
+      return (await child?.evaluate(() => document.getElementById('root') !== null).catch(() => false)) === true ? 'console' : 'blocked';
+    };
+    expect(await framed(sameSite())).toBe('blocked');
+    expect(await framed(gw.url)).toBe('console');
+    await page.close();
+  });
+});
+
 describe('TRUSTED_ORIGINS', () => {
   let trusted: GatewayUnderTest;
   let context: BrowserContext;

@@ -163,6 +163,10 @@ for (const target of dbTargets) {
           expect(reply.body.message, `${entry} ${name}`).toMatch(foreignZh);
         }
       }
+      // HEAD runs the GET handler (a no-cors fetch can send it)
+      for (const path of ['/api/user/token', '/api/user/logout']) {
+        expect((await root.request('HEAD', path, { headers: sameSite })).status).toBe(403);
+      }
       expect(await dumpDatabase(db())).toBe(before);
       expect((await root.get('/api/user/self')).body.success).toBe(true);
     });
