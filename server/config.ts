@@ -53,6 +53,8 @@ export interface Config {
   readonly oauthUrls: { readonly githubOAuth: string; readonly githubApi: string; readonly lark: string; readonly larkPassport: string };
   /** Cloudflare Turnstile siteverify endpoint (`TURNSTILE_VERIFY_URL`, ours; overridable for tests). */
   readonly turnstileVerifyUrl: string;
+  /** `TRUSTED_ORIGINS`: other origins whose pages may use the session cookie on /api (normalised `scheme://host[:port]`). */
+  readonly trustedOrigins: readonly string[];
   /** Seconds slept between channels in batch channel tests and balance updates (`POLLING_INTERVAL`, 0). */
   readonly pollingIntervalSeconds: number;
   /** The user message of a channel test (`TEST_PROMPT`). */
@@ -65,8 +67,6 @@ export interface Config {
   readonly enforceIncludeUsage: boolean;
   /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
   readonly trustedProxies: TrustedProxies;
-  /** `TRUSTED_ORIGINS`: other origins whose pages may use the session cookie on /api (normalised `scheme://host[:port]`). */
-  readonly trustedOrigins: readonly string[];
 }
 
 /** An environment variable holds a value the server cannot use. */
@@ -108,17 +108,6 @@ const readTrustedProxies = (env: Env): TrustedProxies => {
   return entries;
 };
 
-/** `TRUSTED_ORIGINS`: a comma list of `http(s)://host[:port]` origins (no path), normalised; unset: none. */
-const readTrustedOrigins = (env: Env): readonly string[] => {
-  const entries = (read(env, 'TRUSTED_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const origins = entries.map((entry) => {
-    const origin = normaliseOrigin(entry);
-    if (origin === null) throw new ConfigError('TRUSTED_ORIGINS', `"${entry}" is not an origin: expected http(s)://host[:port] without a path, e.g. https://console.example.com`);
-    return origin;
-  });
-  return [...new Set(origins)];
-};
-
 /** SQLite unless `SQL_DSN` is a PostgreSQL URL; MySQL DSNs are refused (not supported). */
 const readDatabase = (env: Env): DatabaseConfig => {
   const dsn = read(env, 'SQL_DSN');
@@ -132,6 +121,17 @@ const readDatabase = (env: Env): DatabaseConfig => {
   }
   if (/^postgres(ql)?:\/\//i.test(dsn)) return { kind: 'postgres', dsn };
   throw new ConfigError('SQL_DSN', 'only PostgreSQL (postgres://...) is supported; unset it to use SQLite');
+};
+
+/** `TRUSTED_ORIGINS`: a comma list of `http(s)://host[:port]` origins (no path), normalised; unset: none. */
+const readTrustedOrigins = (env: Env): readonly string[] => {
+  const entries = (read(env, 'TRUSTED_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const origins = entries.map((entry) => {
+    const origin = normaliseOrigin(entry);
+    if (origin === null) throw new ConfigError('TRUSTED_ORIGINS', `"${entry}" is not an origin: expected http(s)://host[:port] without a path, e.g. https://console.example.com`);
+    return origin;
+  });
+  return [...new Set(origins)];
 };
 
 /** Reads the configuration from `env` (default `process.env`). */
@@ -177,12 +177,12 @@ export function loadConfig(env: Env = process.env): Config {
       larkPassport: (read(env, 'LARK_PASSPORT_BASE_URL') ?? 'https://passport.feishu.cn').replace(/\/+$/, ''),
     },
     turnstileVerifyUrl: read(env, 'TURNSTILE_VERIFY_URL') ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    trustedOrigins: readTrustedOrigins(env),
     pollingIntervalSeconds: readInt(env, 'POLLING_INTERVAL', 0),
     testPrompt: read(env, 'TEST_PROMPT') ?? 'Output only your specific model name with no additional text.',
     channelTestFrequencyMinutes: readInt(env, 'CHANNEL_TEST_FREQUENCY', 0),
     relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
     trustedProxies: readTrustedProxies(env),
-    trustedOrigins: readTrustedOrigins(env),
   };
 }
