@@ -33,6 +33,13 @@ export { normaliseOrigin } from './origin';
  * a visitor in as the attacker (login CSRF through `POST /api/user/login` or the state-less
  * `GET /api/oauth/wechat`) or mail codes from the visitor's address.
  *
+ * Browsers send `Sec-Fetch-Site` only to HTTPS and loopback addresses; over plain HTTP (a gateway
+ * reached at `http://<server address>`) a cross-site top-level navigation or `<img>` carries
+ * neither header, and the Lax cookie goes with the navigation. So the GET routes that change
+ * state (`stateChangingGets`) also need a positive sign when `Sec-Fetch-Site` is absent: an
+ * `Origin` or `Referer` of the gateway's own (or a trusted) origin, which the console's own
+ * requests carry. Keep that list in step with the routes.
+ *
  * A same-origin (or trusted) request that carries the session cookie and a body on a method that
  * may change state must declare it as JSON (`Content-Type: application/json`, any parameters):
  * the handlers parse their bodies as JSON whatever the declared type, and `text/plain` is what a
@@ -58,6 +65,20 @@ type Ctx = Context<AppEnv>;
  */
 export const crossSiteAllowlist: ReadonlySet<string> = new Set(['/api/oauth/github', '/api/oauth/lark', '/api/oauth/oidc']);
 
+/**
+ * GET routes that change state (or sign someone in, or send mail): over plain HTTP, without
+ * `Sec-Fetch-Site`, they need an own `Origin` or `Referer`. Patterns of the paths without the
+ * trailing slash.
+ */
+export const stateChangingGets: readonly RegExp[] = [
+  /^\/api\/oauth\/email\/bind$/,
+  /^\/api\/oauth\/wechat(\/bind)?$/,
+  /^\/api\/oauth\/state$/,
+  /^\/api\/user\/(token|logout)$/,
+  /^\/api\/channel\/(test|update_balance)(\/[^/]+)?$/,
+  /^\/api\/(verification|reset_password)$/,
+];
+
 /** Methods without a request body here (the content-type rule does not apply to them; the origin rule does). */
 const readMethods: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
@@ -67,6 +88,7 @@ export interface RequestFacts {
   readonly path: string;
   readonly secFetchSite: string | undefined;
   readonly origin: string | undefined;
+  readonly referer: string | undefined;
   /** The hosts this request was addressed to: `Host`, and `X-Forwarded-Host` when a trusted proxy sent it. */
   readonly ownHosts: readonly string[];
   readonly hasSessionCookie: boolean;
@@ -102,6 +124,24 @@ function isForeign(facts: RequestFacts, trusted: ReadonlySet<string>): boolean {
   return !facts.ownHosts.some((host) => namesHost(origin, host));
 }
 
+/** The origin of a Referer value, or null. */
+export function refererOrigin(referer: string): string | null {
+  try {
+    const url = new URL(referer);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the browser said, or an Origin / Referer shows, that the request comes from an own or trusted page. */
+function provesOwnPage(facts: RequestFacts, trusted: ReadonlySet<string>): boolean {
+  const site = facts.secFetchSite?.trim().toLowerCase();
+  if (site === 'same-origin' || site === 'none') return true;
+  const candidates = [facts.origin === undefined ? null : normaliseOrigin(facts.origin), facts.referer === undefined ? null : refererOrigin(facts.referer)];
+  return candidates.some((origin) => origin !== null && (trusted.has(origin) || facts.ownHosts.some((host) => namesHost(origin, host))));
+}
+
 /** The media type of a Content-Type value, lower-cased, without parameters. */
 const mediaType = (contentType: string): string => contentType.split(';')[0]!.trim().toLowerCase();
 
@@ -113,6 +153,9 @@ export function judgeRequest(facts: RequestFacts, trusted: ReadonlySet<string>):
   if (readMethods.has(method) && crossSiteAllowlist.has(path)) return { kind: 'allow' };
   if (!facts.hasSessionCookie && facts.hasAuthorization) return { kind: 'allow' };
   if (isForeign(facts, trusted)) return { kind: 'foreign', from: facts.origin ?? facts.secFetchSite ?? '' };
+  if (readMethods.has(method) && stateChangingGets.some((pattern) => pattern.test(path)) && !provesOwnPage(facts, trusted)) {
+    return { kind: 'foreign', from: facts.referer === undefined ? '' : (refererOrigin(facts.referer) ?? '') };
+  }
   if (facts.hasSessionCookie && !readMethods.has(method) && facts.hasBody) {
     const type = facts.contentType ?? '';
     if (mediaType(type) !== 'application/json') return { kind: 'not_json', contentType: type };
@@ -189,6 +232,7 @@ function factsOf(c: Ctx, proxies: ProxyTrust): RequestFacts {
     path: c.req.path,
     secFetchSite: header('Sec-Fetch-Site'),
     origin: header('Origin'),
+    referer: header('Referer') === '' ? undefined : header('Referer'),
     ownHosts,
     hasSessionCookie: getCookie(c, sessionCookieName) !== undefined,
     hasAuthorization: (header('Authorization') ?? '') !== '',
@@ -237,9 +281,10 @@ export function crossSiteGuard(): MiddlewareHandler<AppEnv> {
 
     const facts = factsOf(c, proxies);
     let verdict = judgeRequest(facts, origins);
-    if (verdict.kind === 'foreign' && trustedCaller !== null) {
+    const caller = trustedCaller ?? (facts.referer === undefined ? null : refererOrigin(facts.referer));
+    if (verdict.kind === 'foreign' && caller !== null) {
       const own = await serverAddressOrigin(c);
-      if (own !== null && own === trustedCaller) verdict = judgeRequest(facts, new Set([...origins, own]));
+      if (own !== null && own === caller) verdict = judgeRequest(facts, new Set([...origins, own]));
     }
     if (verdict.kind === 'foreign') return fail(c, foreignMessage(c, verdict.from), 403);
     if (verdict.kind === 'not_json') {

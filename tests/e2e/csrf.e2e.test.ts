@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
 import { dumpDatabase } from '../server/support/db';
 import type { Client } from '../server/support/http';
 import { startLoopbackSmtp, type LoopbackSmtp } from '../server/support/smtp';
-import { setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
+import { logInThroughForm, setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
 
 /**
  * Cross-site request forgery in real Chromium against the real gateway (on 127.0.0.1): root is
@@ -50,7 +51,27 @@ function startPages(): Promise<Server> {
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     response.end(html);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  // every address: the plain-HTTP suite reaches it on the machine's own network address too
+  return new Promise((resolve) => server.listen(0, () => resolve(server)));
+}
+
+/** The machine's first non-loopback IPv4 address (plain HTTP there is not a secure context), or null. */
+function networkAddress(): string | null {
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) if (entry.family === 'IPv4' && !entry.internal) return entry.address;
+  }
+  return null;
+}
+
+/** A TCP relay on `host` to the gateway's loopback port (a reverse proxy that keeps Host as the browser sent it). */
+function relayTo(host: string, port: number): Promise<TcpServer> {
+  const server = createTcpServer((socket) => {
+    const upstream = connect(port, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    socket.on('error', () => upstream.destroy());
+    upstream.on('error', () => socket.destroy());
+  });
+  return new Promise((resolve) => server.listen(0, host, () => resolve(server)));
 }
 
 /** Origins of the attacker's pages: another site, and another port of the gateway's host. */
@@ -295,6 +316,68 @@ describe('framing', () => {
     expect(await framed(sameSite())).toBe('blocked');
     expect(await framed(gw.url)).toBe('console');
     await page.close();
+  });
+});
+
+const lanAddress = networkAddress();
+
+describe.skipIf(lanAddress === null)('over plain HTTP (no Sec-Fetch-Site: the gateway reached at a network address)', () => {
+  let relay: TcpServer;
+  let plain: string;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    relay = await relayTo(lanAddress!, Number(new URL(gw.url).port));
+    plain = `http://${lanAddress}:${(relay.address() as AddressInfo).port}`;
+    context = await gw.newContext();
+    const page = await context.newPage();
+    await logInThroughForm(page, plain, 'root', '123456');
+    await page.close();
+  }, 60_000);
+  afterAll(async () => {
+    await context?.close();
+    relay?.close();
+  });
+
+  it('navigations and images from another site or port cannot bind an e-mail or renew the token; the console still can', async () => {
+    const code = await mailedCode('plain@evil.example');
+    const target = `${plain}/api/oauth/email/bind?email=plain%40evil.example&code=${code}`;
+    const { access_token: token } = await rootRow();
+    const seen: Array<Record<string, string>> = [];
+    context.on('request', (request) => {
+      if (request.url().startsWith(`${plain}/api/`)) seen.push(request.headers());
+    });
+    const page = await context.newPage();
+    for (const origin of [`http://127.0.0.1:${pagePort}`, `http://${lanAddress}:${pagePort}`]) {
+      const navigation = page.waitForResponse((r) => r.url() === target);
+      await page.goto(`${origin}/nav?to=${encodeURIComponent(target)}`);
+      expect((await navigation).status()).toBe(403);
+      await page.goto(`${origin}/blank`);
+      await page.evaluate(
+        (urls) =>
+          Promise.all(
+            urls.map(
+              (url) =>
+                new Promise<void>((resolve) => {
+                  const img = new Image();
+                  img.onload = img.onerror = () => resolve();
+                  img.src = url;
+                }),
+            ),
+          ),
+        [target, `${plain}/api/user/token`, `${plain}/api/user/logout`],
+      );
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(8);
+    expect(seen.filter((headers) => 'sec-fetch-site' in headers)).toEqual([]);
+    expect((await rootRow()).email).toBe('');
+    expect((await rootRow()).access_token).toBe(token);
+    // the console's own page over the same plain HTTP: its requests carry its Referer
+    await page.goto(`${plain}/`);
+    const answer = await page.evaluate(async (url) => (await (await fetch(url, { credentials: 'include' })).json()) as { success: boolean }, target);
+    expect(answer).toEqual({ success: true, message: '' });
+    expect((await rootRow()).email).toBe('plain@evil.example');
+    await page.close();
+    await db().updateTable('users').set({ email: '' }).where('id', '=', 1).execute();
   });
 });
 

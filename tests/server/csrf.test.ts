@@ -28,6 +28,9 @@ const sameSite = { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:1', 
 /** A browser that sends no Sec-Fetch-* (plain HTTP to a non-loopback host): only Origin. */
 const originOnly = { origin: 'http://evil.example', 'accept-language': 'zh-CN' };
 const nullOrigin = { origin: 'null', 'accept-language': 'zh-CN' };
+/** A navigation or `<img>` over plain HTTP, where browsers send no Sec-Fetch-*: only the Referer tells (or nothing, when the page hides it). */
+const plainHttpNavigation = { referer: 'http://evil.example/page', 'accept-language': 'zh-CN' };
+const plainHttpNoReferer = { referer: '', 'accept-language': 'zh-CN' };
 const attacks = { crossSite, crossSiteNavigation, sameSite, originOnly, nullOrigin } as const;
 
 /** A route path with every parameter filled in. */
@@ -41,6 +44,7 @@ const facts = (overrides: Partial<RequestFacts>): RequestFacts => ({
   path: '/api/user/self',
   secFetchSite: undefined,
   origin: undefined,
+  referer: undefined,
   ownHosts: ['gateway.example:3000'],
   hasSessionCookie: true,
   hasAuthorization: false,
@@ -83,6 +87,21 @@ describe('cross-site decision (judgeRequest)', () => {
     expect(judgeRequest(facts({ secFetchSite: 'cross-site', hasSessionCookie: false, hasAuthorization: true }), none).kind).toBe('allow');
     // the cookie wins over the header in the guards, so a cookie makes it a cookie request
     expect(judgeRequest(facts({ secFetchSite: 'cross-site', hasAuthorization: true }), none).kind).toBe('foreign');
+  });
+  it('over plain HTTP (no Sec-Fetch-Site), the GET routes that change state need an own Origin or Referer', () => {
+    const changing = ['/api/oauth/email/bind', '/api/user/token', '/api/user/token/', '/api/user/logout', '/api/oauth/wechat', '/api/oauth/wechat/bind', '/api/oauth/state', '/api/channel/test', '/api/channel/test/5', '/api/channel/update_balance/5', '/api/verification', '/api/reset_password'];
+    for (const path of changing) {
+      expect(judgeRequest(facts({ path }), none).kind, path).toBe('foreign');
+      expect(judgeRequest(facts({ path, method: 'HEAD', hasSessionCookie: false }), none).kind, path).toBe('foreign');
+      expect(judgeRequest(facts({ path, referer: 'http://evil.example/x' }), none)).toEqual({ kind: 'foreign', from: 'http://evil.example' });
+      expect(judgeRequest(facts({ path, referer: 'http://gateway.example:3000/setting' }), none).kind, path).toBe('allow');
+      expect(judgeRequest(facts({ path, referer: 'http://console.example/', ownHosts: ['gateway.example'] }), new Set(['http://console.example'])).kind).toBe('allow');
+      expect(judgeRequest(facts({ path, secFetchSite: 'same-origin' }), none).kind, path).toBe('allow');
+      expect(judgeRequest(facts({ path, hasSessionCookie: false, hasAuthorization: true }), none).kind, path).toBe('allow');
+    }
+    for (const path of ['/api/user/self', '/api/channel/', '/api/log/self', '/api/status', '/api/user/tokens']) {
+      expect(judgeRequest(facts({ path }), none).kind, path).toBe('allow');
+    }
   });
   it('requires a JSON content type on cookie-authenticated bodies only', () => {
     const post = { method: 'POST', hasBody: true, secFetchSite: 'same-origin' } as const;
@@ -179,7 +198,7 @@ for (const target of dbTargets) {
         return /<strong>([0-9a-f]{6})<\/strong>/.exec(smtp.lastTo('attacker@evil.example')?.body ?? '')![1]!;
       })();
       const path = `/api/oauth/email/bind?email=attacker%40evil.example&code=${code}`;
-      for (const headers of [crossSiteNavigation, sameSite, originOnly]) expectRefused(await root.get(path, { headers }));
+      for (const headers of [crossSiteNavigation, sameSite, originOnly, plainHttpNavigation, plainHttpNoReferer]) expectRefused(await root.get(path, { headers }));
       expect((await rootRow()).email).toBe('');
       // the same link opened from the console's own pages binds (and the code was not used up)
       const own = await root.get(path, { headers: { 'sec-fetch-site': 'same-origin' } });
@@ -193,6 +212,8 @@ for (const target of dbTargets) {
       expectRefused(await root.get('/api/user/token', { headers: crossSiteNavigation }));
       expectRefused(await root.get('/api/user/logout', { headers: sameSite }));
       expectRefused(await root.get('/api/oauth/state', { headers: crossSiteNavigation }));
+      expectRefused(await root.get('/api/user/token', { headers: plainHttpNavigation }));
+      expectRefused(await root.get('/api/user/logout', { headers: plainHttpNoReferer }));
       expect((await rootRow()).access_token).toBe(token);
       expect((await root.get('/api/user/self')).body.success).toBe(true);
     });

@@ -46,7 +46,9 @@ export class Client {
 
   /** Sends a request, updates the jar from Set-Cookie, returns the reply. */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
-    const headers: Record<string, string> = { ...options.headers };
+    // A page of the server's own origin sent it, as the console's requests (server/http/csrf.ts);
+    // pass `referer` (possibly '') to send another.
+    const headers: Record<string, string> = { referer: `${this.base}/`, ...options.headers };
     if (this.jar.size > 0 && headers.cookie === undefined) headers.cookie = this.cookieHeader();
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
