@@ -202,6 +202,12 @@ export async function startRelayLedger(db: Db, dialect: Dialect, port: number): 
   return recover(db, instance, { claimSameAddress: true });
 }
 
+/** What a heartbeat does after renewing the lease: gives back the reservations of gateways whose lease ran out (PostgreSQL). */
+export async function recoverStoppedGateways(db: Db, dialect: Dialect): Promise<Recovered> {
+  if (dialect !== 'postgres') return { reservations: 0, quota: 0 };
+  return recover(db, instanceOf(db), { claimSameAddress: false });
+}
+
 /** Stops the heartbeat, gives back what this gateway still has reserved and removes its lease row. */
 async function release(db: Db, instance: Instance): Promise<void> {
   if (instance.stopped) return;
