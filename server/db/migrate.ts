@@ -394,29 +394,33 @@ const relayLedgerDdl: readonly string[] = [
     pid integer not null, started_at bigint not null, lease_until bigint not null)`,
   `create table if not exists oa_relay_reservations (id bigserial primary key, instance_id text not null,
     user_id bigint not null, token_id bigint not null, amount bigint not null, created_at bigint not null)`,
-  'create index if not exists idx_oa_relay_reservations_instance_id on oa_relay_reservations (instance_id)',
+  // The happy path is two conditional updates and the insert (no `for update` first: a row lock
+  // is one more WAL record per row). A token too short takes back what the user update took,
+  // in the same statement, so nothing of it shows.
   `create or replace function oa_relay_reserve(p_amount bigint, p_user bigint, p_token bigint, p_instance text)
     returns table (r_outcome text, r_quota bigint, r_email text, r_unlimited boolean, r_id bigint)
     language plpgsql as $$
     declare
-      v_quota bigint; v_email text; v_remain bigint; v_unlimited boolean; v_id bigint;
+      v_quota bigint; v_email text; v_unlimited boolean; v_id bigint;
     begin
-      select u.quota, u.email into v_quota, v_email from users u where u.id = p_user for update;
-      if not found or v_quota is null or v_quota < p_amount then
+      update users u set quota = u.quota - p_amount where u.id = p_user and u.quota >= p_amount
+        returning u.quota, u.email into v_quota, v_email;
+      if not found then
         return query select 'user'::text, null::bigint, null::text, null::boolean, null::bigint;
         return;
       end if;
-      select t.remain_quota, t.unlimited_quota into v_remain, v_unlimited from tokens t where t.id = p_token for update;
-      if not found or (v_unlimited is not true and (v_remain is null or v_remain < p_amount)) then
+      update tokens t set remain_quota = t.remain_quota - p_amount, used_quota = t.used_quota + p_amount
+        where t.id = p_token and (t.unlimited_quota = true or t.remain_quota >= p_amount)
+        returning t.unlimited_quota into v_unlimited;
+      if not found then
+        update users u set quota = u.quota + p_amount where u.id = p_user;
         return query select 'token'::text, null::bigint, null::text, null::boolean, null::bigint;
         return;
       end if;
-      update users u set quota = u.quota - p_amount where u.id = p_user;
-      update tokens t set remain_quota = t.remain_quota - p_amount, used_quota = t.used_quota + p_amount where t.id = p_token;
       insert into oa_relay_reservations (instance_id, user_id, token_id, amount, created_at)
         values (p_instance, p_user, p_token, p_amount, (extract(epoch from clock_timestamp()) * 1000)::bigint)
         returning id into v_id;
-      return query select 'ok'::text, v_quota - p_amount, v_email, coalesce(v_unlimited, false), v_id;
+      return query select 'ok'::text, v_quota, v_email, coalesce(v_unlimited, false), v_id;
     end $$`,
   `create or replace function oa_relay_refund(p_id bigint) returns bigint language plpgsql as $$
     declare
