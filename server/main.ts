@@ -11,7 +11,7 @@ import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { createServerApp } from './http/server';
 import { resolveDeps } from './http/api';
-import { reservationsClosed, settlementsDone, stopReserving } from './relay/billing';
+import { reservationsClosed, settlementsDone, startSettlements, stopReserving } from './relay/billing';
 import { startRelayLedger } from './relay/reservationLedger';
 import { scheduleChannelTests, stopBatchTests } from './services/channelTest';
 
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   const report = await bootstrap(database.db, database.dialect, config);
   if (report.rootCreated) console.log('First start: created the root user (root / 123456). Change its password.');
   const deps = resolveDeps({ db: database.db, dialect: database.dialect, config });
+  startSettlements(deps);
   const app = createServerApp(deps, 'dist');
   const stopSchedule =
     config.channelTestFrequencyMinutes > 0 ? scheduleChannelTests(deps, config.channelTestFrequencyMinutes * 60_000) : () => undefined;

@@ -947,6 +947,15 @@ function remindAfterHeld(deps: ResolvedDeps, settings: BillingSettings, done: { 
   remindIfCrossed(deps.db, settings, done.email, left + Math.max(0, done.charged - reserved), left);
 }
 
+/**
+ * Starts the settlement thread of a SQLite file database now (at server start) rather than with
+ * the first reservation, so that the first answers' settlements do not wait for it to open its
+ * connection: a crash just after a start then leaves fewer answers unbilled.
+ */
+export function startSettlements(deps: Pick<ResolvedDeps, 'db' | 'dialect'>): void {
+  if (ledgerOf(deps) !== null) settlementThreadOf(deps.db);
+}
+
 /** The settlement threads of SQLite file databases (null: none, settle on this thread). */
 const threads = new WeakMap<Db, SettlementThread | null>();
 

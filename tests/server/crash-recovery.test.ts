@@ -109,9 +109,9 @@ interface LoadFigures {
 
 /**
  * Runs 40 relay clients and one admin topping up until `stop` aborts; requests cut by the crash
- * count as failed. Resolves when every client has stopped.
+ * count as failed. `figures` grow as answers arrive; `done` resolves when every client has stopped.
  */
-async function runLoad(gateway: Gateway, seeded: Seeded, stop: AbortSignal): Promise<LoadFigures> {
+function runLoad(gateway: Gateway, seeded: Seeded, stop: AbortSignal): { readonly figures: LoadFigures; readonly done: Promise<LoadFigures> } {
   const figures: LoadFigures = { answered: 0, refused: 0, failed: 0, topUps: 0 };
   const relayClient = async (n: number): Promise<void> => {
     for (let i = 0; !stop.aborted; i += 1) {
@@ -151,8 +151,15 @@ async function runLoad(gateway: Gateway, seeded: Seeded, stop: AbortSignal): Pro
       await sleep(25);
     }
   };
-  await Promise.all([...Array.from({ length: clients }, (_, n) => relayClient(n)), topUpClient()]);
-  return figures;
+  const done = Promise.all([...Array.from({ length: clients }, (_, n) => relayClient(n)), topUpClient()]).then(() => figures);
+  return { figures, done };
+}
+
+/** Waits until the load has had `answers` answers (a fresh gateway warms up slowly on a busy machine), then a random while more. */
+async function randomMomentUnderLoad(figures: LoadFigures, answers: number, maxExtraMs: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (figures.answered < answers && Date.now() < deadline) await sleep(10);
+  await sleep(Math.floor(Math.random() * maxExtraMs));
 }
 
 /** Every difference between the quotas and the ledger (empty: reconciled). */
@@ -265,10 +272,10 @@ for (const target of dbTargets) {
         const stop = new AbortController();
         const load = runLoad(gateway, seeded, stop.signal);
         // A random moment while requests are in flight (the first cycle also drains user 0).
-        await sleep(400 + Math.floor(Math.random() * 800));
+        await randomMomentUnderLoad(load.figures, 5, 800);
         await gateway.stop('SIGKILL');
         stop.abort();
-        const figures = await load;
+        const figures = await load.done;
         const logs = (await consumeLogCount(handle.db)) - logsBefore;
         await gateway.start();
         const off = await reconciled(handle.db, seeded, 8_000);
@@ -284,10 +291,10 @@ for (const target of dbTargets) {
     it('a SIGTERM under load stops the gateway with every reservation settled or given back', async () => {
       const stop = new AbortController();
       const load = runLoad(gateway, seeded, stop.signal);
-      await sleep(300 + Math.floor(Math.random() * 300));
+      await randomMomentUnderLoad(load.figures, 5, 300);
       const code = await gateway.stop('SIGTERM');
       stop.abort();
-      await load;
+      await load.done;
       expect(code, gateway.output.slice(-2_000)).toBe(0);
       expect(await discrepancies(handle.db, seeded), gateway.output.slice(-2_000)).toEqual([]);
       if (handle.dialect === 'postgres') {
