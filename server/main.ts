@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     console.log(`Gateway listening on http://localhost:${info.port} (${where})`);
     // PostgreSQL: give back what gateways gone (this one's previous run on this port included)
     // had reserved and never settled; then keep this gateway's lease.
-    startRelayLedger(database.db, database.dialect, info.port).then(
+    startRelayLedger(database.db, database.dialect, info.port, config.relayLeaseMs).then(
       (back) => {
         if (back.reservations > 0) console.warn(`Gave back ${back.reservations} unsettled relay reservation(s) of stopped gateways (${back.quota} quota).`);
       },

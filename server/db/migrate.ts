@@ -391,7 +391,7 @@ export const relayLedgerTables = ['oa_relay_instances', 'oa_relay_reservations']
 
 const relayLedgerDdl: readonly string[] = [
   `create table if not exists oa_relay_instances (id text primary key, host text not null, port integer not null,
-    pid integer not null, started_at bigint not null, lease_until bigint not null)`,
+    pid integer not null, started_at bigint not null, renewed_at bigint not null, lease_until bigint not null)`,
   `create table if not exists oa_relay_reservations (id bigserial primary key, instance_id text not null,
     user_id bigint not null, token_id bigint not null, amount bigint not null, created_at bigint not null)`,
   // The happy path is two conditional updates and the insert (no `for update` first: a row lock

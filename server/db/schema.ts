@@ -151,6 +151,7 @@ export interface RelayInstancesTable {
   port: number;
   pid: number;
   started_at: number;
+  renewed_at: number;
   lease_until: number;
 }
 

@@ -15,11 +15,13 @@ import { logQuota, logQuotaKeys, readOptions } from '../services/options';
  * row in its transaction, a refund deletes it in its statement: a row exists exactly while the
  * quota it took is neither billed nor given back. A gateway killed meanwhile leaves its rows.
  *
- * Every gateway registers in `oa_relay_instances` with a lease (`leaseMs`, on the database's
- * clock) that it renews every `heartbeatMs`. The rows of a gateway whose lease ran out are given
- * back (`recover`) by any gateway: at its start, and at each heartbeat. A gateway that starts on
- * the host and port a registered one used (it has just bound that port, so the other one is gone)
- * gives that one's rows back at once instead of waiting for its lease. Each refund writes a
+ * Every gateway registers in `oa_relay_instances` with a lease (`RELAY_LEASE_SECONDS`, 30 s, on
+ * the database's clock) that it renews every third of it. The rows of a gateway whose lease ran
+ * out are given back (`recover`) by any gateway: at its start, and at each heartbeat. A gateway
+ * that starts on the host and port a registered one used (most likely its own previous run) gives
+ * that one's rows back as soon as it has not renewed for two heartbeats (20 s), instead of
+ * waiting for its whole lease; a live gateway renews in time, so it is never taken for gone, even
+ * by one sharing its host name and port (containers). Each refund writes a
  * system log (type 4) per user saying what came back and why. A live gateway's rows are never
  * touched; if a gateway was wrongly presumed gone (it could not reach the database for a whole
  * lease), its settlements find their rows gone and charge nothing: that answer is not billed,
@@ -28,10 +30,10 @@ import { logQuota, logQuotaKeys, readOptions } from '../services/options';
 
 type Db = Kysely<Database>;
 
-/** How long a gateway counts as running after its last heartbeat. */
-export const leaseMs = 30_000;
-/** How often a gateway renews its lease and looks for reservations of gateways gone. */
-export const heartbeatMs = 10_000;
+/** How long a gateway counts as running after its last heartbeat, unless configured (`RELAY_LEASE_SECONDS`). */
+export const defaultLeaseMs = 30_000;
+/** How often a gateway renews its lease (and looks for reservations of gateways gone): a third of the lease. */
+const heartbeatOf = (leaseMs: number): number => Math.floor(leaseMs / 3);
 
 /** The database clock in epoch milliseconds (gateways' clocks may differ; the database's is one). */
 const dbNowMs = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
@@ -41,6 +43,7 @@ interface Instance {
   readonly id: string;
   readonly host: string;
   port: number;
+  leaseMs: number;
   readonly startedAt: number;
   /** Resolves once the lease row was written. */
   registered: Promise<void>;
@@ -52,16 +55,17 @@ const instances = new WeakMap<Db, Instance>();
 
 /** Writes (or renews) the lease row of `instance`. */
 async function renew(db: Db, instance: Instance): Promise<void> {
-  await sql`insert into oa_relay_instances (id, host, port, pid, started_at, lease_until)
-    values (${instance.id}, ${instance.host}, ${instance.port}, ${process.pid}, ${instance.startedAt}, ${dbNowMs} + ${leaseMs})
-    on conflict (id) do update set port = excluded.port, lease_until = excluded.lease_until`.execute(db);
+  await sql`insert into oa_relay_instances (id, host, port, pid, started_at, renewed_at, lease_until)
+    values (${instance.id}, ${instance.host}, ${instance.port}, ${process.pid}, ${instance.startedAt}, ${dbNowMs}, ${dbNowMs} + ${instance.leaseMs})
+    on conflict (id) do update set port = excluded.port, renewed_at = excluded.renewed_at, lease_until = excluded.lease_until`.execute(db);
 }
 
 /** The heartbeat: renew the lease, then give back the reservations of gateways whose lease ran out. */
 async function heartbeat(db: Db, instance: Instance): Promise<void> {
+  if (instance.stopped) return;
   try {
     await renew(db, instance);
-    await recover(db, instance, { claimSameAddress: false });
+    await recover(db, instance, { claimSameAddress: true });
   } catch (error) {
     console.error(`[relay] reservation lease heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -75,17 +79,23 @@ async function heartbeat(db: Db, instance: Instance): Promise<void> {
 function instanceOf(db: Db): Instance {
   let instance = instances.get(db);
   if (instance === undefined) {
-    const created: Instance = { id: randomUUID(), host: hostname(), port: 0, startedAt: Date.now(), registered: Promise.resolve(), timer: null, stopped: false };
+    const created: Instance = { id: randomUUID(), host: hostname(), port: 0, leaseMs: defaultLeaseMs, startedAt: Date.now(), registered: Promise.resolve(), timer: null, stopped: false };
     instance = created;
     instances.set(db, created);
     created.registered = renew(db, created).catch((error: unknown) => {
       console.error(`[relay] reservation lease not written: ${error instanceof Error ? error.message : String(error)}`);
     });
-    created.timer = setInterval(() => void heartbeat(db, created), heartbeatMs);
-    created.timer.unref();
+    startHeartbeat(db, created);
     beforeClose(db, () => release(db, created));
   }
   return instance;
+}
+
+/** (Re)starts the heartbeat of `instance` at a third of its lease. */
+function startHeartbeat(db: Db, instance: Instance): void {
+  if (instance.timer !== null) clearInterval(instance.timer);
+  instance.timer = setInterval(() => void heartbeat(db, instance), heartbeatOf(instance.leaseMs));
+  instance.timer.unref();
 }
 
 /** The id under which this process records its reservations on `db`. */
@@ -115,7 +125,7 @@ async function recover(db: Db, instance: Instance, how: { readonly claimSameAddr
         eb.or([
           ...(gone.length > 0 ? [eb('instance_id', 'in', gone)] : []),
           eb.and([
-            eb('created_at', '<', sql<number>`${dbNowMs} - ${leaseMs}`),
+            eb('created_at', '<', sql<number>`${dbNowMs} - ${instance.leaseMs}`),
             eb.not(eb.exists(eb.selectFrom('oa_relay_instances').select('oa_relay_instances.id').whereRef('oa_relay_instances.id', '=', 'oa_relay_reservations.instance_id'))),
           ]),
         ]),
@@ -168,6 +178,13 @@ async function recover(db: Db, instance: Instance, how: { readonly claimSameAddr
 export const recoveryLogContent = (requests: number, quota: string): string =>
   `网关停止时 ${requests} 个请求的预扣额度未结算，已退还 ${quota}`;
 
+/** Another gateway registered on this gateway's host and port. */
+const sameAddress = (instance: Instance) =>
+  sql<boolean>`host = ${instance.host} and port = ${instance.port} and id <> ${instance.id}`;
+
+/** A gateway that has not renewed its lease for `ms`. */
+const silentFor = (ms: number) => sql<boolean>`renewed_at < ${dbNowMs} - ${ms}`;
+
 /** Deletes the lease rows of the gateways gone (see `recover`) and returns their ids. */
 async function goneInstances(trx: Transaction<Database>, instance: Instance, how: { readonly claimSameAddress: boolean; readonly own?: boolean }): Promise<string[]> {
   const rows = await trx
@@ -176,9 +193,7 @@ async function goneInstances(trx: Transaction<Database>, instance: Instance, how
       eb.or([
         eb('lease_until', '<', dbNowMs),
         ...(how.own === true ? [eb('id', '=', instance.id)] : []),
-        ...(how.claimSameAddress && instance.port !== 0
-          ? [eb.and([eb('host', '=', instance.host), eb('port', '=', instance.port), eb('id', '<>', instance.id)])]
-          : []),
+        ...(how.claimSameAddress && instance.port !== 0 ? [eb.and([sameAddress(instance), silentFor(2 * heartbeatOf(instance.leaseMs))])] : []),
       ]),
     )
     .returning('id')
@@ -193,19 +208,39 @@ async function goneInstances(trx: Transaction<Database>, instance: Instance, how
  * address and gives back the reservations of gateways gone, its own previous run on this host and
  * port included. Nothing on SQLite (reservations there live in the one gateway's memory).
  */
-export async function startRelayLedger(db: Db, dialect: Dialect, port: number): Promise<Recovered> {
+export async function startRelayLedger(db: Db, dialect: Dialect, port: number, leaseMs = defaultLeaseMs): Promise<Recovered> {
   if (dialect !== 'postgres') return { reservations: 0, quota: 0 };
   const instance = instanceOf(db);
   instance.port = port;
+  if (instance.leaseMs !== leaseMs) {
+    instance.leaseMs = leaseMs;
+    startHeartbeat(db, instance);
+  }
   await instance.registered;
   await renew(db, instance);
-  return recover(db, instance, { claimSameAddress: true });
+  const now = await recover(db, instance, { claimSameAddress: true });
+  // A previous run on this address that renewed its lease less than two heartbeats ago is
+  // looked at again once it has been silent that long (a live one keeps renewing: never taken).
+  const waiting = await db.selectFrom('oa_relay_instances').select('id').where(sameAddress(instance)).executeTakeFirst();
+  if (waiting !== undefined) {
+    const later = setTimeout(() => {
+      if (instance.stopped) return;
+      recover(db, instance, { claimSameAddress: true }).then(
+        (back) => {
+          if (back.reservations > 0) console.warn(`[relay] gave back ${back.reservations} unsettled reservation(s) of this gateway's previous run (${back.quota} quota)`);
+        },
+        (error: unknown) => console.error(`[relay] recovery of unsettled reservations failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, 2 * heartbeatOf(leaseMs) + 500);
+    later.unref();
+  }
+  return now;
 }
 
-/** What a heartbeat does after renewing the lease: gives back the reservations of gateways whose lease ran out (PostgreSQL). */
+/** What a heartbeat does after renewing the lease: gives back the reservations of gateways gone (PostgreSQL; see `recover`). */
 export async function recoverStoppedGateways(db: Db, dialect: Dialect): Promise<Recovered> {
   if (dialect !== 'postgres') return { reservations: 0, quota: 0 };
-  return recover(db, instanceOf(db), { claimSameAddress: false });
+  return recover(db, instanceOf(db), { claimSameAddress: true });
 }
 
 /** Stops the heartbeat, gives back what this gateway still has reserved and removes its lease row. */
