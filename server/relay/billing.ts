@@ -26,7 +26,10 @@ import { relayError, type RelayCaller, type RelayError, type Usage } from './typ
  *
  * - PostgreSQL (several gateways may share the database): reserve, refund and settle are each
  *   one transaction of such conditional updates; the conditions are re-checked under the row
- *   lock, so concurrent requests can neither overdraw nor lose an update.
+ *   lock, so concurrent requests can neither overdraw nor lose an update. A reservation is also
+ *   a row in `oa_relay_reservations`, written by the statement that takes the quota and deleted
+ *   by the one that settles or refunds it, under the gateway's id: the reservations of a gateway
+ *   that stopped without settling them are given back (reservationLedger.ts).
  * - SQLite (one gateway process owns the file): the reservation is HELD in this process's memory
  *   (`Ledger`) instead of being written: reserving reads the user's and token's rows at once (no
  *   await in between) and admits the request only if what they hold, less every reservation
