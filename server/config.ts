@@ -63,6 +63,8 @@ export interface Config {
   readonly channelTestFrequencyMinutes: number;
   /** Upstream timeout of relay requests in ms (`RELAY_TIMEOUT`, seconds; 0 = none, as in one-api). */
   readonly relayTimeoutMs: number;
+  /** PostgreSQL: how long a gateway counts as running without renewing its lease (`RELAY_LEASE_SECONDS`, 30, 3..3600; renewed every third of it). */
+  readonly relayLeaseMs: number;
   /** `ENFORCE_INCLUDE_USAGE=true`: always re-serialise OpenAI requests, forcing `stream_options.include_usage`. */
   readonly enforceIncludeUsage: boolean;
   /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     testPrompt: read(env, 'TEST_PROMPT') ?? 'Output only your specific model name with no additional text.',
     channelTestFrequencyMinutes: readInt(env, 'CHANNEL_TEST_FREQUENCY', 0),
     relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
+    relayLeaseMs: Math.max(3, readInt(env, 'RELAY_LEASE_SECONDS', 30, 3600)) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
     trustedProxies: readTrustedProxies(env),
   };

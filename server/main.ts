@@ -11,8 +11,12 @@ import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { createServerApp } from './http/server';
 import { resolveDeps } from './http/api';
-import { settlementsDone } from './relay/billing';
+import { reservationsClosed, settlementsDone, startSettlements, stopReserving } from './relay/billing';
+import { startRelayLedger } from './relay/reservationLedger';
 import { scheduleChannelTests, stopBatchTests } from './services/channelTest';
+
+/** How long a shutdown waits for the relay requests in flight. */
+const shutdownGraceMs = 25_000;
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -25,20 +29,48 @@ async function main(): Promise<void> {
   const report = await bootstrap(database.db, database.dialect, config);
   if (report.rootCreated) console.log('First start: created the root user (root / 123456). Change its password.');
   const deps = resolveDeps({ db: database.db, dialect: database.dialect, config });
+  startSettlements(deps);
   const app = createServerApp(deps, 'dist');
   const stopSchedule =
     config.channelTestFrequencyMinutes > 0 ? scheduleChannelTests(deps, config.channelTestFrequencyMinutes * 60_000) : () => undefined;
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
     const where = config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL';
     console.log(`Gateway listening on http://localhost:${info.port} (${where})`);
+    // PostgreSQL: give back what gateways gone (this one's previous run on this port included)
+    // had reserved and never settled; then keep this gateway's lease.
+    startRelayLedger(database.db, database.dialect, info.port, config.relayLeaseMs).then(
+      (back) => {
+        if (back.reservations > 0) console.warn(`Gave back ${back.reservations} unsettled relay reservation(s) of stopped gateways (${back.quota} quota).`);
+      },
+      (error: unknown) => console.error(`[relay] recovery of unsettled reservations failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
   });
+  let stopping = false;
   const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
     server.close();
+    // Keep-alive clients would go on sending requests on their open connections: each one is
+    // closed as soon as it is between requests.
+    const closeIdle = setInterval(() => {
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+    }, 50);
     stopSchedule();
-    // A background channel-test run is aborted, and the billing of answered relay requests
-    // finished, before the database closes.
+    // A background channel-test run is aborted, the relay requests in flight finish (up to
+    // shutdownGraceMs), and the billing of answered relay requests is done, before the database
+    // closes; closing gives back what is still reserved (PostgreSQL).
     void stopBatchTests(database.db)
-      .then(() => settlementsDone(database.db))
+      .then(() => reservationsClosed(database.db, shutdownGraceMs))
+      .then(() => {
+        // Requests that had not reserved yet are refused from now on; the last ones being
+        // reserved are waited for.
+        stopReserving(database.db);
+        return reservationsClosed(database.db, shutdownGraceMs);
+      })
+      .then(() => {
+        clearInterval(closeIdle);
+        return settlementsDone(database.db);
+      })
       .then(() => database.close())
       .then(() => process.exit(0));
   };

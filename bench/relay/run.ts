@@ -19,7 +19,8 @@
 // BENCH_UPSTREAM_DELAY_MS (100; 0 skips the provider-like scenario), BENCH_PROFILE=1 runs the
 // gateway with --cpu-prof and prints its hottest functions and files (the profile is kept in
 // bench/out/), BENCH_GATEWAY_CHECKOUT runs the gateway of another checkout of this repository (its
-// server/main.ts, on the same seeded database; for before/after figures in the same conditions).
+// server/main.ts, on the same seeded database; for before/after figures in the same conditions),
+// BENCH_SQL_DSN runs the gateway on that PostgreSQL database (empty; seeded here) instead of SQLite.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -233,8 +234,7 @@ async function startGateway(dir: string, dbPath: string, profileDir: string | nu
       ...env,
       NODE_ENV: 'production',
       PORT: String(port),
-      SQLITE_PATH: dbPath,
-      SQL_DSN: '',
+      ...(/^postgres(ql)?:\/\//.test(dbPath) ? { SQL_DSN: dbPath } : { SQLITE_PATH: dbPath, SQL_DSN: '' }),
       SESSION_SECRET: 'bench-relay-secret',
       GLOBAL_API_RATE_LIMIT: '0',
       GLOBAL_WEB_RATE_LIMIT: '0',
@@ -356,7 +356,7 @@ async function main(): Promise<void> {
     const proxy = await startChild({ script: 'bench/relay/proxy.ts', env: { ...env, BENCH_UPSTREAM_URL: upstreamUrl }, cwd: repoRoot, ready: /listening (\d+)/ });
     children.push(proxy.child);
 
-    const dbPath = join(dir, 'one-api.db');
+    const dbPath = env.BENCH_SQL_DSN ?? join(dir, 'one-api.db');
     const { apiKey, channels } = await seedRelay(dbPath, upstreamUrl);
     const profileDir = join(dir, 'profile');
     const { child: gateway, url: gatewayUrl } = await startGateway(dir, dbPath, profiling ? profileDir : null);

@@ -25,9 +25,13 @@ export interface BenchChannels {
   readonly slow: number;
 }
 
-/** Opens the SQLite file at `path` (migrations not run). */
+/** The database at `path`: a SQLite file, or PostgreSQL when it is a `postgres://` DSN (BENCH_SQL_DSN). */
+const benchDatabase = (path: string) =>
+  /^postgres(ql)?:\/\//.test(path) ? ({ kind: 'postgres', dsn: path } as const) : ({ kind: 'sqlite', path, busyTimeoutMs: 5000 } as const);
+
+/** Opens the database at `path` (migrations not run). */
 export const openBenchDatabase = (path: string): DatabaseHandle =>
-  openDatabase({ ...loadConfig({ SESSION_SECRET: 'bench-relay' }), database: { kind: 'sqlite', path, busyTimeoutMs: 5000 } });
+  openDatabase({ ...loadConfig({ SESSION_SECRET: 'bench-relay' }), database: benchDatabase(path) });
 
 /** Creates one type-8 channel serving `model` at `baseUrl`; returns its id. */
 async function createBenchChannel(handle: DatabaseHandle, name: string, baseUrl: string, model: string, now: number): Promise<number> {
@@ -52,7 +56,7 @@ async function createBenchChannel(handle: DatabaseHandle, name: string, baseUrl:
 export async function seedRelay(path: string, upstreamUrl: string): Promise<{ apiKey: string; channels: BenchChannels }> {
   const handle = openBenchDatabase(path);
   try {
-    const config = { ...loadConfig({ SESSION_SECRET: 'bench-relay' }), database: { kind: 'sqlite' as const, path, busyTimeoutMs: 5000 } };
+    const config = { ...loadConfig({ SESSION_SECRET: 'bench-relay' }), database: benchDatabase(path) };
     await migrate(handle.db, handle.dialect);
     await bootstrap(handle.db, handle.dialect, config);
     const root = await handle.db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirstOrThrow();

@@ -220,7 +220,7 @@ function openPostgres(dsn: string): DatabaseHandle {
     console.warn(`[db] idle PostgreSQL connection lost: ${error.message}`);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', close: () => closeWithHooks(db) };
 }
 
 /** Opens the configured database (SQLite by default, PostgreSQL when `SQL_DSN` says so). */

@@ -140,6 +140,35 @@ export interface VerificationCodesTable {
   attempts: Defaulted<number>;
 }
 
+/**
+ * Our own table (PostgreSQL only): the relay gateways that share the database, each with a lease
+ * it renews while it runs (server/relay/reservationLedger.ts). Times are epoch milliseconds of
+ * the database's clock.
+ */
+export interface RelayInstancesTable {
+  id: string;
+  host: string;
+  port: number;
+  pid: number;
+  started_at: number;
+  renewed_at: number;
+  lease_until: number;
+}
+
+/**
+ * Our own table (PostgreSQL only): every relay reservation taken from a user and a token and not
+ * yet settled or refunded, so that a gateway that stops without settling it can be found out and
+ * the reservation given back (server/relay/reservationLedger.ts).
+ */
+export interface RelayReservationsTable {
+  id: Generated<number>;
+  instance_id: string;
+  user_id: number;
+  token_id: number;
+  amount: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -150,9 +179,12 @@ export interface Database {
   options: OptionsTable;
   sessions: SessionsTable;
   verification_codes: VerificationCodesTable;
+  oa_relay_instances: RelayInstancesTable;
+  oa_relay_reservations: RelayReservationsTable;
 }
 
-export type TableName = keyof Database;
+/** The tables of `tableSpecs` (one-api's and the sessions/codes tables). */
+export type TableName = Exclude<keyof Database, 'oa_relay_instances' | 'oa_relay_reservations'>;
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;

@@ -12,6 +12,7 @@ import { escapeHtml, sendMail } from '../services/mail';
 import { optionDefaults, optionValues, readOptions } from '../services/options';
 import { applySettlement, bindArguments, type Runner, type Runners } from './settlementApply.mjs';
 import { SettlementLost, startSettlementThread, type SettlementStatements, type SettlementThread } from './settlementThread';
+import { relayInstanceId } from './reservationLedger';
 import { relayError, type RelayCaller, type RelayError, type Usage } from './types';
 
 /**
@@ -25,7 +26,10 @@ import { relayError, type RelayCaller, type RelayError, type Usage } from './typ
  *
  * - PostgreSQL (several gateways may share the database): reserve, refund and settle are each
  *   one transaction of such conditional updates; the conditions are re-checked under the row
- *   lock, so concurrent requests can neither overdraw nor lose an update.
+ *   lock, so concurrent requests can neither overdraw nor lose an update. A reservation is also
+ *   a row in `oa_relay_reservations`, written by the statement that takes the quota and deleted
+ *   by the one that settles or refunds it, under the gateway's id: the reservations of a gateway
+ *   that stopped without settling them are given back (reservationLedger.ts).
  * - SQLite (one gateway process owns the file): the reservation is HELD in this process's memory
  *   (`Ledger`) instead of being written: reserving reads the user's and token's rows at once (no
  *   await in between) and admits the request only if what they hold, less every reservation
@@ -252,6 +256,7 @@ export function consumeLogContent(pricing: Pricing): string {
 export const billingMessages = {
   userShort: 'user quota is not enough',
   tokenShort: '令牌额度不足',
+  shuttingDown: 'the gateway is shutting down; retry on another instance or after the restart',
 } as const;
 
 /** A request's open reservation (plain data: pass it from `reserve` to `refund` or `settle`). */
@@ -264,6 +269,10 @@ export interface Reservation {
   readonly tokenLimited: boolean;
   /** Whether `amount` is held in memory (SQLite, see `Ledger`) rather than taken in the database. */
   readonly held: boolean;
+  /** PostgreSQL: the reservation's row in `oa_relay_reservations` (reservationLedger.ts), null when nothing was taken. */
+  readonly ledgerId: number | null;
+  /** This process's number for the reservation, while it is open (see `reservationsClosed`). */
+  readonly serial: number;
   readonly settings: BillingSettings;
 }
 
@@ -350,6 +359,40 @@ export function heldQuota(deps: Pick<ResolvedDeps, 'db'>, userId: number, tokenI
 
 /** Reservations already refunded or settled (guards against giving back or charging twice). */
 const closed = new WeakSet<Reservation>();
+
+/** The serials of the reservations open per database (reserved, neither refunded nor settled yet). */
+const open = new WeakMap<Db, Set<number>>();
+let lastSerial = 0;
+
+/** A new serial, counted as open on `db`. */
+function opened(db: Db): number {
+  lastSerial += 1;
+  let set = open.get(db);
+  if (set === undefined) {
+    set = new Set();
+    open.set(db, set);
+  }
+  set.add(lastSerial);
+  return lastSerial;
+}
+
+/** Marks `reservation` refunded or settled. */
+function close(db: Db, reservation: Reservation): void {
+  closed.add(reservation);
+  open.get(db)?.delete(reservation.serial);
+}
+
+/**
+ * Resolves once every reservation open on `db` is refunded or settled (the requests in flight
+ * have ended), or after `timeoutMs`; returns how many are still open. Shutdown waits for this
+ * before it waits for the settlements.
+ */
+export async function reservationsClosed(db: Db, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  const set = open.get(db);
+  while (set !== undefined && set.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return set?.size ?? 0;
+}
 
 /** Thrown inside a transaction to roll it back with the relay error to answer. */
 class Refused extends Error {
@@ -445,6 +488,31 @@ const settleUser = precompile(3, (db: Db, giveBack: number, charged: number, use
     .where('id', '=', userId)
     .returning(['username', 'email', 'quota']),
 );
+/**
+ * PostgreSQL: `settleUser` that also deletes the reservation's row (args: as `settleUser`, then
+ * the row's id); no row changes, and none comes back, when the reservation's row is gone.
+ */
+const settleReservedUser = precompile(4, (db: Db, giveBack: number, charged: number, userId: number, reservationId: number) =>
+  db
+    .with('closed_reservation', (qb) => qb.deleteFrom('oa_relay_reservations').where('id', '=', reservationId).returning('id'))
+    .updateTable('users')
+    .set((eb) => ({
+      quota: eb('quota', '+', giveBack),
+      used_quota: eb('used_quota', '+', charged),
+      request_count: eb('request_count', '+', 1),
+    }))
+    .where('id', '=', userId)
+    .where((eb) => eb.exists(eb.selectFrom('closed_reservation').select('closed_reservation.id')))
+    .returning(['username', 'email', 'quota']),
+);
+
+/** The settlement of a reservation whose row a recovery has given back: nothing is charged. */
+export class ReservationGone extends Error {
+  constructor(readonly ledgerId: number) {
+    super(`reservation ${ledgerId} was given back by a recovery (this gateway was presumed stopped, or the user is gone): the answer is not billed`);
+  }
+}
+
 /** A channel's used quota += amount (args: amount, channel id). */
 const chargeChannel = precompile(2, (db: Db, amount: number, channelId: number) =>
   db
@@ -513,20 +581,48 @@ export async function reserve(
   amount: number,
   settings?: BillingSettings,
 ): Promise<E.Either<RelayError, Reservation>> {
+  if (stoppedReserving.has(deps.db)) return E.left(relayError(503, billingMessages.shuttingDown, 'gateway_shutting_down'));
+  // Counted as open from here, so that a shutdown waits for a reservation being written too.
+  const serial = opened(deps.db);
+  try {
+    const result = await reserveNow(deps, caller, amount, settings, serial);
+    if (E.isLeft(result)) open.get(deps.db)?.delete(serial);
+    return result;
+  } catch (error) {
+    open.get(deps.db)?.delete(serial);
+    throw error;
+  }
+}
+
+/** Refuses new reservations on `db` (shutdown): the requests that reach billing get 503. */
+export function stopReserving(db: Db): void {
+  stoppedReserving.add(db);
+}
+const stoppedReserving = new WeakSet<Db>();
+
+/** `reserve` under the open reservation number `serial`. */
+async function reserveNow(
+  deps: ResolvedDeps,
+  caller: RelayCaller,
+  amount: number,
+  settings: BillingSettings | undefined,
+  serial: number,
+): Promise<E.Either<RelayError, Reservation>> {
   const billing = settings ?? (await billingSettings(deps.db));
   const userId = caller.user.id;
   const tokenId = caller.token.id;
   const take = quotaAmount(Math.trunc(amount));
   if (take === 0) {
     const held = ledgerOf(deps) !== null;
-    return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), held, settings: billing });
+    return E.right({ userId, tokenId, amount: 0, tokenLimited: !truthy(caller.token.unlimited_quota), held, ledgerId: null, serial, settings: billing });
   }
   const ledger = ledgerOf(deps);
   if (ledger !== null) {
     // Started with the first reservation, so that it is up by the first settlement.
     settlementThreadOf(deps.db);
-    return holdReservation(deps, ledger, userId, tokenId, take, billing);
+    return holdReservation(deps, ledger, userId, tokenId, take, billing, serial);
   }
+  if (deps.dialect === 'postgres') return reserveDurably(deps, userId, tokenId, take, billing, serial);
   try {
     const outcome = await groupedTransaction(deps.db, deps.dialect, async (trx) => {
       const user = await takeUserQuota.first(trx, take, userId);
@@ -538,12 +634,32 @@ export async function reserve(
       return { quotaAfter: user.quota, email: user.email ?? '', tokenLimited: !truthy(token.unlimited_quota) };
     });
     remindIfCrossed(deps.db, billing, outcome.email, outcome.quotaAfter + take, outcome.quotaAfter);
-    return E.right({ userId, tokenId, amount: take, tokenLimited: outcome.tokenLimited, held: false, settings: billing });
+    return E.right({ userId, tokenId, amount: take, tokenLimited: outcome.tokenLimited, held: false, ledgerId: null, serial, settings: billing });
   } catch (error) {
     if (error instanceof Refused) return E.left(error.relay);
     throw error;
   }
 }
+
+/**
+ * The PostgreSQL reservation: one statement (`oa_relay_reserve`, migrate.ts) locks the user's
+ * then the token's row, checks both, takes the amount from both and records the reservation
+ * under this gateway's id (reservationLedger.ts), so that it is given back if the gateway stops
+ * before settling it. A refusal changes nothing.
+ */
+async function reserveDurably(deps: ResolvedDeps, userId: number, tokenId: number, take: number, billing: BillingSettings, serial: number): Promise<E.Either<RelayError, Reservation>> {
+  const { rows } = await reserveStatement(take, userId, tokenId, relayInstanceId(deps.db)).execute(deps.db);
+  const row = rows[0];
+  if (row?.r_outcome === 'user' || row === undefined) return E.left(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
+  if (row.r_outcome === 'token') return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
+  const quotaAfter = Number(row.r_quota);
+  remindIfCrossed(deps.db, billing, row.r_email ?? '', quotaAfter + take, quotaAfter);
+  return E.right({ userId, tokenId, amount: take, tokenLimited: row.r_unlimited !== true, held: false, ledgerId: Number(row.r_id), serial, settings: billing });
+}
+
+/** The reservation statement (PostgreSQL). */
+const reserveStatement = (amount: number, userId: number, tokenId: number, instanceId: string) =>
+  sql<{ r_outcome: string; r_quota: number | null; r_email: string | null; r_unlimited: boolean | null; r_id: number | null }>`select * from oa_relay_reserve(${amount}, ${userId}, ${tokenId}, ${instanceId})`;
 
 /**
  * The SQLite reservation: reads the user's and the token's rows and records the hold with no
@@ -558,6 +674,7 @@ function holdReservation(
   tokenId: number,
   take: number,
   billing: BillingSettings,
+  serial: number,
 ): E.Either<RelayError, Reservation> {
   const user = userBalance.firstNow(deps.db, userId);
   const free = user === undefined ? 0 : Number(user.quota) - heldOn(ledger.users, userId) - pendingOn(ledger.pendingUsers, userId, Number(user.applied ?? 0));
@@ -571,7 +688,7 @@ function holdReservation(
   }
   shiftHolds(ledger, userId, tokenId, take);
   remindIfCrossed(deps.db, billing, user.email ?? '', free, free - take);
-  return E.right({ userId, tokenId, amount: take, tokenLimited, held: true, settings: billing });
+  return E.right({ userId, tokenId, amount: take, tokenLimited, held: true, ledgerId: null, serial, settings: billing });
 }
 
 /** Forgets a held reservation (SQLite). */
@@ -585,13 +702,16 @@ export async function refund(deps: ResolvedDeps, reservation: Reservation): Prom
   if (closed.has(reservation)) return;
   const { amount, userId, tokenId } = reservation;
   if (reservation.held) releaseHold(deps, reservation);
-  else if (amount > 0) {
+  else if (reservation.ledgerId !== null) {
+    // One statement: the row goes, the quota comes back (nothing if a recovery gave it back already).
+    await sql`select oa_relay_refund(${reservation.ledgerId})`.execute(deps.db);
+  } else if (amount > 0) {
     await groupedTransaction(deps.db, deps.dialect, async (trx) => {
       await giveUserQuota.execute(trx, amount, userId);
       await moveTokenQuota(trx, tokenId, -amount);
     });
   }
-  closed.add(reservation);
+  close(deps.db, reservation);
 }
 
 /** What an answered request costs and what its consume log says. */
@@ -702,15 +822,27 @@ export async function settle(deps: ResolvedDeps, reservation: Reservation, charg
       giveBackToUser = fromUser - extra;
     }
     const charged = reserved + extra;
-    const user = await settleUser.first(trx, giveBackToUser, charged, userId);
+    const user =
+      reservation.ledgerId === null
+        ? await settleUser.first(trx, giveBackToUser, charged, userId)
+        : await settleReservedUser.first(trx, giveBackToUser, charged, userId, reservation.ledgerId);
+    // The reservation's row was gone: given back by a recovery (this gateway was presumed stopped).
+    if (user === undefined && reservation.ledgerId !== null) throw new ReservationGone(reservation.ledgerId);
     // After the user row (lock order users → tokens, as everywhere): give back to the token.
     if (delta < 0) await moveTokenQuota(trx, tokenId, delta);
     if (charged !== 0) await chargeChannel.execute(trx, charged, charge.channelId);
     if (settings.logConsumeEnabled) await insertConsumeLog.execute(trx, ...consumeLogArgs(deps, userId, charge, user?.username ?? '', charged));
     return { charged, extra, user };
   });
-  const { charged, extra, user } = await settlement;
-  closed.add(reservation);
+  let outcome;
+  try {
+    outcome = await settlement;
+  } catch (error) {
+    if (error instanceof ReservationGone) close(deps.db, reservation);
+    throw error;
+  }
+  const { charged, extra, user } = outcome;
+  close(deps.db, reservation);
   // The reminder covers what this settlement took beyond the reservation (the reservation's own
   // crossing was reported when it was made).
   if (user !== undefined) remindIfCrossed(deps.db, settings, user.email ?? '', user.quota + extra, user.quota);
@@ -803,7 +935,7 @@ async function settleHeldHere(deps: ResolvedDeps, ledger: Ledger, reservation: R
     if (released) shiftHolds(ledger, userId, tokenId, reserved);
     throw error;
   }
-  closed.add(reservation);
+  close(deps.db, reservation);
   remindAfterHeld(deps, settings, outcome, outcome.keepUser, reserved);
   return outcome.charged;
 }
@@ -816,6 +948,15 @@ function remindAfterHeld(deps: ResolvedDeps, settings: BillingSettings, done: { 
   if (done.quota === undefined) return;
   const left = done.quota - keepUser;
   remindIfCrossed(deps.db, settings, done.email, left + Math.max(0, done.charged - reserved), left);
+}
+
+/**
+ * Starts the settlement thread of a SQLite file database now (at server start) rather than with
+ * the first reservation, so that the first answers' settlements do not wait for it to open its
+ * connection: a crash just after a start then leaves fewer answers unbilled.
+ */
+export function startSettlements(deps: Pick<ResolvedDeps, 'db' | 'dialect'>): void {
+  if (ledgerOf(deps) !== null) settlementThreadOf(deps.db);
 }
 
 /** The settlement threads of SQLite file databases (null: none, settle on this thread). */
@@ -872,7 +1013,7 @@ async function settleOnThread(deps: ResolvedDeps, ledger: Ledger, thread: Settle
     done = await sent.done;
   } catch (error) {
     if (error instanceof SettlementLost) {
-      closed.add(reservation);
+      close(deps.db, reservation);
     } else {
       dropPending(ledger.pendingUsers, userId, pending);
       dropPending(ledger.pendingTokens, tokenId, pending);
@@ -882,7 +1023,7 @@ async function settleOnThread(deps: ResolvedDeps, ledger: Ledger, thread: Settle
   }
   dropPending(ledger.pendingUsers, userId, pending);
   dropPending(ledger.pendingTokens, tokenId, pending);
-  closed.add(reservation);
+  close(deps.db, reservation);
   remindAfterHeld(deps, settings, done, keepUser, reserved);
   return done.charged;
 }

@@ -4,7 +4,7 @@ import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
 import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
-import { afterAnswer, consumeLogContent, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
+import { afterAnswer, consumeLogContent, ReservationGone, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
 import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest, withSystemPrompt } from './request';
 import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { openEventSink, type EventSink } from './eventSink';
@@ -197,10 +197,12 @@ function biller(req: Request, reservation: Reservation, pricing: Pricing, channe
         return;
       } catch (error) {
         console.error(`[relay] billing of request ${req.requestId} failed (try ${i + 1} of 3):`, error);
-        // Maybe committed, maybe not: another try could charge it twice.
-        if (error instanceof SettlementLost) return;
+        // Maybe committed, maybe not: another try could charge it twice. Or already given back.
+        if (error instanceof SettlementLost || error instanceof ReservationGone) return;
       }
     }
+    // Unbilled: the reservation goes back rather than staying taken (or held) with no log.
+    await refund(req.deps, reservation).catch((error: unknown) => console.error(`[relay] refund of unbilled request ${req.requestId} failed:`, error));
   };
 }
 

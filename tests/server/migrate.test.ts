@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect';
-import { changeMarksTable, migrate, queryIndexesOf, redundantIndexes, rollupTables } from '../../server/db/migrate';
+import { changeMarksTable, migrate, queryIndexesOf, redundantIndexes, relayLedgerTables, rollupTables } from '../../server/db/migrate';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
 import { dbTargets, type TestDatabase } from './support/targets';
 
 const allIndexes = tableSpecs.flatMap((t) => t.indexes.map((i) => i.name));
 /** Our own objects (query indexes, stat rollups): one-api's names never start with `oa_` / `idx_oa_`. */
-const ourTablesOf = (kind: 'sqlite' | 'postgres'): string[] => [...rollupTables.map((t) => t.name), ...(kind === 'sqlite' ? [changeMarksTable] : [])];
+const ourTablesOf = (kind: 'sqlite' | 'postgres'): string[] => [
+  ...rollupTables.map((t) => t.name),
+  ...(kind === 'sqlite' ? [changeMarksTable] : relayLedgerTables),
+];
 
 for (const target of dbTargets) {
   describe.skipIf(target.skipReason !== null)(`migrations — ${target.label}`, () => {
