@@ -130,3 +130,26 @@ export function checkRatioTable(text: string, kept: Readonly<Record<string, numb
 
 /** The entries of the built-in ModelRatio that are out of range but kept (one-api's own default). */
 export const keptModelRatios: Readonly<Record<string, number>> = { 'openrouter/auto': -500000 };
+
+/**
+ * A form field's number: null when `text` satisfies `rule`, else the message to show: the form's
+ * own wording (`notInteger`) when the text is not a whole number, else the range naming the
+ * field (`fieldKey`, a label's catalogue key).
+ */
+export function fieldProblem(rule: NumberRule, text: string, fieldKey: string, notInteger: Message): Message | null {
+  const problem = checkNumber(rule, text);
+  if (problem === null) return null;
+  return problem.key === 'number.integer' ? notInteger : numberMessage(problem, fieldKey);
+}
+
+/** An option's typed value: null when fine (or not a numeric option), else the message naming the option's label. */
+export function optionValueProblem(key: string, value: string): Message | null {
+  if (key === 'ModelRatio' || key === 'GroupRatio' || key === 'CompletionRatio') {
+    const problem = checkRatioTable(value, key === 'ModelRatio' ? keptModelRatios : {});
+    return problem === null ? null : msg(problem.key, { ...problem.params, field: `settings.option.${key}` });
+  }
+  const rule = numericOptionRules[key];
+  if (rule === undefined) return null;
+  const problem = checkNumber(rule, value);
+  return problem === null ? null : numberMessage(problem, `settings.option.${key}`);
+}
