@@ -214,8 +214,8 @@ export const preConsumeQuota = (pricing: Pricing, promptTokens: number, maxToken
  * What a text request reserves (issue 18): at least `least` must be free, and as much of `most`
  * as is free is held. `least` is one-api's estimate or, when higher, the price of the prompt plus
  * `max_tokens` completion tokens (at the completion ratio); `most` is what the answer can cost at
- * all (its completion is billed at most `max_tokens`, else `maxCompletion` tokens, see
- * `boundedUsage`). With `max_tokens` both are that price, so the answer is paid for in advance;
+ * all (its completion is billed at most `max_tokens`, else `maxCompletion` tokens, per choice
+ * (`n`), see `boundedUsage`). With `max_tokens` both are that price, so the answer is paid for in advance;
  * without it, every request but the one that takes a balance's last free quota holds its whole
  * possible price, so whatever PreConsumedQuota is, a user or token gets at most one answer
  * beyond its balance, however many requests run at once.
@@ -226,9 +226,10 @@ export function reservationRange(
   maxTokens: number | null,
   preConsumed: number,
   maxCompletion: number,
+  choices = 1,
 ): { readonly least: number; readonly most: number } {
   const estimate = preConsumeQuota(pricing, promptTokens, maxTokens, preConsumed);
-  const priceUpTo = (completion: number): number => quotaAmount(Math.ceil((promptTokens + completion * pricing.completionRatio) * pricing.ratio));
+  const priceUpTo = (completion: number): number => quotaAmount(Math.ceil((promptTokens + completion * choices * pricing.completionRatio) * pricing.ratio));
   if (maxTokens !== null) {
     const least = Math.max(estimate, priceUpTo(maxTokens));
     return { least, most: least };

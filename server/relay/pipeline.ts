@@ -119,6 +119,9 @@ function maxTokensOf(json: Readonly<Record<string, unknown>>): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/** The choices a text request asks for (`n`, validated 0..128 by validateTextRequest; 0 or absent = 1). */
+const choicesOf = (json: Readonly<Record<string, unknown>>): number => (typeof json.n === 'number' && json.n >= 1 ? json.n : 1);
+
 /** Tokens of `text` for `model`, or the byte estimate when ApproximateTokenEnabled. */
 const textTokens = (settings: RelaySettings, text: string, model: string): number =>
   countTextTokens(text, model, { approximate: settings.approximateTokenEnabled });
@@ -236,7 +239,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   } else {
     promptTokens = countPromptTokens(mode, promptedJson(json, channel.system_prompt), model, { approximate: settings.approximateTokenEnabled });
     // At least the known price (prompt, and max_tokens when given) whatever PreConsumedQuota is; see reservationRange.
-    range = reservationRange(pricing, promptTokens, maxTokensOf(json), settings.preConsumedQuota, maxCompletion);
+    range = reservationRange(pricing, promptTokens, maxTokensOf(json), settings.preConsumedQuota, maxCompletion, choicesOf(json));
   }
   const reserved = range.most === range.least ? await reserve(deps, req.caller, range.least, settings) : await reserveUpTo(deps, req.caller, range, settings);
   if (reserved._tag === 'Left') return fail(reserved.left, false);
@@ -252,7 +255,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     systemPrompt: channel.system_prompt,
     enforceIncludeUsage: deps.config.enforceIncludeUsage,
   });
-  const bill = biller(req, reservation, pricing, channel, model, systemPromptReset, { promptTokens, maxTokens: maxTokensOf(json), maxCompletion });
+  const bill = biller(req, reservation, pricing, channel, model, systemPromptReset, { promptTokens, maxTokens: maxTokensOf(json), maxCompletion, choices: choicesOf(json) });
 
   // The upstream call, aborted by the client leaving or by RELAY_TIMEOUT.
   const abort = new AbortController();

@@ -4,7 +4,7 @@ import type { Usage } from './types';
  * Bounds what an upstream's reported usage can bill (issue 18): an upstream that reports
  * `completion_tokens: 1e12` must not drain a balance. Completion tokens are billed at most
  * `max_tokens` when the request set it (the model may not write more), else at most
- * `maxCompletion` (RELAY_MAX_COMPLETION_TOKENS); prompt tokens at most twice the local count
+ * `maxCompletion` (RELAY_MAX_COMPLETION_TOKENS), per choice (`n`); prompt tokens at most twice the local count
  * plus `maxCompletion` (local counts differ from the provider's, by tools and images, never by
  * orders of magnitude). A count that is not a finite, non-negative number counts as the bound.
  * Not bounded by the streamed text: reasoning models bill tokens they never stream.
@@ -17,6 +17,8 @@ export interface UsageLimits {
   readonly maxTokens: number | null;
   /** RELAY_MAX_COMPLETION_TOKENS. */
   readonly maxCompletion: number;
+  /** The choices asked for (`n`, at least 1): each may use the completion limit. */
+  readonly choices: number;
 }
 
 /** The usage to bill and, when the report was cut, a note for the server log and the consume log. */
@@ -28,7 +30,7 @@ export interface BoundedUsage {
 const bound = (reported: number, limit: number): number => (Number.isFinite(reported) && reported >= 0 ? Math.min(reported, limit) : limit);
 
 export function boundedUsage(reported: Usage, limits: UsageLimits): BoundedUsage {
-  const completionLimit = limits.maxTokens ?? limits.maxCompletion;
+  const completionLimit = (limits.maxTokens ?? limits.maxCompletion) * Math.max(1, limits.choices);
   const promptLimit = 2 * limits.promptTokens + limits.maxCompletion;
   const usage = {
     promptTokens: bound(reported.promptTokens, promptLimit),

@@ -132,6 +132,29 @@ for (const target of dbTargets) {
       expect((await userQuota(db(), userId)).quota).toBe(start - logs.reduce((sum, log) => sum + log.quota, 0));
     });
 
+    it('n choices may each use max_tokens; n and max_completion_tokens out of range are refused before anything is reserved', async () => {
+      const start = 10_000_000;
+      const userId = await createRelayUser(db(), { username: 'choices', quota: start });
+      const token = await createRelayToken(db(), { userId, name: 'choices', remainQuota: 0, unlimited: true });
+      for (const [body, message] of [
+        [{ n: 1000 }, 'n must be an integer from 1 to 128'],
+        [{ n: 1.5 }, 'n must be an integer from 1 to 128'],
+        [{ n: -1 }, 'n must be an integer from 1 to 128'],
+        [{ max_completion_tokens: -5 }, 'max_completion_tokens is invalid'],
+        [{ max_completion_tokens: 1e300 }, 'max_completion_tokens is invalid'],
+        [{ max_tokens: -5 }, 'max_tokens is invalid'],
+      ] as const) {
+        const reply = await chat(token.key, { model: 'gpt-4o-mini', ...body });
+        expect(reply.status, JSON.stringify(body)).toBe(400);
+        expect(((await reply.json()) as { error: { message: string } }).error.message).toContain(message);
+      }
+      expect((await userQuota(db(), userId)).quota).toBe(start);
+      const three = await chat(token.key, { model: 'gpt-4o-mini', max_tokens: 50, n: 3 });
+      expect(three.status, await three.text()).toBe(200);
+      await eventually(async () => (await consumeLogs(db(), userId)).length === 1, 'the bill');
+      expect((await consumeLogs(db(), userId))[0]).toMatchObject({ quota: Math.ceil((17 + 150 * 4) * 0.5), completionTokens: 150 });
+    });
+
     it('completion_tokens 1.5e308 and prompt_tokens 1e12 are bounded too', async () => {
       await createRelayChannel(db(), { key: 'up-inf', baseUrl: upstream.url, models: 'gpt-3.5-turbo-instruct', name: 'inf' });
       await createRelayChannel(db(), { key: 'up-prompt', baseUrl: upstream.url, models: 'text-moderation-latest', name: 'prompt' });
