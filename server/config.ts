@@ -67,6 +67,8 @@ export interface Config {
   readonly relayLeaseMs: number;
   /** `ENFORCE_INCLUDE_USAGE=true`: always re-serialise OpenAI requests, forcing `stream_options.include_usage`. */
   readonly enforceIncludeUsage: boolean;
+  /** `RELAY_MAX_COMPLETION_TOKENS` (16384): completion tokens billed at most when a request sets no max_tokens. */
+  readonly relayMaxCompletionTokens: number;
   /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
   readonly trustedProxies: TrustedProxies;
 }
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
     relayLeaseMs: Math.max(3, readInt(env, 'RELAY_LEASE_SECONDS', 30, 3600)) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
+    relayMaxCompletionTokens: readInt(env, 'RELAY_MAX_COMPLETION_TOKENS', 16_384, 1_073_741_823),
     trustedProxies: readTrustedProxies(env),
   };
 }

@@ -212,7 +212,64 @@ const quotaAmount = (x: number): number => (Number.isFinite(x) ? Math.min(Math.m
 
 /** The reservation of a text request: floor((PreConsumedQuota + prompt + max_tokens) × ratio) (contract §4.6). */
 export const preConsumeQuota = (pricing: Pricing, promptTokens: number, maxTokens: number | null, preConsumed: number): number =>
-  quotaAmount(Math.floor((preConsumed + promptTokens + (maxTokens ?? 0)) * pricing.ratio));
+  quotaAmount(Math.floor((Math.max(0, preConsumed) + promptTokens + (maxTokens ?? 0)) * pricing.ratio));
+
+/**
+ * What a text request reserves (issue 18): at least `least` must be free, and as much of `most`
+ * as is free is held. `least` is one-api's estimate or, when higher, the price of the prompt plus
+ * `max_tokens` completion tokens (at the completion ratio); `most` is what the answer can cost at
+ * all (its completion is billed at most `max_tokens`, else `maxCompletion` tokens, per choice
+ * (`n`), see `boundedUsage`). With `max_tokens` both are that price, so the answer is paid for in advance;
+ * without it, every request but the one that takes a balance's last free quota holds its whole
+ * possible price, so whatever PreConsumedQuota is, a user or token gets at most one answer
+ * beyond its balance, however many requests run at once.
+ */
+export function reservationRange(
+  pricing: Pricing,
+  promptTokens: number,
+  maxTokens: number | null,
+  preConsumed: number,
+  maxCompletion: number,
+  choices = 1,
+): { readonly least: number; readonly most: number } {
+  const estimate = preConsumeQuota(pricing, promptTokens, maxTokens, preConsumed);
+  const priceUpTo = (completion: number): number => quotaAmount(Math.ceil((promptTokens + completion * choices * pricing.completionRatio) * pricing.ratio));
+  if (maxTokens !== null) {
+    const least = Math.max(estimate, priceUpTo(maxTokens));
+    return { least, most: least };
+  }
+  return { least: Math.max(estimate, priceUpTo(0)), most: Math.max(estimate, priceUpTo(maxCompletion)) };
+}
+
+/** What a user and a token have free now: their quota less what is held in memory (SQLite); a limited token's remain too. */
+async function freeQuota(deps: ResolvedDeps, caller: RelayCaller): Promise<number> {
+  const held = heldQuota(deps, caller.user.id, caller.token.id);
+  const user = await deps.db.selectFrom('users').select('quota').where('id', '=', caller.user.id).executeTakeFirst();
+  const token = await deps.db.selectFrom('tokens').select(['remain_quota', 'unlimited_quota']).where('id', '=', caller.token.id).executeTakeFirst();
+  if (user === undefined || token === undefined) return 0;
+  const userFree = Number(user.quota) - held.user;
+  return Math.max(0, truthy(token.unlimited_quota) ? userFree : Math.min(userFree, Number(token.remain_quota) - held.token));
+}
+
+/**
+ * Reserves `most`, or when that is refused as much as is free if that is at least `least` (see
+ * `reservationRange`); otherwise the refusal of `most` (which names the user or the token).
+ */
+export async function reserveUpTo(
+  deps: ResolvedDeps,
+  caller: RelayCaller,
+  range: { readonly least: number; readonly most: number },
+  settings?: BillingSettings,
+): Promise<E.Either<RelayError, Reservation>> {
+  const whole = await reserve(deps, caller, range.most, settings);
+  if (E.isRight(whole) || range.most <= range.least) return whole;
+  // One quota is left where it can be: a row at 0 reads as exhausted to the token check of the
+  // requests behind (it would mark the token used up while this reservation may be refunded).
+  const free = await freeQuota(deps, caller);
+  const amount = Math.min(range.most, free - 1 >= range.least ? free - 1 : free);
+  if (amount < range.least) return whole;
+  return reserve(deps, caller, amount, settings);
+}
 
 /**
  * The price of an answered text request (contract §4.6): ceil((prompt + completion × completionRatio)

@@ -4,7 +4,8 @@ import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
 import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
-import { afterAnswer, consumeLogContent, ReservationGone, finalQuota, goFixed2, preConsumeQuota, pricingOf, refund, relaySettings, reserve, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
+import { afterAnswer, consumeLogContent, ReservationGone, finalQuota, goFixed2, pricingOf, refund, relaySettings, reservationRange, reserve, reserveUpTo, settle, type Pricing, type RelaySettings, type Reservation } from './billing';
+import { boundedUsage, type UsageLimits } from './usageBound';
 import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest, withSystemPrompt } from './request';
 import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { openEventSink, type EventSink } from './eventSink';
@@ -118,6 +119,9 @@ function maxTokensOf(json: Readonly<Record<string, unknown>>): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/** The choices a text request asks for (`n`, validated 0..128 by validateTextRequest; 0 or absent = 1). */
+const choicesOf = (json: Readonly<Record<string, unknown>>): number => (typeof json.n === 'number' && json.n >= 1 ? json.n : 1);
+
 /** Tokens of `text` for `model`, or the byte estimate when ApproximateTokenEnabled. */
 const textTokens = (settings: RelaySettings, text: string, model: string): number =>
   countTextTokens(text, model, { approximate: settings.approximateTokenEnabled });
@@ -172,15 +176,19 @@ class ClientGone extends Error {
  * again once, then once more without the consume log: a log that cannot be written must not
  * leave the reservation taken but unaccounted (quota gone from the user, in no used_quota).
  */
-function biller(req: Request, reservation: Reservation, pricing: Pricing, channel: RelayChannel, model: string, systemPromptReset: boolean) {
+function biller(req: Request, reservation: Reservation, pricing: Pricing, channel: RelayChannel, model: string, systemPromptReset: boolean, limits: UsageLimits) {
   let done = false;
-  return async (usage: Usage, fixedQuota: number | null = null): Promise<void> => {
+  return async (reported: Usage, fixedQuota: number | null = null): Promise<void> => {
     if (done) return;
     done = true;
+    // Usage beyond what the request can have used is not billed (an upstream reporting 1e12 tokens).
+    const { usage, note } = fixedQuota === null ? boundedUsage(reported, limits) : { usage: reported, note: null };
+    if (note !== null) console.warn(`[relay] request ${req.requestId} (channel #${channel.id}, ${model}): ${note}`);
+    const content = logContent(pricing, req.mode);
     const charge = {
       quota: fixedQuota ?? finalQuota(pricing, usage),
       usage,
-      content: logContent(pricing, req.mode),
+      content: note === null ? content : `${content}；${note}`,
       modelName: model,
       channelId: channel.id,
       tokenName: req.caller.token.name ?? '',
@@ -221,19 +229,21 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
 
   // Pre-consume (§4.6): images are charged their full price up front, text by the estimate.
   let promptTokens = 0;
-  let amount: number;
+  let range: { readonly least: number; readonly most: number };
   let imageQuota: number | null = null;
+  const maxCompletion = deps.config.relayMaxCompletionTokens;
   if (mode === 'images') {
     const invalid = validateTextRequest(mode, json, model);
     if (invalid !== null) return fail(invalid, false);
     const { n, size, quality } = imageOptions(json);
     imageQuota = Math.trunc(pricing.modelRatio * pricing.groupRatio * imageSizeRatio(model, size, quality) * 1000) * n;
-    amount = imageQuota;
+    range = { least: imageQuota, most: imageQuota };
   } else {
     promptTokens = countPromptTokens(mode, promptedJson(json, channel.system_prompt), model, { approximate: settings.approximateTokenEnabled });
-    amount = preConsumeQuota(pricing, promptTokens, maxTokensOf(json), settings.preConsumedQuota);
+    // At least the known price (prompt, and max_tokens when given) whatever PreConsumedQuota is; see reservationRange.
+    range = reservationRange(pricing, promptTokens, maxTokensOf(json), settings.preConsumedQuota, maxCompletion, choicesOf(json));
   }
-  const reserved = await reserve(deps, req.caller, amount, settings);
+  const reserved = range.most === range.least ? await reserve(deps, req.caller, range.least, settings) : await reserveUpTo(deps, req.caller, range, settings);
   if (reserved._tag === 'Left') return fail(reserved.left, false);
   const reservation = reserved.right;
 
@@ -247,7 +257,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     systemPrompt: channel.system_prompt,
     enforceIncludeUsage: deps.config.enforceIncludeUsage,
   });
-  const bill = biller(req, reservation, pricing, channel, model, systemPromptReset);
+  const bill = biller(req, reservation, pricing, channel, model, systemPromptReset, { promptTokens, maxTokens: maxTokensOf(json), maxCompletion, choices: choicesOf(json) });
 
   // The upstream call, aborted by the client leaving or by RELAY_TIMEOUT.
   const abort = new AbortController();

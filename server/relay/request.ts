@@ -12,6 +12,9 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'obj
 
 /** Largest accepted `max_tokens` (one-api: math.MaxInt32 / 2). */
 const maxTokensLimit = 1_073_741_823;
+/** Most choices (`n`) a text request may ask for (OpenAI's limit). */
+export const maxChoices = 128;
+const isIntegerIn = (u: unknown, min: number, max: number): boolean => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max;
 
 /** Whether a prompt-like field is absent: missing, null, "" or an empty array. */
 const isBlank = (u: unknown): boolean => u === undefined || u === null || u === '' || (Array.isArray(u) && u.length === 0);
@@ -159,6 +162,10 @@ export function validateTextRequest(mode: RelayMode, json: Json, model?: string)
       return invalidText('max_tokens is invalid');
     }
   }
+  // Numbers the reservation and the usage bound rely on (issue 18): as max_tokens, and n (choices) 0..128.
+  const maxCompletion = json.max_completion_tokens;
+  if (maxCompletion !== undefined && maxCompletion !== null && !isIntegerIn(maxCompletion, 0, maxTokensLimit)) return invalidText('max_completion_tokens is invalid');
+  if (json.n !== undefined && json.n !== null && !isIntegerIn(json.n, 0, maxChoices)) return invalidText(`n must be an integer from 1 to ${maxChoices}`);
   if ((model ?? bodyModel) === '' && mode !== 'moderations') return invalidText('model is required');
   switch (mode) {
     case 'chat':

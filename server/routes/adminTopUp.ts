@@ -5,6 +5,8 @@ import { fail, localize, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
 import { AdminTopUpBody, adminTopUp, adminTopUpMessages, goAdminTopUpRequest } from '../services/adminTopUp';
 import { decodeGoJson } from '../services/token';
+import { numberRules } from '../../src/domain/numberRules';
+import { checkFields } from '../services/numberRanges';
 
 /**
  * `POST /api/topup` (contract §2.6, guard `Admin`): body `{user_id, quota, remark}`; success has
@@ -21,6 +23,10 @@ async function topUp(c: Ctx): Promise<Response> {
   if (E.isLeft(body)) return fail(c, body.left);
   const { user_id: userId, quota, remark } = body.right;
   if (quota === undefined || quota === null) return fail(c, localize(c, 'invalid_parameter'));
+  if (quota < 0) return fail(c, adminTopUpMessages.negativeQuota);
+  // 0 stays accepted (a logged no-op, as one-api); past 10^15 at once is refused by name.
+  const invalid = checkFields(c, [['quota', numberRules.balance, quota]]);
+  if (invalid !== null) return fail(c, invalid);
   const result = await adminTopUp(c.get('deps').db, {
     userId: userId ?? 0,
     quota,

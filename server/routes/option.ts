@@ -4,6 +4,7 @@ import { rootAuth } from '../http/auth';
 import { fail, localize, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
 import { decodeBody } from '../http/validate';
+import { optionNumberRefusal } from '../services/numberRanges';
 import { listOptions, OptionUpdateBody, optionPrecondition, saveOption } from '../services/optionWrite';
 
 /**
@@ -28,7 +29,7 @@ async function updateOption(c: Ctx): Promise<Response> {
   if (E.isLeft(body)) return fail(c, localize(c, 'invalid_parameter'), 400);
   const { key, value } = body.right;
   const { db } = c.get('deps');
-  const refusal = await optionPrecondition(db, key, value);
+  const refusal = optionNumberRefusal(c, key, value) ?? (await optionPrecondition(db, key, value));
   if (refusal !== null) return fail(c, refusal);
   await saveOption(db, key, value);
   return ok(c);

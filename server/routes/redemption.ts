@@ -5,6 +5,8 @@ import { adminAuth, currentUser, userAuth } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
 import { decodeQuery, pageIndex } from '../http/validate';
+import { intRange, numberRules } from '../../src/domain/numberRules';
+import { checkFields } from '../services/numberRanges';
 import {
   checkRedemptionCreate,
   createRedemptions,
@@ -63,7 +65,7 @@ async function getOne(c: Ctx): Promise<Response> {
 async function create(c: Ctx): Promise<Response> {
   const body = decodeGoJson(await c.req.text(), goRedemption, RedemptionBody);
   if (E.isLeft(body)) return fail(c, body.left);
-  const invalid = checkRedemptionCreate(body.right);
+  const invalid = checkRedemptionCreate(body.right) ?? checkFields(c, [['quota', numberRules.redemptionQuotaOnCreate, body.right.quota]]);
   if (invalid !== null) return fail(c, invalid);
   const { name = '', quota = 0, count = 0 } = body.right;
   const keys = await createRedemptions(c.get('deps').db, currentUser(c).id, name ?? '', quota ?? 0, count ?? 0, nowSeconds(c));
@@ -80,6 +82,10 @@ async function update(c: Ctx): Promise<Response> {
   if (id === 0) return fail(c, redemptionMessages.idRequired);
   const { db } = c.get('deps');
   if ((await findRedemption(db, id)) === undefined) return fail(c, redemptionMessages.notFound);
+  const invalid = statusOnly
+    ? checkFields(c, [['status', intRange(1, 3), body.right.status ?? 0]])
+    : checkFields(c, [['quota', numberRules.amount, body.right.quota ?? 0]]);
+  if (invalid !== null) return fail(c, invalid);
   const changes = statusOnly
     ? { status: body.right.status ?? 0 }
     : { name: body.right.name ?? '', quota: body.right.quota ?? 0 };

@@ -5,6 +5,8 @@ import { currentUser, userAuth } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
 import { decodeQuery, pageIndex } from '../http/validate';
+import { intRange, numberRules } from '../../src/domain/numberRules';
+import { checkFields } from '../services/numberRanges';
 import {
   checkTokenFields,
   createToken,
@@ -39,6 +41,13 @@ const UpdateQuery = t.partial({ status_only: t.string });
 
 const nowSeconds = (c: Ctx): number => Math.floor(c.get('deps').now() / 1000);
 
+/** The ranges of a full token body: remain_quota a balance (an unlimited token may keep -1), expired_time -1 or a Unix time. */
+const tokenNumberRefusal = (c: Ctx, body: TokenBody): string | null =>
+  checkFields(c, [
+    ['remain_quota', body.unlimited_quota === true ? numberRules.unlimitedRemainQuota : numberRules.balance, body.remain_quota],
+    ['expired_time', numberRules.expiry, body.expired_time],
+  ]);
+
 /** `GET /api/token/?p=&order=`. */
 async function list(c: Ctx): Promise<Response> {
   const query = decodeQuery(c, ListQuery);
@@ -68,7 +77,7 @@ async function getOne(c: Ctx): Promise<Response> {
 async function create(c: Ctx): Promise<Response> {
   const body = decodeGoJson(await c.req.text(), goToken, TokenBody);
   if (E.isLeft(body)) return fail(c, body.left);
-  const invalid = checkTokenFields(body.right);
+  const invalid = checkTokenFields(body.right) ?? tokenNumberRefusal(c, body.right);
   if (invalid !== null) return fail(c, invalid);
   const row = await createToken(c.get('deps').db, currentUser(c).id, body.right, nowSeconds(c));
   return ok(c, tokenJson(row));
@@ -88,6 +97,8 @@ async function update(c: Ctx): Promise<Response> {
   const userId = currentUser(c).id;
   const stored = await findOwnToken(db, id, userId);
   if (stored === undefined) return fail(c, tokenMessages.notFound);
+  const outOfRange = statusOnly ? checkFields(c, [['status', intRange(1, 4), body.right.status ?? 0]]) : tokenNumberRefusal(c, body.right);
+  if (outOfRange !== null) return fail(c, outOfRange);
   const status = body.right.status ?? 0;
   if (status === 1) {
     const refused = reenableError(stored, nowSeconds(c));

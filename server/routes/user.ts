@@ -15,6 +15,8 @@ import { fail, json, localize, messages, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
 import { endSession, endUserSessions, startSession } from '../http/session';
 import { decodeBody, pageIndex } from '../http/validate';
+import { numberRules } from '../../src/domain/numberRules';
+import { checkFields } from '../services/numberRanges';
 import { logQuota, logQuotaKeys, readOptions } from '../services/options';
 import { newAccessToken } from '../db/bootstrap';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from '../services/password';
@@ -350,6 +352,8 @@ async function createUserByAdmin(c: Ctx): Promise<Response> {
     return fail(c, localize(c, 'invalid_parameter'));
   }
   const body = decoded.right;
+  const quotaRefusal = checkFields(c, [['quota', numberRules.balance, body.quota]]);
+  if (quotaRefusal !== null) return fail(c, quotaRefusal);
   const username = str(body.username);
   const password = str(body.password);
   const displayName = str(body.display_name);
@@ -417,6 +421,8 @@ async function updateUser(c: Ctx): Promise<Response> {
   const decoded = await decodeBody(c, UserBody);
   if (E.isLeft(decoded) || int(decoded.right.id) === 0) return fail(c, localize(c, 'invalid_parameter'));
   const body = decoded.right;
+  const quotaRefusal = checkFields(c, [['quota', numberRules.balance, body.quota]]);
+  if (quotaRefusal !== null) return fail(c, quotaRefusal);
   const errors = updateErrors(body);
   if (errors === 'invalid' || errors.length > 0) return fail(c, localize(c, 'invalid_input'));
   const target = await userById(db(c), int(body.id));

@@ -52,6 +52,8 @@ export const redemptionMessages = {
   keyMissing: '未提供兑换码',
   keyInvalid: '兑换失败，无效的兑换码',
   keyUsed: '兑换失败，该兑换码已被使用',
+  quotaInvalid: '兑换失败，该兑换码的额度无效',
+  overflow: '兑换失败，充值后的额度超出上限',
 } as const;
 
 /** The Redemption object of contract §2.1.4 (`count` is always 0 in responses). */
@@ -190,6 +192,8 @@ export async function redeem(
       const code = await trx.selectFrom('redemptions').selectAll().where('key', '=', key).orderBy('id').executeTakeFirst();
       if (code === undefined) throw new RedeemRefused(redemptionMessages.keyInvalid);
       if (code.status !== redemptionStatusUnused) throw new RedeemRefused(redemptionMessages.keyUsed);
+      // A code worth nothing or less (stored before the ranges were checked) must not take quota.
+      if (!(code.quota > 0)) throw new RedeemRefused(redemptionMessages.quotaInvalid);
       const claimed = await trx
         .updateTable('redemptions')
         .set({ status: redemptionStatusUsed, redeemed_time: nowSeconds })
@@ -201,9 +205,13 @@ export async function redeem(
         .updateTable('users')
         .set((eb) => ({ quota: eb('quota', '+', code.quota) }))
         .where('id', '=', userId)
+        .where('quota', '<=', Number.MAX_SAFE_INTEGER - code.quota)
         .returning(['username'])
         .executeTakeFirst();
-      if (user === undefined) throw new RedeemRefused(redemptionMessages.keyInvalid);
+      if (user === undefined) {
+        const exists = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+        throw new RedeemRefused(exists === undefined ? redemptionMessages.keyInvalid : redemptionMessages.overflow);
+      }
       await trx
         .insertInto('logs')
         .values({

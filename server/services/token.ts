@@ -5,6 +5,7 @@ import * as t from 'io-ts';
 import type { Kysely } from 'kysely';
 import { tokenStatusEnabled } from '../../src/domain/constants';
 import type { Database, TokenRow } from '../db/schema';
+import { topLevelNumberLiterals } from '../http/jsonLiterals';
 import { goStrings } from '../http/validate';
 
 /**
@@ -118,6 +119,8 @@ export function decodeGoJson<A>(text: string, struct: GoStruct, codec: t.Decoder
   }
   const bound: Record<string, unknown> = {};
   let firstError: string | null = null;
+  // `1.0`, `1e3`, `4503599627370496.5` parse to integers: Go refuses such literals for an int field.
+  const literals = topLevelNumberLiterals(text);
   const structName = struct.qualifiedName.slice(struct.qualifiedName.lastIndexOf('.') + 1);
   for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
     const field = fieldFor(struct, key);
@@ -127,9 +130,11 @@ export function decodeGoJson<A>(text: string, struct: GoStruct, codec: t.Decoder
       if (type === '*string') bound[field] = null;
       continue;
     }
-    if (!fitsGoType(raw, type)) {
-      const integer = type === 'int' || type === 'int64';
-      firstError ??= `json: cannot unmarshal ${jsonKind(raw, integer && typeof raw === 'number')} into Go struct field ${structName}.${field} of type ${type.replace('*', '')}`;
+    const integer = type === 'int' || type === 'int64';
+    const literal = typeof raw === 'number' ? literals.get(key) : undefined;
+    if (!fitsGoType(raw, type) || (integer && literal !== undefined && !/^-?\d+$/.test(literal))) {
+      const kind = integer && literal !== undefined ? `number ${literal}` : jsonKind(raw, integer && typeof raw === 'number');
+      firstError ??= `json: cannot unmarshal ${kind} into Go struct field ${structName}.${field} of type ${type.replace('*', '')}`;
       continue;
     }
     if (typeof raw === 'string' && raw.includes('\u0000') && struct.rejectNul !== false) {

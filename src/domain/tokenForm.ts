@@ -2,6 +2,7 @@ import { tokenDefaults } from './constants';
 import { formatTimestamp } from './format';
 import { msg, type Message } from './message';
 import type { Token, TokenPayload } from './token';
+import { fieldProblem, numberRules } from './numberRules';
 import { parseExpiry, validateTokenForm } from './validation';
 
 /**
@@ -188,8 +189,9 @@ export function checkTokenForm(form: TokenForm, isEdit: boolean, offsetMinutes?:
     const field: TokenTextField = message !== null && 'key' in message && message.key === 'validation.token.nameRequired' ? 'name' : 'expiry';
     return { field, message: message ?? msg('validation.token.expiryInvalid') };
   }
-  if (!form.unlimited && parseQuotaText(form.remainQuota) === null) {
-    return { field: 'remainQuota', message: msg('tokenForm.quotaInvalid') };
+  if (!form.unlimited) {
+    const quota = fieldProblem(numberRules.balance, form.remainQuota, 'number.field.remainQuota', msg('tokenForm.quotaInvalid'));
+    if (quota !== null) return { field: 'remainQuota', message: quota };
   }
   const subnet = checkSubnet(form.subnet);
   if (subnet !== null) return { field: 'subnet', message: subnet };

@@ -26,5 +26,9 @@ export function translate(lang: Lang, key: MessageKey, params?: Readonly<Record<
 /** Renders a machine's Message; an unknown key is shown as the key itself (and caught by tests). */
 export function renderMessage(lang: Lang, message: Message): string {
   if ('text' in message) return message.text;
-  return isMessageKey(message.key) ? translate(lang, message.key, message.params) : message.key;
+  if (!isMessageKey(message.key)) return message.key;
+  // A `field` parameter may name a label by its key (the number rules name the field so).
+  const field = message.params?.field;
+  const params = typeof field === 'string' && isMessageKey(field) ? { ...message.params, field: translate(lang, field) } : message.params;
+  return translate(lang, message.key, params);
 }

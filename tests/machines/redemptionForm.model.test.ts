@@ -142,6 +142,12 @@ describe('redemptionForm model', () => {
       expect(selectProblem(journey(createInput, [change('name', 'p'), change('count', '0'), submit]))?.field).toBe('count');
       expect(selectProblem(journey(createInput, [change('name', 'p'), change('quota', '1.5'), submit]))?.field).toBe('quota');
     });
+    it('a quota of -100 (or 0) is refused before sending, naming the field and the range', () => {
+      const s = journey(createInput, [change('name', 'p'), change('quota', '-100'), submit]);
+      expect(s.matches('editing')).toBe(true);
+      expect(selectProblem(s)).toEqual({ field: 'quota', message: { key: 'number.range', params: { min: 1, max: 1_000_000_000_000_000, field: 'number.field.redemptionQuota' } } });
+      expect(selectProblem(journey(createInput, [change('name', 'p'), change('quota', '0'), submit]))?.field).toBe('quota');
+    });
     it('create, download, copy, then another batch', () => {
       let s = journey(createInput, [change('name', 'promo'), change('count', '2'), submit, created]);
       expect(s.matches({ created: 'downloading' })).toBe(true);

@@ -188,6 +188,11 @@ describe('tokenForm model', () => {
       expect(selectProblem(fixed)).toBeNull();
       expect(selectForm(fixed).expiry).toBe('');
     });
+    it('a remaining quota of -5 is refused before sending, naming the field and the range', () => {
+      const s = journey(null, [modelsLoaded, change('name', 'ci'), change('remainQuota', '-5'), submit]);
+      expect(selectProblem(s)).toEqual({ field: 'remainQuota', message: { key: 'number.range', params: { min: 0, max: 1_000_000_000_000_000, field: 'number.field.remainQuota' } } });
+      expect(s.matches('saving')).toBe(false);
+    });
     it('unlimited frees a bad quota', () => {
       const s = journey(null, [modelsLoaded, change('name', 'ci'), change('remainQuota', '12x'), submit]);
       expect(selectProblem(s)?.field).toBe('remainQuota');

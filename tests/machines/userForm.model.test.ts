@@ -6,6 +6,7 @@ import { isMessageKey } from '../../src/i18n';
 import {
   createPayloadOf,
   parseQuota,
+  quotaProblemOf,
   selectCanSubmit,
   selectForm,
   selectIsBusy,
@@ -44,6 +45,7 @@ const fixtures: EventFixtures<typeof userFormMachine> = {
     { type: 'field.change', field: 'username', value: 'bob' },
     { type: 'field.change', field: 'password', value: 'bob-pass-1' },
     { type: 'field.change', field: 'quota', value: '12x' },
+    { type: 'field.change', field: 'quota', value: '-1' },
     { type: 'field.change', field: 'quota', value: '250' },
   ],
   'form.submit': [{ type: 'form.submit' }],
@@ -113,13 +115,13 @@ describe('userForm model', () => {
         const form = selectForm(s);
         const complete = mode === 'edit' || (form.username !== '' && form.password !== '');
         expect(selectCanSubmit(s)).toBe(s.matches('editing') && complete);
-        // a quota problem belongs to the edit form, and only to an unparsable quota
+        // a quota problem belongs to the edit form, and only to a quota the rules refuse
         if (selectQuotaProblem(s) !== null) {
           expect(mode).toBe('edit');
-          expect(parseQuota(form.quota)).toBeNull();
+          expect(quotaProblemOf(form.quota)).not.toBeNull();
         }
-        // a save never starts with an unparsable quota
-        if (mode === 'edit' && s.matches('saving')) expect(parseQuota(form.quota)).not.toBeNull();
+        // a save never starts with an unparsable or out-of-range quota
+        if (mode === 'edit' && s.matches('saving')) expect(quotaProblemOf(form.quota)).toBeNull();
       }
     }
   });
@@ -140,6 +142,12 @@ describe('userForm model', () => {
       expect(selectForm(s)).toEqual(userFormOf(alice));
       expect(s.context.groupOptions).toEqual(['default', 'vip', 'svip']);
     });
+    it('edit: a negative quota is refused at its field, naming it and the range, and not sent', () => {
+      const s = journey(7, [loaded, groupsLoaded, change('quota', '-1'), submit]);
+      expect(s.matches('editing')).toBe(true);
+      expect(selectQuotaProblem(s)).toEqual({ key: 'number.range', params: { min: 0, max: 1_000_000_000_000_000, field: 'number.field.quota' } });
+    });
+
     it('edit: a quota that is not an integer is refused at its field and not sent', () => {
       const s = journey(7, [loaded, groupsLoaded, change('quota', '12x'), submit]);
       expect(s.value).toBe('editing');

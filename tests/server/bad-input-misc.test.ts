@@ -135,15 +135,14 @@ for (const target of dbTargets) {
       expect((await suite.client().get('/api/notice')).body.data).toBe(value);
     });
 
-    it('PUT /api/option/ stores a 1 MiB notice and an unparsable number as text, byte-identical', async () => {
-      for (const [key, value] of [['Notice', oneMegabyte], ['QuotaForNewUser', "1; DROP TABLE users"]] as const) {
-        const reply = await send(suite.client(), root, { method: 'PUT', path: '/api/option/', body: { key, value } });
-        expect(reply.body).toEqual({ success: true, message: '' });
-      }
+    it('PUT /api/option/ stores a 1 MiB notice byte-identical and refuses an unparsable number by name', async () => {
+      const reply = await send(suite.client(), root, { method: 'PUT', path: '/api/option/', body: { key: 'Notice', value: oneMegabyte } });
+      expect(reply.body).toEqual({ success: true, message: '' });
       expect((await suite.client().get('/api/notice')).body.data).toBe(oneMegabyte);
-      const row = await db().selectFrom('options').select('value').where('key', '=', 'QuotaForNewUser').executeTakeFirstOrThrow();
-      expect(row.value).toBe('1; DROP TABLE users');
-      await setOption(db(), 'QuotaForNewUser', '0');
+      const number = await send(suite.client(), root, { method: 'PUT', path: '/api/option/', body: { key: 'QuotaForNewUser', value: '1; DROP TABLE users' } });
+      expect(number.body).toEqual({ success: false, message: 'QuotaForNewUser must be an integer' });
+      const row = await db().selectFrom('options').select('value').where('key', '=', 'QuotaForNewUser').executeTakeFirst();
+      expect(row?.value).not.toBe('1; DROP TABLE users');
     });
 
     // -- DELETE /api/log/ --------------------------------------------------------------------------

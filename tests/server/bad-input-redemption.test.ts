@@ -184,9 +184,9 @@ for (const target of dbTargets) {
 
     it.each(hostileStrings)('stores a %s name byte-identical (create and update)', async (_label, value) => {
       const name = Buffer.byteLength(value) <= 20 ? value : value.slice(0, 8);
-      const { id } = await createCode(name, -5);
+      const { id } = await createCode(name, 5);
       const read = await send(suite.client(), root, { method: 'GET', path: `/api/redemption/${id}` });
-      expect(read.body.data).toMatchObject({ name, quota: -5, status: 1 });
+      expect(read.body.data).toMatchObject({ name, quota: 5, status: 1 });
       const updated = await send(suite.client(), root, { method: 'PUT', path: '/api/redemption/', body: { id, name: value, quota: 3 } });
       expect(updated.body, updated.text).toMatchObject({ success: true, data: { name: value, quota: 3 } });
       const row = await db().selectFrom('redemptions').select('name').where('id', '=', id).executeTakeFirstOrThrow();

@@ -170,18 +170,18 @@ for (const target of dbTargets) {
       }
     });
 
-    it('ignores unknown keys and server-owned fields; accepts text/plain, negative quota and a past expiry', async () => {
+    it('ignores unknown keys and server-owned fields; accepts text/plain and a past expiry (a negative quota: numeric-ranges.test.ts)', async () => {
       const before = await db().selectFrom('users').selectAll().execute();
       const reply = await send(suite.client(), alice, {
         method: 'POST',
         path: '/api/token/',
         headers: { 'content-type': 'text/plain' },
         raw: JSON.stringify({
-          name: 'extra', remain_quota: -5, expired_time: 1, id: 424242, user_id: 1, key: 'k'.repeat(48), status: 9,
+          name: 'extra', remain_quota: 5, expired_time: 1, id: 424242, user_id: 1, key: 'k'.repeat(48), status: 9,
           used_quota: 77, created_time: 5, role: 100, nested: { deep: [1, { x: null }] }, constructor: 'x',
         }).replace('{', '{"__proto__":{"name":"polluted","user_id":1},'),
       });
-      expect(reply.body, reply.text).toMatchObject({ success: true, data: { user_id: alice.id, status: 1, used_quota: 0, remain_quota: -5, expired_time: 1 } });
+      expect(reply.body, reply.text).toMatchObject({ success: true, data: { user_id: alice.id, status: 1, used_quota: 0, remain_quota: 5, expired_time: 1 } });
       expect(reply.body.data.id).not.toBe(424242);
       expect(reply.body.data.key).not.toBe('k'.repeat(48));
       expect(await db().selectFrom('users').selectAll().execute()).toEqual(before);

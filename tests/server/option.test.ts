@@ -155,9 +155,9 @@ for (const target of dbTargets) {
         expect(await stored('About')).toBe('x');
         await put({ key: 'About' });
         expect(await stored('About')).toBe('');
-        // Lenient numbers: stored as sent (readers parse "abc" as 0).
-        await put({ key: 'RetryTimes', value: 'abc' });
-        expect(await stored('RetryTimes')).toBe('abc');
+        // Numeric options are checked (numeric-ranges.test.ts has the rules): "abc" is refused, nothing stored.
+        expect((await put({ key: 'RetryTimes', value: 'abc' })).body).toEqual({ success: false, message: 'RetryTimes must be an integer' });
+        expect(await stored('RetryTimes')).not.toBe('abc');
       });
 
       it('refuses a body that is not {key: string, value: string} with HTTP 400, saving nothing', async () => {
@@ -231,33 +231,40 @@ for (const target of dbTargets) {
         await put({ key: 'OidcEnabled', value: 'false' });
       });
 
-      it('ratio options must be JSON objects of numbers; an invalid one saves nothing', async () => {
-        const cases: [string, string][] = [
-          ['x', "invalid character 'x' looking for beginning of value"],
-          ['', 'unexpected end of JSON input'],
-          ['   ', 'unexpected end of JSON input'],
-          ['[1,2]', 'json: cannot unmarshal array into Go value of type map[string]float64'],
-          ['"text"', 'json: cannot unmarshal string into Go value of type map[string]float64'],
-          ['3', 'json: cannot unmarshal number into Go value of type map[string]float64'],
-          ['null', 'json: cannot unmarshal null into Go value of type map[string]float64'],
-          ['{"gpt-4":"15"}', 'json: cannot unmarshal string into Go value of type float64'],
-          ['{"gpt-4":{"a":1}}', 'json: cannot unmarshal object into Go value of type float64'],
-          ['{"gpt-4":true}', 'json: cannot unmarshal bool into Go value of type float64'],
-          ['{"gpt-4":1e999}', 'json: cannot unmarshal number into Go value of type float64'],
+      it('ratio options must be JSON objects of non-negative numbers; the refusal names the option, in the caller\'s language; an invalid one saves nothing', async () => {
+        const shape = (key: string) => `${key} must be a JSON object whose values are non-negative numbers`;
+        const cases: [string, (key: string) => string][] = [
+          ['x', shape],
+          ['', shape],
+          ['   ', shape],
+          ['[1,2]', shape],
+          ['"text"', shape],
+          ['3', shape],
+          ['null', shape],
+          ['{"gpt-4":"15"}', (key) => `${shape(key)} (gpt-4 is not)`],
+          ['{"gpt-4":{"a":1}}', (key) => `${shape(key)} (gpt-4 is not)`],
+          ['{"gpt-4":true}', (key) => `${shape(key)} (gpt-4 is not)`],
+          ['{"gpt-4":1e999}', (key) => `${shape(key)} (gpt-4 is not)`],
+          ['{"gpt-4":-1}', (key) => `${shape(key)} (gpt-4 is not)`],
+          ['{"default":1,"vip":0.5,"svip":-0.25}', (key) => `${shape(key)} (svip is not)`],
         ];
         for (const key of ['ModelRatio', 'GroupRatio', 'CompletionRatio']) {
           const before = await dumpDatabase(db());
           for (const [value, message] of cases) {
             const reply = await put({ key, value });
             expect(reply.status).toBe(200);
-            expect(reply.body, `${key} ${value}`).toEqual({ success: false, message });
+            expect(reply.body, `${key} ${value}`).toEqual({ success: false, message: message(key) });
           }
           const truncated = await put({ key, value: '{"gpt-4": 1' });
-          expect(truncated.body.success).toBe(false);
-          expect(truncated.body.message).not.toBe('');
+          expect(truncated.body).toEqual({ success: false, message: shape(key) });
+          const zh = await put({ key, value: '"text"' }, { 'Accept-Language': 'zh-CN' });
+          expect(zh.body).toEqual({ success: false, message: `${key} 必须是 JSON 对象，值为非负数` });
           expect(await dumpDatabase(db())).toBe(before);
         }
-        const group = '{"default":1,"vip":0.5,"svip":-0.25}';
+        // one-api's own default table keeps its openrouter/auto: -500000 and can be saved back
+        const defaults = (await list()).find((o) => o.key === 'ModelRatio')!.value;
+        expect((await put({ key: 'ModelRatio', value: defaults })).body).toEqual({ success: true, message: '' });
+        const group = '{"default":1,"vip":0.5,"svip":0}';
         expect((await put({ key: 'GroupRatio', value: group })).body).toEqual({ success: true, message: '' });
         expect(await stored('GroupRatio')).toBe(group);
         expect((await put({ key: 'CompletionRatio', value: '{}' })).body).toEqual({ success: true, message: '' });

@@ -10,7 +10,7 @@ import {
   createRelayToken,
   createRelayUser,
   eventually,
-  preConsumedQuota,
+  heldReservation,
   quotaSnapshot,
   sdkClient,
   sdkError,
@@ -401,7 +401,7 @@ for (const target of dbTargets) {
         const failed = sdkError(chat(sdkClient(suite.api.url, token.key)));
         // While the upstream thinks, the reservation is held on the token and the user.
         await eventually(() => Promise.resolve(upstream.requestsFor(channel.key).length === 1), 'the upstream request');
-        const reserved = preConsumedQuota(model, chatPromptTokens(messages, model));
+        const reserved = heldReservation(model, chatPromptTokens(messages, model), Math.min(before.user.quota, before.token.remainQuota));
         const during = await snapshot(channel.id);
         expect(during.token.remainQuota).toBe(before.token.remainQuota - reserved);
         expect(during.user.quota).toBe(before.user.quota - reserved);

@@ -8,7 +8,7 @@ import {
   createRelayToken,
   createRelayUser,
   eventually,
-  preConsumedQuota,
+  heldReservation,
   quotaSnapshot,
   sdkClient,
   setRelayOptions,
@@ -120,7 +120,7 @@ for (const target of dbTargets) {
         expect(first.done).toBe(false);
         expect(first.value?.choices[0]?.delta.content).toBe(replyPieces(chatModel)[0]);
         // While the answer streams, the reservation is held on the token and the user.
-        const reserved = preConsumedQuota(chatModel, chatPromptTokens(messages, chatModel));
+        const reserved = heldReservation(chatModel, chatPromptTokens(messages, chatModel), Math.min(before.user.quota, before.token.remainQuota));
         expect((await tokenQuota(db(), token.id)).remainQuota).toBe(before.token.remainQuota - reserved);
         expect((await userQuota(db(), userId)).quota).toBe(before.user.quota - reserved);
         gate.release();

@@ -340,7 +340,7 @@ for (const target of dbTargets) {
           [{ id: u.id, password: 'short' }, 'Invalid input, please check your input'],
           [{ id: u.id, email: `${'e'.repeat(50)}@x` }, 'Invalid input, please check your input'],
           [{ id: u.id, group: 'g'.repeat(33) }, 'Invalid input, please check your input'],
-          [{ id: u.id, quota: 2 ** 60 }, 'Invalid input, please check your input'],
+          [{ id: u.id, quota: 2 ** 60 }, 'quota must be between 0 and 1000000000000000'],
           [{ id: u.id, role: 5 }, 'Invalid input, please check your input'],
           [{ id: u.id, status: 9 }, 'Invalid input, please check your input'],
           [{ id: u.id, display_name: 'a\u0000' }, 'Invalid input, please check your input'],

@@ -20,6 +20,7 @@ import { settingsExtras } from './settingsExtras';
 import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
+import { numbers } from './numbers';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
 export const en: Record<keyof typeof zh, string> = {
@@ -44,4 +45,5 @@ export const en: Record<keyof typeof zh, string> = {
   ...tokens,
   ...tokenForm,
   ...logs,
+  ...numbers,
 };

@@ -19,6 +19,7 @@ import { settingsExtras } from './settingsExtras';
 import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
+import { numbers } from './numbers';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
 export const zh = {
@@ -43,4 +44,5 @@ export const zh = {
   ...tokens,
   ...tokenForm,
   ...logs,
+  ...numbers,
 } as const;

@@ -1,6 +1,7 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { describeError } from '../../domain/apiError';
 import { msg, navigate, notify, reloadStatus, type Message, type NavigateEvent, type NotifyEvent, type StatusReloadEvent } from '../../domain/message';
+import { optionValueProblem } from '../../domain/numberRules';
 import type { OptionEntry } from '../../domain/option';
 import {
   affectsStatus,
@@ -113,13 +114,22 @@ export const tabChanges = (context: Pick<OptionSettingsContext, 'baseline' | 'dr
   return changedOptions(pick(context.baseline, keys), pick(context.drafts, keys));
 };
 
-/** The first ratio rule the section's drafts break, or null (only the ratio section has rules). */
-export function ratioProblems(context: Pick<OptionSettingsContext, 'drafts'>, id: SectionId): Readonly<Record<string, Message>> {
-  if (id !== 'ratio') return {};
+/**
+ * The rules the section's drafts break, by key: a ratio table must be valid JSON (spec §5), an
+ * object of non-negative numbers; a changed numeric option must be in its range (numberRules).
+ */
+export function ratioProblems(context: Pick<OptionSettingsContext, 'drafts' | 'baseline'>, id: SectionId): Readonly<Record<string, Message>> {
   const problems: Record<string, Message> = {};
-  for (const key of ratioKeys) {
-    const verdict = validateRatioJson(key, context.drafts[key] ?? '');
-    if (!verdict.ok && verdict.message !== null) problems[key] = verdict.message;
+  if (id === 'ratio') {
+    for (const key of ratioKeys) {
+      const verdict = validateRatioJson(key, context.drafts[key] ?? '');
+      if (!verdict.ok && verdict.message !== null) problems[key] = verdict.message;
+    }
+  }
+  for (const [key, value] of sectionChanges(context, id)) {
+    if (problems[key] !== undefined) continue;
+    const problem = optionValueProblem(key, value);
+    if (problem !== null) problems[key] = problem;
   }
   return problems;
 }

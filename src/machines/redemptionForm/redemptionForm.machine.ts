@@ -3,6 +3,7 @@ import { describeError } from '../../domain/apiError';
 import { redemptionDefaults } from '../../domain/constants';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { Redemption, RedemptionPayload } from '../../domain/redemption';
+import { fieldProblem, numberRules } from '../../domain/numberRules';
 import { validateRedemptionCreate } from '../../domain/validation';
 
 /** `/redemption/edit/:id` gives the id; `/redemption/add` gives null. */
@@ -77,7 +78,8 @@ export const keysText = (keys: readonly string[]): string => (keys.length === 0 
 export function checkRedemptionForm(form: RedemptionForm, isEdit: boolean): RedemptionFormContext['problem'] {
   const name = validateRedemptionCreate({ name: form.name.trim() }, isEdit);
   if (!name.ok) return { field: 'name', message: name.message ?? msg('validation.redemption.nameRequired') };
-  if (integerOf(form.quota) === null) return { field: 'quota', message: msg('redemptions.form.quotaInvalid') };
+  const quota = fieldProblem(numberRules.amount, form.quota, 'number.field.redemptionQuota', msg('redemptions.form.quotaInvalid'));
+  if (quota !== null) return { field: 'quota', message: quota };
   if (!isEdit) {
     const count = integerOf(form.count);
     if (count === null || count < 1 || count > maxRedemptionCount) {

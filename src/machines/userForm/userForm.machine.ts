@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { describeError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { fieldProblem, numberRules } from '../../domain/numberRules';
 import type { User, UserCreatePayload, UserUpdatePayload } from '../../domain/user';
 
 /** `/user/edit/:id` gives the id; `/user/add` gives null. */
@@ -84,6 +85,10 @@ export function parseQuota(text: string): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
+/** Why the typed quota cannot be sent (not an integer: spec §5's wording; out of range: numberRules), or null. */
+export const quotaProblemOf = (text: string): Message | null =>
+  fieldProblem(numberRules.balance, text, 'number.field.quota', msg('users.form.quotaInvalid'));
+
 /** Create: an empty username or password silently does nothing (spec §5). */
 export const isCreateComplete = (form: UserForm): boolean => form.username !== '' && form.password !== '';
 
@@ -137,7 +142,7 @@ export const userFormMachine = setup({
   guards: {
     isEditing: ({ context }) => isEditOf(context),
     isCreateIncomplete: ({ context }) => !isEditOf(context) && !isCreateComplete(context.form),
-    isQuotaInvalid: ({ context }) => isEditOf(context) && parseQuota(context.form.quota) === null,
+    isQuotaInvalid: ({ context }) => isEditOf(context) && quotaProblemOf(context.form.quota) !== null,
   },
   actions: {
     resetForm: assign({ form: emptyUserForm, problem: null }),
@@ -148,7 +153,7 @@ export const userFormMachine = setup({
       problem: params.field === 'quota' ? null : context.problem,
     })),
     forgetPassword: assign({ form: ({ context }) => ({ ...context.form, password: '' }) }),
-    markQuotaInvalid: assign({ problem: () => msg('users.form.quotaInvalid') }),
+    markQuotaInvalid: assign({ problem: ({ context }) => quotaProblemOf(context.form.quota) ?? msg('users.form.quotaInvalid') }),
     notifyProblem: emit(({ context }) => notify('error', context.problem ?? msg('users.form.quotaInvalid'))),
     notifyFailure: emit((_, params: { error: unknown }) => {
       const d = describeError(params.error);

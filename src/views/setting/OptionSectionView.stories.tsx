@@ -80,6 +80,20 @@ export const RatioInvalid: Story = {
   },
 };
 
+/** A numeric option out of its range: the message names the option and the rule at its field. */
+export const NumberOutOfRange: Story = {
+  args: {
+    changed: true,
+    values: { ...storyOptionValues, RetryTimes: '-3' },
+    problems: { RetryTimes: msg('number.range', { min: 0, max: 10, field: 'settings.option.RetryTimes' }) },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('失败重试次数 必须在 0 到 10 之间')).toBeVisible();
+    await expect(c.getByLabelText('失败重试次数')).toHaveAttribute('aria-invalid', 'true');
+  },
+};
+
 /** Switches only (login and registration): no save button. */
 export const LoginSwitches: Story = {
   args: { section: sectionOf('login') },

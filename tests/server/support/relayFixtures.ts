@@ -337,3 +337,14 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * What a request without max_tokens holds while it runs (billing.ts `reservationRange` /
+ * `reserveUpTo`): its whole possible price (prompt + RELAY_MAX_COMPLETION_TOKENS at the
+ * completion ratio), or when less is free, all that is free but 1 (never less than the estimate).
+ */
+export function heldReservation(model: string, promptTokens: number, free: number, maxCompletion = 16_384, groupRatio = 1): number {
+  const ratio = (testModelRatio[model] ?? 30) * groupRatio;
+  const most = Math.max(preConsumedQuota(model, promptTokens, 0, groupRatio), Math.ceil((promptTokens + maxCompletion * (testCompletionRatio[model] ?? 1)) * ratio));
+  return most <= free ? most : Math.max(preConsumedQuota(model, promptTokens, 0, groupRatio), free - 1);
+}
