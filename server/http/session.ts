@@ -4,6 +4,7 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import type { Kysely } from 'kysely';
 import type { Database, SessionRow } from '../db/schema';
+import { fromTrustedProxy } from './clientIp';
 import type { AppEnv } from './env';
 
 /**
@@ -28,15 +29,20 @@ export const newSessionId = (): string => randomBytes(32).toString('hex');
 /** Current time in Unix seconds from the injected clock. */
 const nowSeconds = (c: Ctx): number => Math.floor(c.get('deps').now() / 1000);
 
-/** Whether the request came over HTTPS (directly or per `X-Forwarded-Proto`). */
-export function isHttps(c: Context): boolean {
-  const forwarded = c.req.header('X-Forwarded-Proto')?.split(',')[0]?.trim().toLowerCase();
+/**
+ * Whether the request came over HTTPS: directly, or per `X-Forwarded-Proto` when the peer is a
+ * trusted proxy (`TRUSTED_PROXIES`); any other client's header is ignored.
+ */
+export function isHttps(c: Context<AppEnv>): boolean {
+  const forwarded = fromTrustedProxy(c, c.get('deps').config)
+    ? c.req.header('X-Forwarded-Proto')?.split(',')[0]?.trim().toLowerCase()
+    : undefined;
   if (forwarded !== undefined && forwarded !== '') return forwarded === 'https';
   return new URL(c.req.url).protocol === 'https:';
 }
 
 /** The cookie attributes for this request. */
-const cookieOptions = (c: Context, maxAge: number): CookieOptions => ({
+const cookieOptions = (c: Context<AppEnv>, maxAge: number): CookieOptions => ({
   path: '/',
   httpOnly: true,
   sameSite: 'Lax',
