@@ -51,7 +51,7 @@ const cookieOptions = (c: Context<AppEnv>, maxAge: number): CookieOptions => ({
 });
 
 /** The session id carried by a correctly signed cookie, or null. */
-async function cookieSessionId(c: Ctx): Promise<string | null> {
+export async function cookieSessionId(c: Ctx): Promise<string | null> {
   const value = await getSignedCookie(c, c.get('deps').config.sessionSecret, sessionCookieName);
   return typeof value === 'string' && sessionIdPattern.test(value) ? value : null;
 }
@@ -95,7 +95,12 @@ export async function endSession(c: Ctx): Promise<void> {
   deleteCookie(c, sessionCookieName, cookieOptions(c, 0));
 }
 
-/** Ends every session of `userId` (e.g. when an admin disables or deletes the user). */
-export async function endUserSessions(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/**
+ * Ends every session of `userId` (e.g. when an admin disables or deletes the user), except the
+ * session `keepId` when given (the one that changed the user's own password).
+ */
+export async function endUserSessions(db: Kysely<Database>, userId: number, keepId: string | null = null): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepId !== null) query = query.where('id', '!=', keepId);
+  await query.execute();
 }

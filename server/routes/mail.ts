@@ -4,7 +4,7 @@ import * as t from 'io-ts';
 import { currentUser, userAuth } from '../http/auth';
 import { fail, localize, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
-import { endUserSessions } from '../http/session';
+import { revokeOtherCredentials } from '../services/credentials';
 import { decodeBody, decodeQuery } from '../http/validate';
 import { escapeHtml, sendMail } from '../services/mail';
 import { readOptions } from '../services/options';
@@ -138,9 +138,8 @@ async function confirmReset(c: Ctx): Promise<Response> {
   if (consumed === null) return fail(c, text.badResetLink);
   const password = newResetPassword();
   const hash = await hashPassword(password);
-  const users = await db(c).selectFrom('users').select('id').where('email', '=', email).execute();
-  await db(c).updateTable('users').set({ password: hash }).where('email', '=', email).execute();
-  for (const user of users) await endUserSessions(db(c), user.id);
+  const users = await db(c).updateTable('users').set({ password: hash }).where('email', '=', email).returning('id').execute();
+  for (const user of users) await revokeOtherCredentials(c, user.id);
   return ok(c, password);
 }
 

@@ -41,6 +41,7 @@ import {
 } from '../services/userAdmin';
 import type { UserRow, UserUpdate } from '../db/schema';
 import { consumeCode, restoreCode, type ConsumedCode } from '../services/verification';
+import { revokeOtherCredentials, sessionStillValid } from '../services/credentials';
 import { dashboardRequest, dashboardRows } from '../services/dashboard';
 
 /**
@@ -108,7 +109,12 @@ async function login(c: Ctx): Promise<Response> {
   const user = await checkCredentials(c, body.right.username, body.right.password);
   if (user === null) return fail(c, messages.loginFailed);
   try {
-    await startSession(c, user.id);
+    const sessionId = await startSession(c, user.id);
+    // The password may have changed since it was checked: such a session must not outlive the change.
+    if (!(await sessionStillValid(c, user.id, user.password, sessionId))) {
+      await endSession(c);
+      return fail(c, messages.loginFailed);
+    }
   } catch {
     return fail(c, messages.sessionSaveFailed);
   }
@@ -199,7 +205,9 @@ async function updateSelf(c: Ctx): Promise<Response> {
   if (displayName !== '') update.display_name = displayName;
   if (password !== '') update.password = await hashPassword(password);
   const failure = await applyUserUpdate(c, currentUser(c).id, update);
-  return failure === null ? ok(c) : fail(c, failure);
+  if (failure !== null) return fail(c, failure);
+  if (update.password !== undefined) await revokeOtherCredentials(c, currentUser(c).id);
+  return ok(c);
 }
 
 /** `DELETE /api/user/self`: soft delete; root cannot delete itself. */
@@ -439,6 +447,7 @@ async function updateUser(c: Ctx): Promise<Response> {
   // Fix (§6 #6): a quota in the body is applied even when 0; an absent quota is no change (no bogus log).
   if (body.quota !== undefined && body.quota !== null) await setQuota(c, target.id, body.quota);
   if (update.status !== undefined && update.status !== userStatusActivated) await endUserSessions(db(c), target.id);
+  else if (update.password !== undefined) await revokeOtherCredentials(c, target.id);
   return ok(c);
 }
 
