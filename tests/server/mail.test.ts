@@ -268,7 +268,7 @@ for (const target of dbTargets) {
           const email = address('dup');
           const first = await mailedCode(email);
           const dup = await register({ username: existing.username, password: 'reg-password', email, verification_code: first });
-          expect(dup.body).toEqual({ success: false, message: 'UNIQUE constraint failed: users.username' });
+          expect(dup.body).toEqual({ success: false, message: '用户名已被占用，请换一个' });
           const second = await mailedCode(email);
           if (second !== first) {
             const old = await register({ username: uname('dup'), password: 'reg-password', email, verification_code: first });

@@ -20,6 +20,7 @@ import { settingsExtras } from './settingsExtras';
 import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
+import { rules } from './rules';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
 export const en: Record<keyof typeof zh, string> = {
@@ -28,6 +29,7 @@ export const en: Record<keyof typeof zh, string> = {
   ...signIn,
   ...domain,
   ...validation,
+  ...rules,
   ...home,
   ...shell,
   ...table,

@@ -19,6 +19,7 @@ import { settingsExtras } from './settingsExtras';
 import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
+import { rules } from './rules';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
 export const zh = {
@@ -27,6 +28,7 @@ export const zh = {
   ...signIn,
   ...domain,
   ...validation,
+  ...rules,
   ...home,
   ...shell,
   ...table,
