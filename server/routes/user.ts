@@ -458,8 +458,8 @@ async function updateUser(c: Ctx): Promise<Response> {
   if (failure !== null) return fail(c, failure);
   // Fix (§6 #6): a quota in the body is applied even when 0; an absent quota is no change (no bogus log).
   if (body.quota !== undefined && body.quota !== null) await setQuota(c, target.id, body.quota);
+  if (update.password !== undefined) await revokeOtherCredentials(c, target.id);
   if (update.status !== undefined && update.status !== userStatusActivated) await endUserSessions(db(c), target.id);
-  else if (update.password !== undefined) await revokeOtherCredentials(c, target.id);
   return ok(c);
 }
 
