@@ -1,6 +1,11 @@
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { serve } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { createApi } from '../../server/http/api';
+import { proxyTrust } from '../../server/http/clientIp';
+import { createServerApp } from '../../server/http/server';
 import { Client, parseSetCookie } from './support/http';
 import { testConfig } from './support/server';
 import { setupSuite } from './support/suite';
@@ -17,6 +22,12 @@ const limits = { criticalRateLimit: 3, rateLimitWindowsMs: { globalApi: 180 * se
 /** What @hono/node-server passes as `c.env`, for a peer at `address`. */
 const peer = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
 const loginBody = (password: string) => JSON.stringify({ username: 'root', password });
+
+/** A non-loopback address of this host in a private range (LAN, container network), or undefined. */
+const privateRanges = proxyTrust(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']);
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i !== undefined && !i.internal && privateRanges(i.address))?.address;
 
 describe('TRUSTED_PROXIES default', () => {
   it('is loopback only: no private range is trusted unless configured', () => {
@@ -63,6 +74,24 @@ for (const target of dbTargets) {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i += 1) statuses.push((await client.login('root', 'wrong-password', { 'X-Forwarded-For': `203.0.113.${50 + i}` })).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    });
+
+    it.skipIf(lanAddress === undefined)(`a client on this host's private address (${lanAddress ?? 'none'}) rotating X-Forwarded-For over real HTTP is limited by default`, async () => {
+      const config = testConfig(suite.api.config.database, {}, limits);
+      const app = createServerApp({ db: suite.api.handle.db, dialect: suite.api.handle.dialect, config }, null);
+      const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+        const s = serve({ fetch: app.fetch, port: 0, hostname: lanAddress }, () => resolve(s));
+      });
+      try {
+        const { port } = server.address() as AddressInfo;
+        const host = lanAddress!.includes(':') ? `[${lanAddress}]` : lanAddress!;
+        const client = new Client(`http://${host}:${port}`);
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i += 1) statuses.push((await client.login('root', 'wrong-password', { 'X-Forwarded-For': `203.0.113.${100 + i}` })).status);
+        expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     });
 
     it('X-Forwarded-Proto from an untrusted peer does not make the session cookie Secure', async () => {
