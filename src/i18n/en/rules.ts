@@ -22,5 +22,6 @@ export const rules: Record<keyof typeof zh, string> = {
   'rules.field.verificationCode': 'verification code',
   'rules.oauth.state': 'login check failed (state is empty or does not match): go back to the login page and start again',
   'rules.mail.failed': 'the e-mail could not be sent; try again later or contact the administrator (request id: {requestId})',
+  'rules.turnstile.unavailable': 'the Turnstile check cannot be completed right now; try again later (request id: {requestId})',
   'rules.internal': 'internal server error, please try again later (request id: {requestId})',
 };

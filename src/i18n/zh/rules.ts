@@ -23,5 +23,6 @@ export const rules = {
   'rules.field.verificationCode': '验证码',
   'rules.oauth.state': '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录',
   'rules.mail.failed': '邮件发送失败，请稍后重试或联系管理员（请求 ID：{requestId}）',
+  'rules.turnstile.unavailable': '暂时无法完成 Turnstile 人机验证，请稍后重试（请求 ID：{requestId}）',
   'rules.internal': '服务器内部错误，请稍后重试（请求 ID：{requestId}）',
 } as const;
