@@ -101,7 +101,7 @@ const readInt = (env: Env, name: string, fallback: number, max = Number.MAX_SAFE
 /** one-api's boolean parsing of environment flags: only `true` (any case) is true. */
 const readFlag = (env: Env, name: string): boolean => read(env, name)?.toLowerCase() === 'true';
 
-/** `TRUSTED_PROXIES`: `*`, or a comma list of networks (`10.0.0.0/8`) and addresses; unset: loopback and private ranges. */
+/** `TRUSTED_PROXIES`: `*`, or a comma list of networks (`10.0.0.0/8`) and addresses; unset: loopback only. */
 const readTrustedProxies = (env: Env): TrustedProxies => {
   const raw = read(env, 'TRUSTED_PROXIES');
   if (raw === undefined) return defaultTrustedProxies;

@@ -79,7 +79,12 @@ import { implement } from './views/app/machineRegistry';
 
 const unauthorized = createUnauthorizedSignal();
 const api = createApi(
-  createApiClient({ baseUrl: import.meta.env.VITE_SERVER_ADDRESS, onUnauthorized: unauthorized.notify }),
+  createApiClient({
+    baseUrl: import.meta.env.VITE_SERVER_ADDRESS,
+    onUnauthorized: unauthorized.notify,
+    // the server's messages in the console's language (html lang follows the preference)
+    language: () => document.documentElement.lang,
+  }),
 );
 
 const session = sessionMachine.provide({

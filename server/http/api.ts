@@ -13,6 +13,7 @@ import { tokenRoutes } from '../routes/token';
 import { userRoutes } from '../routes/user';
 import { crossSiteGuard } from './csrf';
 import { fail, invalidUrl } from './envelope';
+import { ruleText } from './ruleText';
 import { requestIdHeader, type ApiDeps, type AppEnv, type ResolvedDeps } from './env';
 import { createRateLimiters, criticalRoutes, type RateLimitStore } from './rateLimit';
 import { turnstileCheck, turnstileRoutes } from './turnstile';
@@ -84,9 +85,12 @@ export function createApi(deps: ApiDeps, rateLimitStore?: RateLimitStore): Hono<
   mountRoutes(app);
   app.all('/api/*', (c) => invalidUrl(c));
   app.all('/api', (c) => invalidUrl(c));
+  // An unexpected error (a driver's or SQL text, a bug) is logged with the request id; the caller
+  // gets a generic message in its language with that id, never the error's own text.
   app.onError((error, c) => {
-    console.error(`[api] ${c.req.method} ${c.req.path}:`, error);
-    return fail(c, error.message);
+    const requestId = c.get('requestId') ?? '';
+    console.error(`[api] ${requestId} ${c.req.method} ${c.req.path}:`, error);
+    return fail(c, ruleText(c, 'rules.internal', { requestId }));
   });
   return app;
 }

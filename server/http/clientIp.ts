@@ -9,15 +9,17 @@ import type { Config } from '../config';
  *
  * Deviation from one-api: gin there trusts every peer, so any client could name its own address in
  * `X-Forwarded-For` and pass a token's subnet restriction or dodge the rate limits. Here only the
- * peers of `TRUSTED_PROXIES` are believed: by default loopback and the private ranges (a reverse
- * proxy on the same host or network), `*` restores one-api's trust in every peer.
+ * peers of `TRUSTED_PROXIES` are believed: by default loopback only (a reverse proxy on the same
+ * host); a proxy elsewhere is named by its address or network, `*` restores one-api's trust in every
+ * peer. The private ranges are not trusted by default: any client on the LAN or in a neighbouring
+ * container could otherwise name a new address per request and never meet the login limit.
  */
 
 /** The proxies whose forwarding headers are believed: every peer (`*`) or these networks. */
 export type TrustedProxies = 'all' | readonly string[];
 
-/** The default `TRUSTED_PROXIES`: loopback, the private IPv4 ranges and IPv6 unique-local addresses. */
-export const defaultTrustedProxies: readonly string[] = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+/** The default `TRUSTED_PROXIES`: loopback only (IPv4 and IPv6). */
+export const defaultTrustedProxies: readonly string[] = ['127.0.0.0/8', '::1/128'];
 
 /** Go's `net.ParseIP` accepts plain IPv4/IPv6 literals (no zone). */
 const parsesAsIp = (s: string): boolean => isIP(s) !== 0 && !s.includes('%');
@@ -95,12 +97,26 @@ export const socketAddress = (c: Context): string => {
 /** The trust test of each configuration, built once. */
 const trusts = new WeakMap<Pick<Config, 'trustedProxies'>, ProxyTrust>();
 
-/** The client IP of the request in `c` under `config`'s `TRUSTED_PROXIES`. */
-export function requestIp(c: Context, config: Pick<Config, 'trustedProxies'>): string {
+/** The trust test of `config`'s `TRUSTED_PROXIES`, built once per configuration. */
+function trustOf(config: Pick<Config, 'trustedProxies'>): ProxyTrust {
   let trusted = trusts.get(config);
   if (trusted === undefined) {
     trusted = proxyTrust(config.trustedProxies);
     trusts.set(config, trusted);
   }
-  return clientIp(c.req.header('X-Forwarded-For'), c.req.header('X-Real-IP'), socketAddress(c), trusted);
+  return trusted;
+}
+
+/** The client IP of the request in `c` under `config`'s `TRUSTED_PROXIES`. */
+export function requestIp(c: Context, config: Pick<Config, 'trustedProxies'>): string {
+  return clientIp(c.req.header('X-Forwarded-For'), c.req.header('X-Real-IP'), socketAddress(c), trustOf(config));
+}
+
+/**
+ * Whether the socket peer of `c` is a trusted proxy, whose other forwarding headers
+ * (`X-Forwarded-Proto`) may be believed. An unknown peer (in-process `app.request`) is not.
+ */
+export function fromTrustedProxy(c: Context, config: Pick<Config, 'trustedProxies'>): boolean {
+  const peer = normaliseIp(socketAddress(c));
+  return parsesAsIp(peer) && trustOf(config)(peer);
 }

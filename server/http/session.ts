@@ -4,6 +4,7 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import type { Kysely } from 'kysely';
 import type { Database, SessionRow } from '../db/schema';
+import { fromTrustedProxy } from './clientIp';
 import type { AppEnv } from './env';
 
 /**
@@ -28,15 +29,20 @@ export const newSessionId = (): string => randomBytes(32).toString('hex');
 /** Current time in Unix seconds from the injected clock. */
 const nowSeconds = (c: Ctx): number => Math.floor(c.get('deps').now() / 1000);
 
-/** Whether the request came over HTTPS (directly or per `X-Forwarded-Proto`). */
-export function isHttps(c: Context): boolean {
-  const forwarded = c.req.header('X-Forwarded-Proto')?.split(',')[0]?.trim().toLowerCase();
+/**
+ * Whether the request came over HTTPS: directly, or per `X-Forwarded-Proto` when the peer is a
+ * trusted proxy (`TRUSTED_PROXIES`); any other client's header is ignored.
+ */
+export function isHttps(c: Context<AppEnv>): boolean {
+  const forwarded = fromTrustedProxy(c, c.get('deps').config)
+    ? c.req.header('X-Forwarded-Proto')?.split(',')[0]?.trim().toLowerCase()
+    : undefined;
   if (forwarded !== undefined && forwarded !== '') return forwarded === 'https';
   return new URL(c.req.url).protocol === 'https:';
 }
 
 /** The cookie attributes for this request. */
-const cookieOptions = (c: Context, maxAge: number): CookieOptions => ({
+const cookieOptions = (c: Context<AppEnv>, maxAge: number): CookieOptions => ({
   path: '/',
   httpOnly: true,
   sameSite: 'Lax',
@@ -45,7 +51,7 @@ const cookieOptions = (c: Context, maxAge: number): CookieOptions => ({
 });
 
 /** The session id carried by a correctly signed cookie, or null. */
-async function cookieSessionId(c: Ctx): Promise<string | null> {
+export async function cookieSessionId(c: Ctx): Promise<string | null> {
   const value = await getSignedCookie(c, c.get('deps').config.sessionSecret, sessionCookieName);
   return typeof value === 'string' && sessionIdPattern.test(value) ? value : null;
 }
@@ -89,7 +95,12 @@ export async function endSession(c: Ctx): Promise<void> {
   deleteCookie(c, sessionCookieName, cookieOptions(c, 0));
 }
 
-/** Ends every session of `userId` (e.g. when an admin disables or deletes the user). */
-export async function endUserSessions(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/**
+ * Ends every session of `userId` (e.g. when an admin disables or deletes the user), except the
+ * session `keepId` when given (the one that changed the user's own password).
+ */
+export async function endUserSessions(db: Kysely<Database>, userId: number, keepId: string | null = null): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepId !== null) query = query.where('id', '!=', keepId);
+  await query.execute();
 }

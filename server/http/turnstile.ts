@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getSignedCookie, setSignedCookie } from 'hono/cookie';
 import { readOptions } from '../services/options';
 import { fail } from './envelope';
+import { ruleText } from './ruleText';
 import type { AppEnv } from './env';
 import { requestIp } from './clientIp';
 import { isHttps, sessionMaxAgeSeconds } from './session';
@@ -89,6 +90,17 @@ export async function verifyTurnstile(url: string, form: { secret: string; respo
   return success ? null : turnstileMessages.failed;
 }
 
+/**
+ * What the (anonymous) caller hears when siteverify could not be asked or answered nonsense: a
+ * generic message with the request id; the network or JSON error goes to the log. (one-api
+ * answers that error's text, which names the verify URL and the network's answer.)
+ */
+function unreachable(c: Ctx, detail: string): string {
+  const requestId = c.get('requestId');
+  console.error(`[turnstile] ${requestId} ${c.req.method} ${c.req.path}: ${detail}`);
+  return ruleText(c, 'rules.turnstile.unavailable', { requestId });
+}
+
 /** The check as a middleware: a pass-through unless TurnstileCheckEnabled is `true`. */
 export const turnstileCheck: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { db, config } = c.get('deps');
@@ -98,7 +110,7 @@ export const turnstileCheck: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (response === '') return fail(c, turnstileMessages.empty);
     const remoteip = requestIp(c, config);
     const refusal = await verifyTurnstile(config.turnstileVerifyUrl, { secret: options.str('TurnstileSecretKey'), response, remoteip });
-    if (refusal !== null) return fail(c, refusal);
+    if (refusal !== null) return fail(c, refusal === turnstileMessages.failed ? refusal : unreachable(c, refusal));
     await grantPass(c);
   }
   await next();

@@ -4,9 +4,10 @@ import * as t from 'io-ts';
 import { currentUser, userAuth } from '../http/auth';
 import { fail, localize, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
-import { endUserSessions } from '../http/session';
+import { revokeOtherCredentials } from '../services/credentials';
 import { decodeBody, decodeQuery } from '../http/validate';
-import { escapeHtml, sendMail } from '../services/mail';
+import { escapeHtml, sendMail, smtpNotConfigured } from '../services/mail';
+import { ruleText } from '../http/ruleText';
 import { readOptions } from '../services/options';
 import { hashPassword } from '../services/password';
 import { hasNul, userLimits } from '../services/userAdmin';
@@ -79,6 +80,19 @@ async function domainAllowed(c: Ctx, email: string): Promise<boolean> {
 /** The text of a send failure. */
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/**
+ * What a failed send tells the caller (often anonymous): the gateway's own "not configured"
+ * sentence, else a generic message with the request id; the transport's error, which names the
+ * mail host and its answers, goes to the log. (one-api answers the transport's error text.)
+ */
+function mailFailure(c: Ctx, error: unknown): string {
+  const detail = errorText(error);
+  if (detail === smtpNotConfigured) return detail;
+  const requestId = c.get('requestId');
+  console.error(`[mail] ${requestId} ${c.req.method} ${c.req.path}: ${detail}`);
+  return ruleText(c, 'rules.mail.failed', { requestId });
+}
+
 /** `GET /api/verification?email=`: mails a 6-hex code (purpose `v`). */
 async function sendVerification(c: Ctx): Promise<Response> {
   const email = emailParam(c);
@@ -95,7 +109,7 @@ async function sendVerification(c: Ctx): Promise<Response> {
   try {
     await sendMail(db(c), { to: email, subject: `${systemName} 邮箱验证邮件`, html });
   } catch (error) {
-    return fail(c, errorText(error));
+    return fail(c, mailFailure(c, error));
   }
   await storeCode(db(c), 'v', email, code, nowSeconds(c));
   return ok(c);
@@ -122,7 +136,7 @@ async function sendResetLink(c: Ctx): Promise<Response> {
   try {
     await sendMail(db(c), { to: email, subject: `${systemName} 密码重置`, html });
   } catch (error) {
-    return fail(c, localize(c, 'send_email_failed') + errorText(error));
+    return fail(c, mailFailure(c, error));
   }
   await storeCode(db(c), 'r', email, token, nowSeconds(c));
   return ok(c);
@@ -138,9 +152,8 @@ async function confirmReset(c: Ctx): Promise<Response> {
   if (consumed === null) return fail(c, text.badResetLink);
   const password = newResetPassword();
   const hash = await hashPassword(password);
-  const users = await db(c).selectFrom('users').select('id').where('email', '=', email).execute();
-  await db(c).updateTable('users').set({ password: hash }).where('email', '=', email).execute();
-  for (const user of users) await endUserSessions(db(c), user.id);
+  const users = await db(c).updateTable('users').set({ password: hash }).where('email', '=', email).returning('id').execute();
+  for (const user of users) await revokeOtherCredentials(c, user.id);
   return ok(c, password);
 }
 

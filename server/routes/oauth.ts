@@ -6,6 +6,7 @@ import { userStatusActivated } from '../../src/domain/constants';
 import type { SessionRow, UserRow } from '../db/schema';
 import { currentUser, userAuth } from '../http/auth';
 import { fail, messages, ok } from '../http/envelope';
+import { ruleText } from '../http/ruleText';
 import type { AppEnv } from '../http/env';
 import { isHttps, newSessionId, readSession, sessionCookieName, startSession } from '../http/session';
 import { decodeQuery } from '../http/validate';
@@ -42,7 +43,6 @@ import { randomAlphanumeric } from '../services/userAdmin';
 type Ctx = Context<AppEnv>;
 
 const text = {
-  stateMismatch: 'state is empty or not same',
   registerDisabled: '管理员关闭了新用户注册',
   gitHubDisabled: '管理员未开启通过 GitHub 登录以及注册',
   oidcDisabled: '管理员未开启通过 OIDC 登录以及注册',
@@ -257,7 +257,8 @@ function callback(provider: CallbackProvider) {
   return async (c: Ctx): Promise<Response> => {
     const { code, state } = callbackQuery(c);
     const session = await sessionWithState(c, state);
-    if (session === null) return fail(c, text.stateMismatch, 403);
+    // Ours: in the caller's language, saying what to do (one-api: English "state is empty or not same").
+    if (session === null) return fail(c, ruleText(c, 'rules.oauth.state'), 403);
     // Bind mode reads the user from the session only (access-token callers cannot bind).
     const bindUser = session.user_id === 0 ? undefined : await findUserById(db(c), session.user_id);
     if (provider.flag !== null) {

@@ -12,6 +12,7 @@ import {
 } from '../../src/domain/constants';
 import { adminAuth, currentUser, userAuth } from '../http/auth';
 import { fail, json, localize, messages, ok } from '../http/envelope';
+import { accountProblem, ruleText } from '../http/ruleText';
 import type { AppEnv } from '../http/env';
 import { endSession, endUserSessions, startSession } from '../http/session';
 import { decodeBody, pageIndex } from '../http/validate';
@@ -24,7 +25,6 @@ import { findUserForLogin, loginUserJson, userJson, emptyUserJson } from '../ser
 import {
   UserBody,
   createUser,
-  duplicateUsernameMessage,
   hasNul,
   int,
   inviterIdOf,
@@ -38,11 +38,11 @@ import {
   str,
   userById,
   validateUserFields,
-  validatorText,
   type FieldError,
 } from '../services/userAdmin';
 import type { UserRow, UserUpdate } from '../db/schema';
 import { consumeCode, restoreCode, type ConsumedCode } from '../services/verification';
+import { revokeOtherCredentials, sessionStillValid } from '../services/credentials';
 import { dashboardRequest, dashboardRows } from '../services/dashboard';
 
 /**
@@ -61,7 +61,6 @@ const text = {
   passwordRegisterDisabled: '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册',
   emailVerificationRequired: '管理员开启了邮箱验证，请输入邮箱地址和验证码',
   badVerificationCode: '验证码错误或已过期',
-  invalidSelfInput: '输入不合法 ',
   cannotDeleteRootSelf: '不能删除超级管理员账户',
   uuidCollision: '请重试，系统生成的 UUID 竟然重复了！',
   dashboardFailed: '无法获取统计信息',
@@ -110,7 +109,12 @@ async function login(c: Ctx): Promise<Response> {
   const user = await checkCredentials(c, body.right.username, body.right.password);
   if (user === null) return fail(c, messages.loginFailed);
   try {
-    await startSession(c, user.id);
+    const sessionId = await startSession(c, user.id);
+    // The password may have changed since it was checked: such a session must not outlive the change.
+    if (!(await sessionStillValid(c, user.id, user.password, sessionId))) {
+      await endSession(c);
+      return fail(c, messages.loginFailed);
+    }
   } catch {
     return fail(c, messages.sessionSaveFailed);
   }
@@ -119,11 +123,8 @@ async function login(c: Ctx): Promise<Response> {
 
 /** `GET /api/user/logout`: ends the server session and clears the cookie; always succeeds. */
 async function logout(c: Ctx): Promise<Response> {
-  try {
-    await endSession(c);
-  } catch (error) {
-    return fail(c, error instanceof Error ? error.message : String(error));
-  }
+  // A database failure goes to the API's error handler (logged; the caller gets a generic message).
+  await endSession(c);
   return ok(c);
 }
 
@@ -141,11 +142,16 @@ async function register(c: Ctx): Promise<Response> {
   const username = str(body.username);
   const password = str(body.password);
   const email = str(body.email);
-  const errors = validateUserFields({ username, password, displayName: str(body.display_name), email });
   // Fix (§6 #10): an empty username is refused too (such an account could never log in).
-  if (errors.length > 0 || username === '' || anyNul(username, password, email, str(body.aff_code), str(body.verification_code))) {
-    return fail(c, localize(c, 'invalid_input'));
-  }
+  if (username === '') return fail(c, ruleText(c, 'rules.username.required'));
+  if (password === '') return fail(c, ruleText(c, 'rules.password.required'));
+  // Ours: the message names the field and the rule (one-api: i18n invalid_input).
+  const problem = accountProblem(
+    c,
+    { username, password, displayName: str(body.display_name), email },
+    { affCode: str(body.aff_code), verificationCode: str(body.verification_code) },
+  );
+  if (problem !== null) return fail(c, problem);
   const emailVerification = options.bool('EmailVerificationEnabled');
   let consumed: ConsumedCode | null = null;
   if (emailVerification) {
@@ -160,7 +166,7 @@ async function register(c: Ctx): Promise<Response> {
     nowSeconds(c),
   );
   if (result.kind === 'duplicate' && consumed !== null) await restoreCode(db(c), consumed);
-  return result.kind === 'duplicate' ? fail(c, duplicateUsernameMessage) : ok(c);
+  return result.kind === 'duplicate' ? fail(c, ruleText(c, 'rules.username.taken')) : ok(c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,12 +181,12 @@ async function usernameTaken(c: Ctx, username: string, exceptId: number): Promis
 /** Applies `update` to user `id`; a unique-username clash gives one-api's message instead of a 500. */
 async function applyUserUpdate(c: Ctx, id: number, update: UserUpdate): Promise<string | null> {
   if (Object.keys(update).length === 0) return null;
-  if (typeof update.username === 'string' && (await usernameTaken(c, update.username, id))) return duplicateUsernameMessage;
+  if (typeof update.username === 'string' && (await usernameTaken(c, update.username, id))) return ruleText(c, 'rules.username.taken');
   try {
     await db(c).updateTable('users').set(update).where('id', '=', id).execute();
     return null;
   } catch (error) {
-    if (isUniqueViolation(error)) return duplicateUsernameMessage;
+    if (isUniqueViolation(error)) return ruleText(c, 'rules.username.taken');
     throw error;
   }
 }
@@ -193,15 +199,17 @@ async function updateSelf(c: Ctx): Promise<Response> {
   const username = str(body.username);
   const displayName = str(body.display_name);
   const password = str(body.password);
-  const errors = validateUserFields({ username, displayName, email: str(body.email), password: password === '' ? undefined : password });
-  if (errors.length > 0) return fail(c, text.invalidSelfInput + validatorText(errors));
-  if (anyNul(username, displayName, password)) return fail(c, localize(c, 'invalid_input'));
+  // Ours: the message names the field and the rule (one-api: `输入不合法 ` + Go's validator text).
+  const problem = accountProblem(c, { username, displayName, email: str(body.email), password: password === '' ? undefined : password });
+  if (problem !== null) return fail(c, problem);
   const update: UserUpdate = {};
   if (username !== '') update.username = username;
   if (displayName !== '') update.display_name = displayName;
   if (password !== '') update.password = await hashPassword(password);
   const failure = await applyUserUpdate(c, currentUser(c).id, update);
-  return failure === null ? ok(c) : fail(c, failure);
+  if (failure !== null) return fail(c, failure);
+  if (update.password !== undefined) await revokeOtherCredentials(c, currentUser(c).id);
+  return ok(c);
 }
 
 /** `DELETE /api/user/self`: soft delete; root cannot delete itself. */
@@ -348,24 +356,24 @@ async function getUser(c: Ctx): Promise<Response> {
 /** `POST /api/user/`: create a common user. */
 async function createUserByAdmin(c: Ctx): Promise<Response> {
   const decoded = await decodeBody(c, UserBody);
-  if (E.isLeft(decoded) || str(decoded.right.username) === '' || str(decoded.right.password) === '') {
-    return fail(c, localize(c, 'invalid_parameter'));
-  }
+  if (E.isLeft(decoded)) return fail(c, localize(c, 'invalid_parameter'));
   const body = decoded.right;
   const quotaRefusal = checkFields(c, [['quota', numberRules.balance, body.quota]]);
   if (quotaRefusal !== null) return fail(c, quotaRefusal);
   const username = str(body.username);
   const password = str(body.password);
   const displayName = str(body.display_name);
-  const errors = validateUserFields({ username, password, displayName, email: str(body.email) });
-  if (errors.length > 0 || anyNul(username, password, displayName)) return fail(c, localize(c, 'invalid_input'));
+  if (username === '') return fail(c, ruleText(c, 'rules.username.required'));
+  if (password === '') return fail(c, ruleText(c, 'rules.password.required'));
+  const problem = accountProblem(c, { username, password, displayName, email: str(body.email) });
+  if (problem !== null) return fail(c, problem);
   if (int(body.role) >= currentUser(c).role) return fail(c, text.createForbidden);
   const result = await createUser(
     db(c),
     { username, password, displayName: displayName === '' ? username : displayName, email: '', inviterId: 0 },
     nowSeconds(c),
   );
-  return result.kind === 'duplicate' ? fail(c, duplicateUsernameMessage) : ok(c);
+  return result.kind === 'duplicate' ? fail(c, ruleText(c, 'rules.username.taken')) : ok(c);
 }
 
 /** Role and status values an update may write (0 = unchanged). */
@@ -421,6 +429,18 @@ async function updateUser(c: Ctx): Promise<Response> {
   const decoded = await decodeBody(c, UserBody);
   if (E.isLeft(decoded) || int(decoded.right.id) === 0) return fail(c, localize(c, 'invalid_parameter'));
   const body = decoded.right;
+  // Ours: name the field and the rule (one-api: i18n invalid_input for every one of these).
+  const password = str(body.password);
+  const problem = accountProblem(c, {
+    username: str(body.username),
+    password: password === '' ? undefined : password,
+    displayName: str(body.display_name),
+    email: str(body.email),
+    group: str(body.group),
+  });
+  if (problem !== null) return fail(c, problem);
+  if (!writableRoles.has(int(body.role))) return fail(c, ruleText(c, 'rules.role.invalid'));
+  if (!writableStatuses.has(int(body.status))) return fail(c, ruleText(c, 'rules.status.invalid'));
   const quotaRefusal = checkFields(c, [['quota', numberRules.balance, body.quota]]);
   if (quotaRefusal !== null) return fail(c, quotaRefusal);
   const errors = updateErrors(body);
@@ -444,6 +464,7 @@ async function updateUser(c: Ctx): Promise<Response> {
   if (failure !== null) return fail(c, failure);
   // Fix (§6 #6): a quota in the body is applied even when 0; an absent quota is no change (no bogus log).
   if (body.quota !== undefined && body.quota !== null) await setQuota(c, target.id, body.quota);
+  if (update.password !== undefined) await revokeOtherCredentials(c, target.id);
   if (update.status !== undefined && update.status !== userStatusActivated) await endUserSessions(db(c), target.id);
   return ok(c);
 }

@@ -90,13 +90,6 @@ export function validateUserFields(f: {
   return errors;
 }
 
-/** The validator's error text: one line per failure, joined by newlines. */
-export const validatorText = (errors: readonly FieldError[]): string =>
-  errors.map((e) => `Key: 'User.${e.field}' Error:Field validation for '${e.field}' failed on the '${e.tag}' tag`).join('\n');
-
-/** one-api's text for a duplicate username (its SQLite driver's raw error, given on every dialect). */
-export const duplicateUsernameMessage = 'UNIQUE constraint failed: users.username';
-
 /** Whether `error` is a unique-constraint violation (SQLite or PostgreSQL). */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

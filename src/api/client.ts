@@ -86,6 +86,11 @@ export interface ApiClientOptions {
   readonly fetch?: FetchLike;
   /** Called once for every HTTP 401 answer from the gateway (the session turns it into session.expired). */
   readonly onUnauthorized?: () => void;
+  /**
+   * The console's language as a language tag (`zh-CN`, `en`), sent as `Accept-Language` on gateway
+   * calls so the server's messages come in the language the person reads; absent: the browser's.
+   */
+  readonly language?: () => string;
 }
 
 const ABSOLUTE_URL = /^https?:\/\//i;
@@ -113,6 +118,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const fetchFn = options.fetch ?? defaultFetch;
   const onUnauthorized = options.onUnauthorized;
+  const language = options.language;
 
   const request =
     <A>(spec: CallSpec<A>): TE.TaskEither<ApiError, A> =>
@@ -123,6 +129,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const headers: Record<string, string> = { Accept: 'application/json' };
       const keyed = spec.bearer !== undefined;
       if (keyed) headers.Authorization = `Bearer ${spec.bearer}`;
+      const lang = external || language === undefined ? '' : language();
+      if (lang !== '') headers['Accept-Language'] = lang;
       const init: RequestInit = { method: spec.method, headers, credentials: keyed ? 'omit' : (spec.credentials ?? 'include') };
       if (spec.body !== undefined) {
         headers['Content-Type'] = 'application/json';

@@ -27,7 +27,7 @@ import { isRealistic, snapshotsOf } from './signIn.paths';
 
 const user: User = { id: 7, username: 'github_7', display_name: 'GitHub User', role: 1, status: 1 };
 const input: OAuthCallbackInput = { provider: 'github', code: 'c0de', state: 'st4te12chars' };
-const rejectedText = 'state is empty or not same';
+const rejectedText = '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录';
 const rejected = failure('oauthGitHub', rejectedText);
 
 /** The machine takes no events of its own: everything happens through its invoke and delay. */
@@ -116,7 +116,7 @@ describe('oauthCallback model', () => {
       expect(s.value).toBe('failed');
       expect(s.status).toBe('done');
       expect(selectAttempt(s)).toBe(3);
-      expect(s.context.lastError).toEqual({ text: 'state is empty or not same' });
+      expect(s.context.lastError).toEqual({ text: '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录' });
       // nothing moves it after giving up
       expect(journey([fail, wait, fail, wait, fail, wait, login]).value).toBe('failed');
     });

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
-import { isMessageKey } from '../../src/i18n';
+import { isMessageKey, renderMessage } from '../../src/i18n';
 import {
   profileEditMachine,
+  profileProblem,
   savePayload,
   selectCanSubmit,
   selectForm,
@@ -28,6 +29,7 @@ const fixtures: EventFixtures<typeof profileEditMachine> = {
   'field.change': [
     { type: 'field.change', field: 'username', value: '' },
     { type: 'field.change', field: 'password', value: 'new-password-1' },
+    { type: 'field.change', field: 'password', value: 'short' },
   ],
   'profile.submit': [{ type: 'profile.submit' }],
   'profile.retry': [{ type: 'profile.retry' }],
@@ -35,7 +37,7 @@ const fixtures: EventFixtures<typeof profileEditMachine> = {
 const loaded = doneActor('loadSelf', alice);
 const loadFailed = errorActor('loadSelf', httpError('loadSelf', 500, 'Internal Server Error'));
 const saved = doneActor('saveSelf');
-const refused = errorActor('saveSelf', failure('saveSelf', '输入不合法 Key: \'User.Username\' Error:Field validation for \'Username\' failed on the \'max\' tag'));
+const refused = errorActor('saveSelf', failure('saveSelf', '用户名已被占用，请换一个'));
 const internal = [loaded, loadFailed, saved, refused];
 const model = { fixtures, internal };
 
@@ -72,6 +74,8 @@ describe('profileEdit model', () => {
         expect(selectCanSubmit(s)).toBe(s.matches('editing') && selectForm(s).username.trim() !== '');
         // a typed password never outlives a save
         if (s.matches('refreshing')) expect(selectForm(s).password).toBe('');
+        // nothing breaking a length rule is ever sent
+        if (s.matches('saving')) expect(profileProblem(selectForm(s))).toBeNull();
         expect(s.status).toBe('active');
       }
     }
@@ -89,9 +93,20 @@ describe('profileEdit model', () => {
       expect(selectCanSubmit(s)).toBe(false);
     });
     it('a refused save keeps what was typed', () => {
-      const s = journey([loaded, change('username', 'a-very-long-username'), submit, refused]);
+      const s = journey([loaded, change('username', 'taken-name'), submit, refused]);
       expect(s.value).toBe('editing');
-      expect(selectForm(s).username).toBe('a-very-long-username');
+      expect(selectForm(s).username).toBe('taken-name');
+    });
+    it('a field breaking its length rule is not sent, and the form keeps it', () => {
+      for (const [field, value] of [['username', 'u'.repeat(13)], ['display_name', 'd'.repeat(21)], ['password', 'short'], ['password', 'p'.repeat(21)]] as const) {
+        const s = journey([loaded, change(field, value), submit]);
+        expect(s.value, `${field}=${value}`).toBe('editing');
+        expect(selectForm(s)[field]).toBe(value);
+        // the button still answers (with the message)
+        expect(selectCanSubmit(s)).toBe(true);
+      }
+      // at the limits it is sent
+      expect(journey([loaded, change('username', 'u'.repeat(12)), change('password', 'p'.repeat(8)), submit]).value).toBe('saving');
     });
     it('a failed load can be retried', () => {
       expect(journey([loadFailed]).value).toBe('loadFailed');
@@ -169,8 +184,18 @@ describe('profileEdit model', () => {
       expect(emitted).toHaveLength(1);
       expect(emitted[0]).toMatchObject({ type: 'notify', level: 'error' });
     });
+    it('a broken length rule says which field and which rule, and sends nothing', async () => {
+      const say = async (field: 'username' | 'display_name' | 'password', value: string) => {
+        const { emitted, save } = await replay([loaded, change(field, value), submit]);
+        expect(save.calls).toEqual([]);
+        return emitted.map((e) => (e.type === 'notify' ? [e.level, renderMessage('zh', e.message), renderMessage('en', e.message)] : e.type));
+      };
+      expect(await say('username', 'u'.repeat(13))).toEqual([['error', '用户名长度不能超过 12 个字符', 'username must be at most 12 characters']]);
+      expect(await say('display_name', '名'.repeat(21))).toEqual([['error', '显示名称长度不能超过 20 个字符', 'display name must be at most 20 characters']]);
+      expect(await say('password', 'short')).toEqual([['error', '密码长度必须在 8 到 20 个字符之间', 'password must be 8 to 20 characters']]);
+    });
     it('every key it emits is in the catalogue', async () => {
-      const { emitted } = await replay([loaded, submit, saved, doneActor('loadSelf', alice)]);
+      const { emitted } = await replay([loaded, submit, saved, doneActor('loadSelf', alice), change('password', 'short'), submit]);
       for (const e of emitted) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
     });
   });

@@ -49,13 +49,15 @@ const noToken = submit({}, '');
 const shortPassword = submit({ password: 'short', password2: 'short' });
 const mismatch = submit({ password2: 'secret124' });
 const noUsername = submit({ username: '' });
+const longUsername = submit({ username: 'u'.repeat(13) });
+const longPassword = submit({ password: 'p'.repeat(21), password2: 'p'.repeat(21) });
 const sendCode = (email: string, turnstileToken = 'tok'): SendCode => ({ type: 'code.send', email, turnstileToken });
 const codeOk = sendCode('alice@example.com');
 const codeNoEmail = sendCode('');
 const codeNoToken = sendCode('alice@example.com', '');
 
 const fixtures: EventFixtures<typeof registerMachine> = {
-  'register.submit': [valid, noToken, shortPassword, mismatch, noUsername],
+  'register.submit': [valid, noToken, shortPassword, mismatch, noUsername, longUsername, longPassword],
   'code.send': [codeOk, codeNoEmail, codeNoToken],
 };
 const registered = doneActor('registerUser');
@@ -152,7 +154,7 @@ describe('register model', () => {
       expect(selectIsRegistered(journey([valid, registered]))).toBe(true);
     });
     it('invalid forms and a missing token send nothing', () => {
-      for (const e of [shortPassword, mismatch, noUsername, noToken]) {
+      for (const e of [shortPassword, mismatch, noUsername, noToken, longUsername, longPassword]) {
         expect(journey([e]).value).toEqual({ form: 'editing', code: 'idle' });
       }
     });
@@ -282,6 +284,12 @@ describe('register model', () => {
       expect(await say(mismatch)).toEqual(['两次输入的密码不一致']);
       expect(await say(noToken)).toEqual(['请稍后几秒重试，Turnstile 正在检查用户环境！']);
       expect(await say(noUsername)).toEqual([]);
+      // the lengths the server enforces, naming the field (before the bot check)
+      expect(await say(longUsername)).toEqual(['用户名长度不能超过 12 个字符']);
+      expect(await say(longPassword)).toEqual(['密码长度必须在 8 到 20 个字符之间']);
+      expect(await say(submit({ email: `${'e'.repeat(50)}@x.com` }))).toEqual(['邮箱地址长度不能超过 50 个字符']);
+      // without e-mail verification the e-mail field is not sent, so not checked
+      expect(await say(submit({ email: `${'e'.repeat(50)}@x.com` }, ''), plain)).toEqual([]);
       expect(await say(submit({ password: '', password2: '' }))).toEqual([]);
       // the messages are exactly what the domain rules say
       const v = validateRegistration({ username: 'alice', password: 'short', password2: 'short' });
@@ -310,6 +318,8 @@ describe('register model', () => {
         ...(await replay(full, [valid, registered])).emitted,
         ...(await replay(full, [codeOk, codeSent])).emitted,
         ...(await replay(full, [shortPassword])).emitted,
+        ...(await replay(full, [longUsername])).emitted,
+        ...(await replay(full, [longPassword])).emitted,
       ];
       for (const e of all) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
     });

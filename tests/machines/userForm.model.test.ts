@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
-import { isMessageKey } from '../../src/i18n';
+import { isMessageKey, renderMessage } from '../../src/i18n';
 import {
   createPayloadOf,
   parseQuota,
@@ -17,6 +17,7 @@ import {
   updatePayloadOf,
   userFormMachine,
   userFormOf,
+  userFormProblem,
   type SaveUserInput,
   type UserFormEmitted,
   type UserFormField,
@@ -44,6 +45,7 @@ const fixtures: EventFixtures<typeof userFormMachine> = {
   'field.change': [
     { type: 'field.change', field: 'username', value: 'bob' },
     { type: 'field.change', field: 'password', value: 'bob-pass-1' },
+    { type: 'field.change', field: 'password', value: 'short' },
     { type: 'field.change', field: 'quota', value: '12x' },
     { type: 'field.change', field: 'quota', value: '-1' },
     { type: 'field.change', field: 'quota', value: '250' },
@@ -122,6 +124,8 @@ describe('userForm model', () => {
         }
         // a save never starts with an unparsable or out-of-range quota
         if (mode === 'edit' && s.matches('saving')) expect(quotaProblemOf(form.quota)).toBeNull();
+        // nor with a field breaking its length rule
+        if (s.matches('saving')) expect(userFormProblem(form, mode === 'edit')).toBeNull();
       }
     }
   });
@@ -164,6 +168,16 @@ describe('userForm model', () => {
       expect(journey(7, [loadFailed]).value).toBe('loadFailed');
       expect(journey(7, [loadFailed, { type: 'form.retry' }, loaded, groupsLoaded]).value).toBe('editing');
       expect(journey(7, [groupsFailed, loaded]).value).toBe('editing');
+    });
+    it('a field breaking its length rule is not sent, in create and edit', () => {
+      expect(journey(null, [change('username', 'u'.repeat(13)), change('password', 'bob-pass-1'), submit]).value).toBe('editing');
+      expect(journey(null, [change('username', 'bob'), change('password', 'short'), submit]).value).toBe('editing');
+      expect(journey(null, [change('username', 'bob'), change('password', 'p'.repeat(21)), submit]).value).toBe('editing');
+      expect(journey(7, [loaded, groupsLoaded, change('display_name', 'd'.repeat(21)), submit]).value).toBe('editing');
+      expect(journey(7, [loaded, groupsLoaded, change('group', 'g'.repeat(33)), submit]).value).toBe('editing');
+      expect(journey(7, [loaded, groupsLoaded, change('password', 'short'), submit]).value).toBe('editing');
+      // at the limits it is sent
+      expect(journey(null, [change('username', 'u'.repeat(12)), change('password', 'p'.repeat(20)), submit]).value).toBe('saving');
     });
     it('a refused save keeps what was typed', () => {
       const s = journey(null, [change('username', 'bob'), change('password', 'bob-pass-1'), submit, refused]);
@@ -247,6 +261,16 @@ describe('userForm model', () => {
         { type: 'notify', level: 'success', message: { key: 'users.created' } },
         { type: 'navigate', to: '/user', replace: false },
       ]);
+    });
+    it('a broken length rule names the field and the rule, and sends nothing', async () => {
+      const said = async (id: number | null, events: readonly AnyEventObject[]) => {
+        const { emitted, saveUser } = await replay(id, events);
+        expect(saveUser.calls).toEqual([]);
+        return emitted.map((e) => (e.type === 'notify' ? [e.level, renderMessage('zh', e.message)] : e.type));
+      };
+      expect(await said(null, [change('username', 'u'.repeat(13)), change('password', 'bob-pass-1'), submit])).toEqual([['error', '用户名长度不能超过 12 个字符']]);
+      expect(await said(null, [change('username', 'bob'), change('password', 'short'), submit])).toEqual([['error', '密码长度必须在 8 到 20 个字符之间']]);
+      expect(await said(7, [loaded, groupsLoaded, change('group', 'g'.repeat(33)), submit])).toEqual([['error', '分组名称长度不能超过 32 个字符']]);
     });
     it('create: an empty password sends nothing and says nothing', async () => {
       const { emitted, saveUser } = await replay(null, [change('username', 'bob'), submit]);

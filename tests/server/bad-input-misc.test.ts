@@ -27,7 +27,7 @@ const optionRefused = { status: 400, body: invalidParameter };
 const timestampRequired = failure('target timestamp is required');
 const badResetLink = failure('重置链接非法或已过期');
 const badCode = failure('验证码错误或已过期');
-const stateMismatch = { status: 403, body: failure('state is empty or not same') };
+const stateMismatch = { status: 403, body: failure('登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录') };
 
 /** Strings that are not e-mail addresses (or too long for the column). */
 const notEmails: readonly [string, string][] = [

@@ -4,7 +4,6 @@ import {
   failure,
   goTypeError,
   hostileStrings,
-  invalidInput,
   invalidParameter,
   makeCaller,
   oneMegabyte,
@@ -26,9 +25,10 @@ import { dbTargets } from './support/targets';
  * user, admin routes by a root user (and by an admin where the role rules matter).
  */
 
-const duplicate = failure('UNIQUE constraint failed: users.username');
-const selfInvalid = (field: string, tag: string) =>
-  failure(`输入不合法 Key: 'User.${field}' Error:Field validation for '${field}' failed on the '${tag}' tag`);
+// Ours: one message per rule that names the field, in the caller's language (zh without Accept-Language);
+// one-api answers SQLite's "UNIQUE constraint failed: users.username", Go's validator text or invalid_input.
+const duplicate = failure('用户名已被占用，请换一个');
+const nulIn: Readonly<Record<string, string>> = { username: '用户名', password: '密码', display_name: '显示名称' };
 const recordNotFound = failure('record not found');
 const userNotFound = failure('用户不存在');
 
@@ -53,15 +53,15 @@ const undecodable: readonly [string, string][] = [
   ['deeply nested JSON', `${'['.repeat(20000)}${']'.repeat(20000)}`],
 ];
 
-/** Field values over the validator's limits (contract §2.1.1): field, value, validator field, tag. */
-const overLimits: readonly [string, string, string, string, string][] = [
-  ['13-character username', 'username', 'u'.repeat(13), 'Username', 'max'],
-  ['1 MiB username', 'username', oneMegabyte, 'Username', 'max'],
-  ['7-character password', 'password', 'p'.repeat(7), 'Password', 'min'],
-  ['21-character password', 'password', 'p'.repeat(21), 'Password', 'max'],
-  ['1 MiB password', 'password', oneMegabyte, 'Password', 'max'],
-  ['21-character display name', 'display_name', '名'.repeat(21), 'DisplayName', 'max'],
-  ['51-character e-mail', 'email', `${'e'.repeat(45)}@x.com`, 'Email', 'max'],
+/** Field values over the validator's limits (contract §2.1.1): field, value, the message naming field and rule. */
+const overLimits: readonly [string, string, string, string][] = [
+  ['13-character username', 'username', 'u'.repeat(13), '用户名长度不能超过 12 个字符'],
+  ['1 MiB username', 'username', oneMegabyte, '用户名长度不能超过 12 个字符'],
+  ['7-character password', 'password', 'p'.repeat(7), '密码长度必须在 8 到 20 个字符之间'],
+  ['21-character password', 'password', 'p'.repeat(21), '密码长度必须在 8 到 20 个字符之间'],
+  ['1 MiB password', 'password', oneMegabyte, '密码长度必须在 8 到 20 个字符之间'],
+  ['21-character display name', 'display_name', '名'.repeat(21), '显示名称长度不能超过 20 个字符'],
+  ['51-character e-mail', 'email', `${'e'.repeat(45)}@x.com`, '邮箱地址长度不能超过 50 个字符'],
 ];
 
 for (const target of dbTargets) {
@@ -105,15 +105,14 @@ for (const target of dbTargets) {
         await refused(caller(), { method, path, raw: withRaw(body(), field, raw) }, invalidParameter);
       });
 
-      it.each(overLimits)('%s → refused, nothing written', async (_label, field, value, goField, tag) => {
-        const expected = route === 'PUT /api/user/self' ? selfInvalid(goField, tag) : invalidInput;
-        await refused(caller(), { method, path, body: { ...body(), [field]: value } }, expected);
+      it.each(overLimits)('%s → refused naming the field and the rule, nothing written', async (_label, field, value, message) => {
+        await refused(caller(), { method, path, body: { ...body(), [field]: value } }, failure(message));
       });
 
       // (register ignores display_name: the display name is the username)
-      it.each(route === 'POST /api/user/register' ? ['username', 'password'] : ['username', 'password', 'display_name'])('NUL byte in %s → invalid input, nothing written', async (field) => {
+      it.each(route === 'POST /api/user/register' ? ['username', 'password'] : ['username', 'password', 'display_name'])('NUL byte in %s → refused naming the field, nothing written', async (field) => {
         const value = field === 'password' ? 'password\u0000123' : 'a\u0000b';
-        await refused(caller(), { method, path, body: { ...body(), [field]: value } }, invalidInput);
+        await refused(caller(), { method, path, body: { ...body(), [field]: value } }, failure(`${nulIn[field]}不能包含空字符（NUL）`));
       });
 
       it('a body over the size limit → invalid parameter', async () => {
@@ -135,20 +134,20 @@ for (const target of dbTargets) {
     it.each([
       ['empty username', { username: '', password: 'password123' }],
       ['missing username', { password: 'password123' }],
-    ])('register with %s → invalid input, nothing written', async (_label, body) => {
-      await refused(null, { method: 'POST', path: '/api/user/register', body }, invalidInput);
+    ])('register with %s → "username is required", nothing written', async (_label, body) => {
+      await refused(null, { method: 'POST', path: '/api/user/register', body }, failure('用户名不能为空'));
     });
 
-    it('admin create reads own keys only: fields under __proto__ are not a username → invalid parameter', async () => {
+    it('admin create reads own keys only: fields under __proto__ are not a username → username required', async () => {
       const raw = '{"__proto__":{"username":"x","password":"password123"},"constructor":{"prototype":{"role":100}}}';
-      await refused(root, { method: 'POST', path: '/api/user/', raw }, invalidParameter);
+      await refused(root, { method: 'POST', path: '/api/user/', raw }, failure('用户名不能为空'));
       expect(({} as Record<string, unknown>).username).toBeUndefined();
     });
 
     it.each([
-      ['missing username', { password: 'password123' }, invalidParameter],
-      ['missing password', { username: 'made' }, invalidParameter],
-      ['null fields', { username: null, password: null }, invalidParameter],
+      ['missing username', { password: 'password123' }, failure('用户名不能为空')],
+      ['missing password', { username: 'made' }, failure('密码不能为空')],
+      ['null fields', { username: null, password: null }, failure('用户名不能为空')],
       ['role equal to the caller', { username: 'made', password: 'password123', role: 100 }, failure('无法创建权限大于等于自己的用户')],
       ['role above the caller', { username: 'made', password: 'password123', role: 1000 }, failure('无法创建权限大于等于自己的用户')],
     ] as const)('admin create with %s → refused, nothing written', async (_label, body, expected) => {
@@ -161,12 +160,12 @@ for (const target of dbTargets) {
       ['negative id', { id: -1, display_name: 'X' }, recordNotFound],
       ['nonexistent id', { id: 987654, display_name: 'X' }, recordNotFound],
       ['largest safe id', { id: Number.MAX_SAFE_INTEGER, display_name: 'X' }, recordNotFound],
-      ['role 5', { id: 'alice', role: 5 }, invalidInput],
-      ['negative role', { id: 'alice', role: -100 }, invalidInput],
-      ['status 7', { id: 'alice', status: 7 }, invalidInput],
-      ['33-character group', { id: 'alice', group: 'g'.repeat(33) }, invalidInput],
-      ['NUL in group', { id: 'alice', group: 'vip\u0000' }, invalidInput],
-      ['NUL in email', { id: 'alice', email: 'a\u0000@x.com' }, invalidInput],
+      ['role 5', { id: 'alice', role: 5 }, failure('角色取值无效，只能是普通用户、管理员或超级管理员')],
+      ['negative role', { id: 'alice', role: -100 }, failure('角色取值无效，只能是普通用户、管理员或超级管理员')],
+      ['status 7', { id: 'alice', status: 7 }, failure('状态取值无效，只能是启用、禁用或已删除')],
+      ['33-character group', { id: 'alice', group: 'g'.repeat(33) }, failure('分组名称长度不能超过 32 个字符')],
+      ['NUL in group', { id: 'alice', group: 'vip\u0000' }, failure('分组不能包含空字符（NUL）')],
+      ['NUL in email', { id: 'alice', email: 'a\u0000@x.com' }, failure('邮箱地址不能包含空字符（NUL）')],
     ] as const)('admin update with %s → refused, nothing written', async (_label, body: Record<string, unknown>, expected) => {
       await refused(root, { method: 'PUT', path: '/api/user/', body: { ...body, id: body.id === 'alice' ? alice.id : body.id } }, expected);
     });

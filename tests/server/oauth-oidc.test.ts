@@ -64,7 +64,8 @@ async function startFakeOidc(): Promise<FakeOidc> {
 }
 
 const msg = {
-  state: 'state is empty or not same',
+  // Ours: in the caller's language, saying what to do (one-api: English "state is empty or not same").
+  state: '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录',
   off: '管理员未开启通过 OIDC 登录以及注册',
   down: '无法连接至 OIDC 服务器，请稍后重试！',
   taken: '该 OIDC 账户已被绑定',

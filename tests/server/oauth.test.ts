@@ -13,7 +13,8 @@ import { dbTargets } from './support/targets';
 /** OAuth state, GitHub / Lark callbacks and WeChat login/bind (contract §2.3.7–§2.3.9) against loopback fake providers. */
 
 const msg = {
-  state: 'state is empty or not same',
+  // Ours: in the caller's language, saying what to do (one-api: English "state is empty or not same").
+  state: '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录',
   gitHubOff: '管理员未开启通过 GitHub 登录以及注册',
   weChatOff: '管理员未开启通过微信登录以及注册',
   registerOff: '管理员关闭了新用户注册',

@@ -72,24 +72,25 @@ describe('clientIp (gin ClientIP)', () => {
 
   it('falls back to X-Real-IP, then the socket, when a header holds a non-IP entry', () => {
     for (const trust of [all, byDefault]) {
-      expect(clientIp('unknown, 10.0.0.1', '5.6.7.8', '127.0.0.1', trust)).toBe('5.6.7.8');
+      expect(clientIp('unknown, 127.0.0.2', '5.6.7.8', '127.0.0.1', trust)).toBe('5.6.7.8');
       expect(clientIp('1.2.3.4, garbage', undefined, '127.0.0.1', trust)).toBe('127.0.0.1');
       expect(clientIp('', 'nope', '127.0.0.1', trust)).toBe('127.0.0.1');
     }
   });
 
-  it('by default believes only loopback and private peers, and reads the header up to the first address that is not a proxy', () => {
+  it('by default believes only loopback peers, and reads the header up to the first address that is not a proxy', () => {
     // A client on the internet naming its own address is not believed.
     expect(clientIp('10.1.2.3', '10.1.2.3', '203.0.113.7', byDefault)).toBe('203.0.113.7');
     expect(clientIp('10.1.2.3', undefined, '::ffff:203.0.113.7', byDefault)).toBe('203.0.113.7');
-    // Behind a local reverse proxy: the address it appended, not what the client wrote before it.
+    // Nor is a client on the LAN or in a neighbouring container (private ranges are not proxies by default).
+    expect(clientIp('1.2.3.4, 10.0.0.1', undefined, '172.17.0.1', byDefault)).toBe('172.17.0.1');
+    expect(clientIp('1.2.3.4', undefined, '192.168.1.1', byDefault)).toBe('192.168.1.1');
+    expect(clientIp('2001:db8::1', undefined, 'fd00::1', byDefault)).toBe('fd00::1');
+    expect(clientIp(undefined, '8.8.4.4', '10.0.0.1', byDefault)).toBe('10.0.0.1');
+    // Behind a reverse proxy on the same host: the address it appended, not what the client wrote before it.
     expect(clientIp('10.9.9.9, 1.2.3.4', undefined, '127.0.0.1', byDefault)).toBe('1.2.3.4');
-    expect(clientIp('1.2.3.4, 10.0.0.1', undefined, '172.17.0.1', byDefault)).toBe('1.2.3.4');
-    expect(clientIp('1.2.3.4', undefined, '192.168.1.1', byDefault)).toBe('1.2.3.4');
-    expect(clientIp('2001:db8::1', undefined, 'fd00::1', byDefault)).toBe('2001:db8::1');
-    // A chain of private proxies only: the leftmost.
-    expect(clientIp('10.0.0.5, 10.0.0.1', undefined, '127.0.0.1', byDefault)).toBe('10.0.0.5');
-    expect(clientIp(undefined, '8.8.4.4', '10.0.0.1', byDefault)).toBe('8.8.4.4');
+    expect(clientIp('2001:db8::1', undefined, '::1', byDefault)).toBe('2001:db8::1');
+    expect(clientIp(undefined, '8.8.4.4', '127.0.0.1', byDefault)).toBe('8.8.4.4');
     expect(clientIp(undefined, '8.8.4.4', '8.8.8.8', byDefault)).toBe('8.8.8.8');
   });
 
@@ -105,8 +106,9 @@ describe('clientIp (gin ClientIP)', () => {
     expect(clientIp('1.2.3.4', undefined, '', all)).toBe('');
   });
 
-  it('TRUSTED_PROXIES: unset = loopback and private ranges, * = every peer, a list is checked', () => {
+  it('TRUSTED_PROXIES: unset = loopback only, * = every peer, a list is checked', () => {
     expect(loadConfig({}).trustedProxies).toEqual(defaultTrustedProxies);
+    expect(defaultTrustedProxies).toEqual(['127.0.0.0/8', '::1/128']);
     expect(loadConfig({ TRUSTED_PROXIES: '*' }).trustedProxies).toBe('all');
     expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.1, 2001:db8::/32 ,' }).trustedProxies).toEqual(['10.0.0.1', '2001:db8::/32']);
     for (const bad of ['nope', '10.0.0.0/33', '10.0.0.0/', '::1/129', '10.0.0.1, *']) {

@@ -9,7 +9,6 @@ import { dbTargets } from './support/targets';
 const notLoggedIn = '无权进行此操作，未登录且未提供 access token';
 const banned = '用户已被封禁';
 const invalidParameter = 'invalid parameter';
-const invalidInput = 'Invalid input, please check your input';
 
 let seq = 0;
 /** A unique username of at most 12 characters. */
@@ -181,20 +180,25 @@ for (const target of dbTargets) {
           [{ username: 5, password: 'reg-password' }, invalidParameter],
           [{ username: 'ok', password: 'reg-password', quota: 'lots' }, invalidParameter],
           [{ username: 'ok', password: 'reg-password', aff_code: 7 }, invalidParameter],
-          [{ username: 'abcdefghijklm', password: 'reg-password' }, invalidInput],
-          [{ username: 'ok', password: 'short' }, invalidInput],
-          [{ username: 'ok', password: 'p'.repeat(21) }, invalidInput],
-          [{ username: 'ok' }, invalidInput],
-          [{ username: '', password: 'reg-password' }, invalidInput],
-          [{ username: 'ok', password: 'reg-password', email: `${'e'.repeat(50)}@x` }, invalidInput],
-          [{ username: 'o\u0000k', password: 'reg-password' }, invalidInput],
-          [{ username: existing.username, password: 'reg-password' }, 'UNIQUE constraint failed: users.username'],
+          // Ours: the field and the rule, zh by default (one-api: invalid_input, SQLite's UNIQUE text)
+          [{ username: 'abcdefghijklm', password: 'reg-password' }, '用户名长度不能超过 12 个字符'],
+          [{ username: 'ok', password: 'short' }, '密码长度必须在 8 到 20 个字符之间'],
+          [{ username: 'ok', password: 'p'.repeat(21) }, '密码长度必须在 8 到 20 个字符之间'],
+          [{ username: 'ok' }, '密码不能为空'],
+          [{ username: '', password: 'reg-password' }, '用户名不能为空'],
+          [{ username: 'ok', password: 'reg-password', email: `${'e'.repeat(50)}@x` }, '邮箱地址长度不能超过 50 个字符'],
+          [{ username: 'o\u0000k', password: 'reg-password' }, '用户名不能包含空字符（NUL）'],
+          [{ username: existing.username, password: 'reg-password' }, '用户名已被占用，请换一个'],
         ];
         for (const [body, message] of cases) {
           expect((await suite.client().post('/api/user/register', body)).body, JSON.stringify(body)).toEqual({ success: false, message });
         }
         const zh = await suite.client().post('/api/user/register', { username: 'ok', password: 'x' }, { headers: { 'Accept-Language': 'zh' } });
-        expect(zh.body).toEqual({ success: false, message: '无效的输入，请检查您的输入' });
+        expect(zh.body).toEqual({ success: false, message: '密码长度必须在 8 到 20 个字符之间' });
+        const en = await suite.client().post('/api/user/register', { username: 'ok', password: 'x' }, { headers: { 'Accept-Language': 'en-US,en;q=0.9' } });
+        expect(en.body).toEqual({ success: false, message: 'password must be 8 to 20 characters' });
+        const enTaken = await suite.client().post('/api/user/register', { username: existing.username, password: 'reg-password' }, { headers: { 'Accept-Language': 'en' } });
+        expect(enTaken.body).toEqual({ success: false, message: 'username is already taken, please choose another' });
         await withOptions({ EmailVerificationEnabled: 'true' }, async () => {
           const missing = await suite.client().post('/api/user/register', { username: 'ok', password: 'reg-password', email: 'a@b.c' });
           expect(missing.body).toEqual({ success: false, message: '管理员开启了邮箱验证，请输入邮箱地址和验证码' });
@@ -216,7 +220,7 @@ for (const target of dbTargets) {
         expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
         expect(replies.filter((r) => r.body.success === true)).toHaveLength(1);
         for (const r of replies.filter((x) => x.body.success !== true)) {
-          expect(r.body).toEqual({ success: false, message: 'UNIQUE constraint failed: users.username' });
+          expect(r.body).toEqual({ success: false, message: '用户名已被占用，请换一个' });
         }
         const rows = await db().selectFrom('users').select('id').where('username', '=', username).execute();
         expect(rows).toHaveLength(1);
@@ -241,24 +245,26 @@ for (const target of dbTargets) {
         expect((await suite.client().login(newName, 'new-password')).body.success).toBe(true);
         expect((await put(me.browser, '/api/user/self', { username: '', display_name: '', password: '' })).body.success).toBe(true);
         expect(await row(me.id)).toMatchObject({ username: newName, display_name: 'Me Myself' });
-        const byToken = await put(suite.client(), '/api/user/self', { display_name: 'Via Token' }, { Authorization: me.accessToken });
+        // The password change replaced the access token (password-sessions.test.ts): the new one works.
+        const byToken = await put(suite.client(), '/api/user/self', { display_name: 'Via Token' }, { Authorization: (await row(me.id)).access_token! });
         expect(byToken.body.success).toBe(true);
         expect((await row(me.id)).display_name).toBe('Via Token');
       });
 
-      it('answers the validator text, duplicates and bad JSON with no write', async () => {
+      it('names the field and the rule (not Go validator text), duplicates and bad JSON with no write', async () => {
         const me = await session();
         const other = await makeUser();
         const before = await dumpDatabase(db());
-        const v = (field: string, tag: string) => `Key: 'User.${field}' Error:Field validation for '${field}' failed on the '${tag}' tag`;
+        // one-api: `输入不合法 Key: 'User.Password' Error:Field validation for 'Password' failed on the 'min' tag`
         const cases: readonly (readonly [unknown, string])[] = [
-          [{ password: 'short' }, `输入不合法 ${v('Password', 'min')}`],
-          [{ password: 'p'.repeat(21) }, `输入不合法 ${v('Password', 'max')}`],
-          [{ username: 'x'.repeat(13), display_name: 'd'.repeat(21) }, `输入不合法 ${v('Username', 'max')}\n${v('DisplayName', 'max')}`],
-          [{ username: other.username }, 'UNIQUE constraint failed: users.username'],
+          [{ password: 'short' }, '密码长度必须在 8 到 20 个字符之间'],
+          [{ password: 'p'.repeat(21) }, '密码长度必须在 8 到 20 个字符之间'],
+          [{ username: 'x'.repeat(13), display_name: 'd'.repeat(21) }, '用户名长度不能超过 12 个字符'],
+          [{ display_name: 'd'.repeat(21) }, '显示名称长度不能超过 20 个字符'],
+          [{ username: other.username }, '用户名已被占用，请换一个'],
           [{ username: 9 }, invalidParameter],
           ['x', invalidParameter],
-          [{ display_name: 'a\u0000' }, invalidInput],
+          [{ display_name: 'a\u0000' }, '显示名称不能包含空字符（NUL）'],
         ];
         for (const [body, message] of cases) {
           expect((await put(me.browser, '/api/user/self', body)).body, JSON.stringify(body)).toEqual({ success: false, message });

@@ -209,26 +209,27 @@ for (const target of dbTargets) {
         }
       });
 
-      it('refuses bad input, high roles and duplicates with one-api messages and no write', async () => {
+      it('refuses bad input, high roles and duplicates with messages naming the field and no write', async () => {
         const admin = await session(10);
         const existing = await makeUser();
         const before = await dumpDatabase(db());
         const cases: readonly (readonly [unknown, string])[] = [
-          [{ username: 'abc' }, 'invalid parameter'],
-          [{ username: '', password: 'password-1' }, 'invalid parameter'],
+          [{ username: 'abc' }, '密码不能为空'],
+          [{ username: '', password: 'password-1' }, '用户名不能为空'],
           [{ username: 'abc', password: 12345678 }, 'invalid parameter'],
           [[1, 2], 'invalid parameter'],
           ['not an object', 'invalid parameter'],
           [{ username: 'abc', password: 'password-1', role: '1' }, 'invalid parameter'],
           [{ username: 'abc', password: 'password-1', role: 1.5 }, 'invalid parameter'],
-          [{ username: 'abcdefghijklm', password: 'password-1' }, 'Invalid input, please check your input'],
-          [{ username: 'abc', password: 'short' }, 'Invalid input, please check your input'],
-          [{ username: 'abc', password: 'p'.repeat(21) }, 'Invalid input, please check your input'],
-          [{ username: 'abc', password: 'password-1', display_name: 'd'.repeat(21) }, 'Invalid input, please check your input'],
-          [{ username: 'a\u0000b', password: 'password-1' }, 'Invalid input, please check your input'],
+          // Ours: the field and the rule, zh by default (one-api: invalid_input, SQLite's UNIQUE text)
+          [{ username: 'abcdefghijklm', password: 'password-1' }, '用户名长度不能超过 12 个字符'],
+          [{ username: 'abc', password: 'short' }, '密码长度必须在 8 到 20 个字符之间'],
+          [{ username: 'abc', password: 'p'.repeat(21) }, '密码长度必须在 8 到 20 个字符之间'],
+          [{ username: 'abc', password: 'password-1', display_name: 'd'.repeat(21) }, '显示名称长度不能超过 20 个字符'],
+          [{ username: 'a\u0000b', password: 'password-1' }, '用户名不能包含空字符（NUL）'],
           [{ username: 'abc', password: 'password-1', role: 10 }, '无法创建权限大于等于自己的用户'],
           [{ username: 'abc', password: 'password-1', role: 100 }, '无法创建权限大于等于自己的用户'],
-          [{ username: existing.username, password: 'password-1' }, 'UNIQUE constraint failed: users.username'],
+          [{ username: existing.username, password: 'password-1' }, '用户名已被占用，请换一个'],
         ];
         for (const [body, message] of cases) {
           const reply = await admin.browser.post('/api/user/', body);
@@ -237,8 +238,8 @@ for (const target of dbTargets) {
         }
         const raw = await admin.browser.request('POST', '/api/user/', { rawBody: '{"username":' });
         expect(raw.body).toEqual({ success: false, message: 'invalid parameter' });
-        const zh = await admin.browser.post('/api/user/', { username: 'abc', password: 'x' }, { headers: { 'Accept-Language': 'zh-CN' } });
-        expect(zh.body).toEqual({ success: false, message: '无效的输入，请检查您的输入' });
+        const en = await admin.browser.post('/api/user/', { username: 'abc', password: 'x' }, { headers: { 'Accept-Language': 'en' } });
+        expect(en.body).toEqual({ success: false, message: 'password must be 8 to 20 characters' });
         expect(await dumpDatabase(db())).toBe(before);
         // root may create with role 10 requested (still created as common)
         const root = await rootBrowser();
@@ -267,7 +268,10 @@ for (const target of dbTargets) {
           expect(reply.body).toEqual({ success: true, message: '' });
           const after = await row(u.id);
           expect(after).toMatchObject({ username: newName, display_name: 'Renamed', group: 'vip', email: 'r@example.com', quota: 5000 });
-          expect(after).toMatchObject({ access_token: before.access_token, aff_code: before.aff_code, used_quota: 0, request_count: 0, inviter_id: 0, github_id: '' });
+          expect(after).toMatchObject({ aff_code: before.aff_code, used_quota: 0, request_count: 0, inviter_id: 0, github_id: '' });
+          // The body's access token is ignored; the password change replaced the stored one (password-sessions.test.ts).
+          expect(after.access_token).not.toBe('f'.repeat(32));
+          expect(after.access_token).not.toBe(before.access_token);
           expect((await suite.client().login(newName, 'new-password')).body.success).toBe(true);
           const logs = await db().selectFrom('logs').selectAll().where('user_id', '=', u.id).execute();
           expect(logs).toHaveLength(1);
@@ -336,16 +340,16 @@ for (const target of dbTargets) {
           [{ id: u.id, quota: '5' }, 'invalid parameter'],
           [{ id: u.id, quota: 1.5 }, 'invalid parameter'],
           [{ id: u.id, status: true }, 'invalid parameter'],
-          [{ id: u.id, username: 'x'.repeat(13) }, 'Invalid input, please check your input'],
-          [{ id: u.id, password: 'short' }, 'Invalid input, please check your input'],
-          [{ id: u.id, email: `${'e'.repeat(50)}@x` }, 'Invalid input, please check your input'],
-          [{ id: u.id, group: 'g'.repeat(33) }, 'Invalid input, please check your input'],
+          [{ id: u.id, username: 'x'.repeat(13) }, '用户名长度不能超过 12 个字符'],
+          [{ id: u.id, password: 'short' }, '密码长度必须在 8 到 20 个字符之间'],
+          [{ id: u.id, email: `${'e'.repeat(50)}@x` }, '邮箱地址长度不能超过 50 个字符'],
+          [{ id: u.id, group: 'g'.repeat(33) }, '分组名称长度不能超过 32 个字符'],
           [{ id: u.id, quota: 2 ** 60 }, 'quota must be between 0 and 1000000000000000'],
-          [{ id: u.id, role: 5 }, 'Invalid input, please check your input'],
-          [{ id: u.id, status: 9 }, 'Invalid input, please check your input'],
-          [{ id: u.id, display_name: 'a\u0000' }, 'Invalid input, please check your input'],
+          [{ id: u.id, role: 5 }, '角色取值无效，只能是普通用户、管理员或超级管理员'],
+          [{ id: u.id, status: 9 }, '状态取值无效，只能是启用、禁用或已删除'],
+          [{ id: u.id, display_name: 'a\u0000' }, '显示名称不能包含空字符（NUL）'],
           [{ id: 987654, display_name: 'x' }, 'record not found'],
-          [{ id: u.id, username: taken.username, quota: 99 }, 'UNIQUE constraint failed: users.username'],
+          [{ id: u.id, username: taken.username, quota: 99 }, '用户名已被占用，请换一个'],
         ];
         for (const [body, message] of cases) {
           expect((await put(root, '/api/user/', body)).body, JSON.stringify(body)).toEqual({ success: false, message });

@@ -21,6 +21,7 @@ import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
+import { rules } from './rules';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
 export const en: Record<keyof typeof zh, string> = {
@@ -29,6 +30,7 @@ export const en: Record<keyof typeof zh, string> = {
   ...signIn,
   ...domain,
   ...validation,
+  ...rules,
   ...home,
   ...shell,
   ...table,

@@ -20,6 +20,7 @@ import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
+import { rules } from './rules';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
 export const zh = {
@@ -28,6 +29,7 @@ export const zh = {
   ...signIn,
   ...domain,
   ...validation,
+  ...rules,
   ...home,
   ...shell,
   ...table,

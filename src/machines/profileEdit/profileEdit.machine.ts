@@ -1,6 +1,7 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise, not, setup } from 'xstate';
+import { accountFieldsProblem } from '../../domain/accountRules';
 import { describeApiError, type ApiError } from '../../domain/apiError';
-import { msg, notify, type NotifyEvent } from '../../domain/message';
+import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import type { SelfUpdatePayload, User } from '../../domain/user';
 
 /** The fields of the own-profile form (/user/edit). An empty password leaves it unchanged. */
@@ -37,6 +38,17 @@ const emptyForm: ProfileForm = { username: '', display_name: '', password: '' };
 /** The form filled from the account; the password box starts empty. */
 const formOf = (user: User): ProfileForm => ({ username: user.username, display_name: user.display_name, password: '' });
 
+/**
+ * The rule the form breaks (username ≤ 12, display name ≤ 20, a typed password 8–20), as a message
+ * naming the field; null when it may be sent.
+ */
+export const profileProblem = (form: ProfileForm): Message | null =>
+  accountFieldsProblem({
+    username: form.username,
+    displayName: form.display_name,
+    password: form.password === '' ? undefined : form.password,
+  });
+
 /** The payload of a save: the password is sent only when the person typed one. */
 export const savePayload = (form: ProfileForm): SelfUpdatePayload =>
   form.password === ''
@@ -47,7 +59,8 @@ export const savePayload = (form: ProfileForm): SelfUpdatePayload =>
  * The own-profile page (/user/edit): loads the account (`loadSelf`), edits username, display
  * name and password, saves (`saveSelf`), says '用户信息更新成功！', then reloads the account and
  * emits `profile.saved` so the header shows the new name. The password is never kept after a
- * save. An empty username is not sent (the server would refuse it). A failed load can be
+ * save. An empty username is not sent (the server would refuse it); a field breaking its length
+ * rule is not sent either, and the message names the field and the rule. A failed load can be
  * retried; a failed save keeps what was typed.
  */
 export const profileEditMachine = setup({
@@ -67,6 +80,7 @@ export const profileEditMachine = setup({
   },
   guards: {
     hasUsername: ({ context }) => context.form.username.trim() !== '',
+    hasProblem: ({ context }) => profileProblem(context.form) !== null,
   },
   actions: {
     fill: assign({ form: (_, params: { user: User }) => formOf(params.user) }),
@@ -79,6 +93,7 @@ export const profileEditMachine = setup({
       return notify(d.level, d.message);
     }),
     notifySaved: emit(() => notify('success', msg('account.profile.saved'))),
+    notifyProblem: emit(({ context }) => notify('error', profileProblem(context.form) ?? msg('rules.username.tooLong'))),
     emitSaved: emit((_, params: { user: User }): ProfileSaved => ({ type: 'profile.saved', user: params.user })),
   },
 }).createMachine({
@@ -103,7 +118,11 @@ export const profileEditMachine = setup({
         'field.change': {
           actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
-        'profile.submit': { guard: 'hasUsername', target: 'saving' },
+        'profile.submit': [
+          { guard: not('hasUsername') },
+          { guard: 'hasProblem', actions: 'notifyProblem' },
+          { target: 'saving' },
+        ],
       },
     },
     saving: {

@@ -1,4 +1,5 @@
 import { assertEvent, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { accountFieldsProblem } from '../../domain/accountRules';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { RegisterPayload } from '../../domain/user';
@@ -63,7 +64,10 @@ export const afterRegistration = '/login';
 type Submit = Extract<RegisterEvent, { type: 'register.submit' }>;
 type SendCode = Extract<RegisterEvent, { type: 'code.send' }>;
 
-/** The spec §5 order: the form rules, then the bot check. */
+/**
+ * The spec §5 order: the form rules, then the field lengths the server enforces (username ≤ 12,
+ * password ≤ 20, e-mail ≤ 50; the message names the field), then the bot check.
+ */
 export function registrationVerdict(context: RegisterContext, event: Submit): Verdict {
   const form = validateRegistration({
     username: event.values.username,
@@ -71,6 +75,12 @@ export function registrationVerdict(context: RegisterContext, event: Submit): Ve
     password2: event.values.password2,
   });
   if (!form.ok) return form;
+  const lengths = accountFieldsProblem({
+    username: event.values.username,
+    password: event.values.password,
+    email: context.emailVerification ? event.values.email : undefined,
+  });
+  if (lengths !== null) return { ok: false, message: lengths };
   return checkTurnstile({ enabled: context.turnstileEnabled, token: event.turnstileToken, english: false });
 }
 

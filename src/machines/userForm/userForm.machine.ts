@@ -1,4 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
+import { accountFieldsProblem } from '../../domain/accountRules';
 import { describeError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import { fieldProblem, numberRules } from '../../domain/numberRules';
@@ -112,10 +113,25 @@ export function updatePayloadOf(id: number, form: UserForm): UserUpdatePayload |
 const isEditOf = (context: { readonly id: number | null }): boolean => context.id !== null;
 
 /**
+ * The length rule the form breaks (username ≤ 12, display name ≤ 20, a typed password 8–20, group
+ * ≤ 32 on edit) as a message naming the field; null when none. Create's empty fields are the
+ * silent rule's (spec §5), so only typed values are checked.
+ */
+export function userFormProblem(form: UserForm, isEdit: boolean): Message | null {
+  return accountFieldsProblem({
+    username: form.username,
+    displayName: form.display_name,
+    password: form.password === '' ? undefined : form.password,
+    group: isEdit ? form.group : undefined,
+  });
+}
+
+/**
  * The user form of the admin pages: create (/user/add, input id null) and edit another user
  * (/user/edit/:id). Edit loads the user and the group names side by side: the user's failure
  * stops the page with a retry; the groups' only says so (the current group stays choosable).
- * Create sends nothing while username or password is empty (spec §5), then says '用户账户创建成功！'
+ * Create sends nothing while username or password is empty (spec §5); a field breaking its length
+ * rule is not sent and the message names it. Create then says '用户账户创建成功！'
  * and goes to /user. Edit checks that the quota is an integer (else the field says so and
  * nothing is sent), saves, says '用户信息更新成功！' and stays, the password box emptied. A
  * failed save keeps the form. Cancel goes to /setting from edit (spec §2), to /user from create.
@@ -142,6 +158,7 @@ export const userFormMachine = setup({
   guards: {
     isEditing: ({ context }) => isEditOf(context),
     isCreateIncomplete: ({ context }) => !isEditOf(context) && !isCreateComplete(context.form),
+    hasFieldProblem: ({ context }) => userFormProblem(context.form, isEditOf(context)) !== null,
     isQuotaInvalid: ({ context }) => isEditOf(context) && quotaProblemOf(context.form.quota) !== null,
   },
   actions: {
@@ -159,6 +176,9 @@ export const userFormMachine = setup({
       const d = describeError(params.error);
       return notify(d.level, d.message);
     }),
+    notifyFieldProblem: emit(({ context }) =>
+      notify('error', userFormProblem(context.form, isEditOf(context)) ?? msg('rules.username.tooLong')),
+    ),
     notifyGroupsUnavailable: emit(() => notify('warning', msg('users.form.groupsUnavailable'))),
     notifyCreated: emit(() => notify('success', msg('users.created'))),
     notifyUpdated: emit(() => notify('success', msg('account.profile.saved'))),
@@ -226,6 +246,8 @@ export const userFormMachine = setup({
         'form.submit': [
           // spec §5: nothing is sent and nothing is said
           { guard: 'isCreateIncomplete' },
+          // the lengths the server enforces, named before anything is sent
+          { guard: 'hasFieldProblem', actions: 'notifyFieldProblem' },
           { guard: 'isQuotaInvalid', actions: ['markQuotaInvalid', 'notifyProblem'] },
           { target: 'saving' },
         ],

@@ -20,7 +20,7 @@ export const Retrying: Story = {
     phase: 'retrying',
     attempt: 2,
     retryInSeconds: 4,
-    lastError: { text: 'state is empty or not same' },
+    lastError: { text: '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录' },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

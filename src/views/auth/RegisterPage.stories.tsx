@@ -123,8 +123,9 @@ type Story = StoryObj<typeof meta>;
 
 /**
  * `{ form: editing, code: idle }`, e-mail verification off: no e-mail or code fields. The
- * spec §5 checks: empty fields send nothing silently; a short password and a differing repeat
- * are reported (as `notify` events with the validation keys) and nothing is sent.
+ * spec §5 checks: empty fields send nothing silently; a short password, a differing repeat and a
+ * username over 12 characters are reported (as `notify` events with the validation keys) and
+ * nothing is sent.
  */
 export const EmailVerificationOff: Story = {
   render: () => <RegisterStory snapshots={seed('editing', 'idle')} />,
@@ -154,7 +155,16 @@ export const EmailVerificationOff: Story = {
       message: { key: 'validation.register.passwordMismatch' },
     });
 
-    await expect(notify).toHaveBeenCalledTimes(2);
+    // the lengths the server enforces: the message names the field and the rule
+    await fill(canvasElement, { username: 'u'.repeat(13), password: 'secret123', password2: 'secret123' });
+    await userEvent.click(submit);
+    await expect(notify).toHaveBeenLastCalledWith({
+      type: 'notify',
+      level: 'info',
+      message: { key: 'rules.username.tooLong', params: { max: 12 } },
+    });
+
+    await expect(notify).toHaveBeenCalledTimes(3);
     await expect(registerUser).not.toHaveBeenCalled();
     await expect(submit).toBeEnabled();
   },

@@ -28,6 +28,11 @@ const refuses = fromPromise<void, SaveSelfInput>(async () => {
   await Promise.resolve();
   throw failure('saveSelf', '用户名已存在');
 });
+const saveCalls = fn<(input: SaveSelfInput) => void>();
+const saveSpy = fromPromise<void, SaveSelfInput>(({ input }) => {
+  saveCalls(input);
+  return Promise.resolve();
+});
 const loadFails = fromPromise<User>(async () => {
   await Promise.resolve();
   throw failure('loadSelf', '无权进行此操作，未登录且未提供 access token');
@@ -105,6 +110,29 @@ export const SaveRefused: Story = {
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '用户名已存在' } }));
     await expect(c.getByLabelText(/用户名/)).toHaveValue('bob');
+  },
+};
+
+/** A password shorter than the rule: nothing is sent, the toast names the field and the rule. */
+export const PasswordBreaksRule: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith(loads, saveSpy)]} snapshots={seed('editing')}>
+        <ProfileEditPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    saveCalls.mockClear();
+    const c = within(canvasElement);
+    await enterText(c.getByLabelText('密码'), 'short');
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'rules.password.length', params: { min: 8, max: 20 } } }),
+    );
+    await expect(saveCalls).not.toHaveBeenCalled();
+    await expect(c.getByLabelText('密码')).toHaveValue('short');
   },
 };
 

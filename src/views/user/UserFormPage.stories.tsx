@@ -118,6 +118,31 @@ export const CreateLive: Story = {
   },
 };
 
+/** Create with a 13-character username: nothing is sent, the toast names the field and the rule. */
+export const UsernameBreaksRule: Story = {
+  args: { id: null },
+  parameters: { route: '/user/add' },
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith()]}>
+        <UserFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    saves.mockClear();
+    const c = within(canvasElement);
+    await enterText(c.getByLabelText(/用户名/), 'u'.repeat(13));
+    await enterText(c.getByLabelText(/密码/), 'carol-pass-1');
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'rules.username.tooLong', params: { max: 12 } } }),
+    );
+    await expect(saves).not.toHaveBeenCalled();
+  },
+};
+
 /** A refused save: the server's message, and what was typed stays. */
 export const SaveRefused: Story = {
   render: (args) => (

@@ -37,6 +37,22 @@ describe('createApiClient: requests', () => {
     expect(request.body).toBeUndefined();
   });
 
+  it("sends the console's language as Accept-Language to the gateway, never to external URLs", async () => {
+    const recorded = recordedFetch({}, { fixture: 'status.json' });
+    let lang = 'zh-CN';
+    const client = createApiClient({ fetch: recorded.fetch, language: () => lang });
+    await client.request(statusCall)();
+    lang = 'en';
+    await client.request(statusCall)();
+    await client.request({ ...statusCall, path: 'https://updates.example.com/releases' })();
+    const sent = recorded.requests.map((request) => request.headers['Accept-Language']);
+    expect(sent).toEqual(['zh-CN', 'en', undefined]);
+    // Without the option the browser's own header is left alone.
+    const plain = recordedFetch({}, { fixture: 'status.json' });
+    await createApiClient({ fetch: plain.fetch }).request(statusCall)();
+    expect(plain.only().headers['Accept-Language']).toBeUndefined();
+  });
+
   it('strips trailing slashes from the base URL', async () => {
     const recorded = recordedFetch({}, { fixture: 'status.json' });
     const client = createApiClient({ baseUrl: 'https://gateway.example.com//', fetch: recorded.fetch });

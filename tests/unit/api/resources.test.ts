@@ -271,7 +271,7 @@ describe('success: false and call-specific outcomes', () => {
       await run({ 'GET /api/oauth/lark': { fixture: 'oauth-state-mismatch.json', status: 403, statusText: 'Forbidden' } }, (a) =>
         a.auth.oauthLark({ code: 'c', state: 'other' }),
       ),
-    ).toEqual(E.left({ _tag: 'HttpStatus', call: 'GET /api/oauth/lark', status: 403, message: 'state is empty or not same' }));
+    ).toEqual(E.left({ _tag: 'HttpStatus', call: 'GET /api/oauth/lark', status: 403, message: '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录' }));
   });
 
   it('a test run refused while another runs is a Failure with the server message', async () => {
