@@ -4,7 +4,7 @@ import { getCookie } from 'hono/cookie';
 import type { Config } from '../config';
 import { readOptions } from '../services/options';
 import { proxyTrust, socketAddress, type ProxyTrust } from './clientIp';
-import { fail } from './envelope';
+import { fail, requestLanguage } from './envelope';
 import { normaliseOrigin } from './origin';
 import type { AppEnv } from './env';
 import { sessionCookieName } from './session';
@@ -166,11 +166,8 @@ export function judgeRequest(facts: RequestFacts, trusted: ReadonlySet<string>):
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-/** English when the caller prefers another language than Chinese; Chinese (one-api's language) when it names none (absent, `*`). */
-const inEnglish = (c: Context): boolean => {
-  const language = c.req.header('Accept-Language')?.trim().toLowerCase() ?? '';
-  return language !== '' && !language.startsWith('*') && !language.startsWith('zh');
-};
+/** English when the caller prefers another language than Chinese (see `requestLanguage`). */
+const inEnglish = (c: Context): boolean => requestLanguage(c) === 'en';
 
 /** At most 100 printable characters of a header value, for a message. */
 const shown = (value: string): string => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 100);

@@ -37,6 +37,16 @@ const localized: Readonly<Record<LocalizedKey, { en: string; zh: string }>> = {
   send_email_failed: { en: 'failed to send email: ', zh: '发送邮件失败：' },
 };
 
+/**
+ * The language of our own messages (field rules, number ranges, cross-site refusals, faults):
+ * Chinese (one-api's language) unless the first language of `Accept-Language` is another one.
+ * (`localize` keeps one-api's three i18n texts, which default to English.)
+ */
+export function requestLanguage(c: Context): 'zh' | 'en' {
+  const first = (c.req.header('Accept-Language') ?? '').split(',')[0]?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return first === '' || first === '*' || first.startsWith('zh') ? 'zh' : 'en';
+}
+
 /** The message for `key` in the request's language (`Accept-Language` starting with `zh` → Chinese). */
 export function localize(c: Context, key: LocalizedKey): string {
   const language = c.req.header('Accept-Language') ?? '';

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { accountFieldsProblem, type AccountFields } from '../../src/domain/accountRules';
 import type { Message } from '../../src/domain/message';
+import { requestLanguage } from './envelope';
 import { interpolate } from '../../src/i18n';
 import { rules as en } from '../../src/i18n/en/rules';
 import { rules as zh } from '../../src/i18n/zh/rules';
@@ -17,10 +18,7 @@ export type RuleLang = 'zh' | 'en';
 export type NamedField = 'username' | 'password' | 'displayName' | 'email' | 'group' | 'affCode' | 'verificationCode';
 
 /** zh unless the first language of `Accept-Language` is another one. */
-export function requestLang(c: Context): RuleLang {
-  const first = (c.req.header('Accept-Language') ?? '').split(',')[0]?.split(';')[0]?.trim().toLowerCase() ?? '';
-  return first === '' || first === '*' || first.startsWith('zh') ? 'zh' : 'en';
-}
+export const requestLang = (c: Context): RuleLang => requestLanguage(c);
 
 const isRuleKey = (key: string): key is RuleKey => Object.prototype.hasOwnProperty.call(zh, key);
 

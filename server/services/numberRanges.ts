@@ -1,15 +1,16 @@
 import type { Context } from 'hono';
 import { checkNumber, checkRatioTable, keptModelRatios, numericOptionRules, type NumberProblem, type NumberRule } from '../../src/domain/numberRules';
 import { translate, type MessageKey } from '../../src/i18n';
+import { requestLanguage } from '../http/envelope';
 
 /**
  * The server side of the number rules (src/domain/numberRules.ts): a refusal names the field by
- * its wire name and the rule, in the request's language (zh when `Accept-Language` starts with
- * `zh`, as `localize`), and is answered before anything is written.
+ * its wire name and the rule, in the request's language (`requestLanguage`: zh unless
+ * `Accept-Language` names another language first), and is answered before anything is written.
  */
 
 /** The request's language for these messages. */
-const languageOf = (c: Context): 'zh' | 'en' => ((c.req.header('Accept-Language') ?? '').toLowerCase().startsWith('zh') ? 'zh' : 'en');
+const languageOf = requestLanguage;
 
 /** The text of `problem` for `field`. */
 export function problemText(c: Context, field: string, problem: { readonly key: string; readonly params: Readonly<Record<string, string | number>> }): string {

@@ -140,7 +140,7 @@ for (const target of dbTargets) {
       expect(reply.body).toEqual({ success: true, message: '' });
       expect((await suite.client().get('/api/notice')).body.data).toBe(oneMegabyte);
       const number = await send(suite.client(), root, { method: 'PUT', path: '/api/option/', body: { key: 'QuotaForNewUser', value: '1; DROP TABLE users' } });
-      expect(number.body).toEqual({ success: false, message: 'QuotaForNewUser must be an integer' });
+      expect(number.body).toEqual({ success: false, message: 'QuotaForNewUser 必须是整数' });
       const row = await db().selectFrom('options').select('value').where('key', '=', 'QuotaForNewUser').executeTakeFirst();
       expect(row?.value).not.toBe('1; DROP TABLE users');
     });

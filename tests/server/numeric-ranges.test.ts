@@ -14,6 +14,8 @@ const nowMs = 1_765_000_000_250;
 const rootToken = 'f0000000000000000000000000000001';
 const userToken = 'f0000000000000000000000000000002';
 const zh = { 'Accept-Language': 'zh-CN,zh;q=0.9' };
+/** Without a header the messages are Chinese (one-api's language); most cases read them in English. */
+const en = { 'Accept-Language': 'en' };
 
 /** Values no quota, count or time may take (as raw JSON text). */
 const notIntegers = ['1.5', '1.0', '1e3', '4503599627370496.5', '1e400', '-1e400'];
@@ -27,7 +29,7 @@ for (const target of dbTargets) {
     const send = (token: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
       suite.client().request(method, path, {
         ...(typeof body === 'string' ? { rawBody: body } : { body }),
-        headers: { Authorization: `Bearer ${token}`, ...headers },
+        headers: { Authorization: `Bearer ${token}`, ...en, ...headers },
       });
     const asRoot = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => send(rootToken, method, path, body, headers);
     const asUser = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => send(userToken, method, path, body, headers);

@@ -156,7 +156,7 @@ for (const target of dbTargets) {
         await put({ key: 'About' });
         expect(await stored('About')).toBe('');
         // Numeric options are checked (numeric-ranges.test.ts has the rules): "abc" is refused, nothing stored.
-        expect((await put({ key: 'RetryTimes', value: 'abc' })).body).toEqual({ success: false, message: 'RetryTimes must be an integer' });
+        expect((await put({ key: 'RetryTimes', value: 'abc' })).body).toEqual({ success: false, message: 'RetryTimes 必须是整数' });
         expect(await stored('RetryTimes')).not.toBe('abc');
       });
 
@@ -251,11 +251,11 @@ for (const target of dbTargets) {
         for (const key of ['ModelRatio', 'GroupRatio', 'CompletionRatio']) {
           const before = await dumpDatabase(db());
           for (const [value, message] of cases) {
-            const reply = await put({ key, value });
+            const reply = await put({ key, value }, { 'Accept-Language': 'en' });
             expect(reply.status).toBe(200);
             expect(reply.body, `${key} ${value}`).toEqual({ success: false, message: message(key) });
           }
-          const truncated = await put({ key, value: '{"gpt-4": 1' });
+          const truncated = await put({ key, value: '{"gpt-4": 1' }, { 'Accept-Language': 'en' });
           expect(truncated.body).toEqual({ success: false, message: shape(key) });
           const zh = await put({ key, value: '"text"' }, { 'Accept-Language': 'zh-CN' });
           expect(zh.body).toEqual({ success: false, message: `${key} 必须是 JSON 对象，值为非负数` });

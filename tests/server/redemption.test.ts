@@ -241,7 +241,7 @@ for (const target of dbTargets) {
         expect(status.body.data).toMatchObject({ status: 2, name: 'a much longer name than twenty bytes', quota: 1 });
         // A code worth 0 (quota omitted or 0) is refused since the number ranges (numeric-ranges.test.ts).
         const omitted = await call(callers.admin, 'PUT', '/api/redemption', { id });
-        expect(omitted.body).toEqual({ success: false, message: 'quota must be between 1 and 1000000000000000' });
+        expect(omitted.body).toEqual({ success: false, message: 'quota 必须在 1 到 1000000000000000 之间' });
       });
 
       it('refuses id 0 / missing / unknown and bad bodies; database unchanged', async () => {

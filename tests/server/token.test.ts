@@ -347,7 +347,7 @@ for (const target of dbTargets) {
         const on = await call(callers.alice, 'PUT', '/api/token/?status_only=1', { id: created.id, status: 1 });
         expect(on.body.data.status).toBe(1);
         const odd = await call(callers.alice, 'PUT', '/api/token/?status_only=true', { id: created.id, status: 7 });
-        expect(odd.body).toEqual({ success: false, message: 'status must be between 1 and 4' });
+        expect(odd.body).toEqual({ success: false, message: 'status 必须在 1 到 4 之间' });
         await call(callers.alice, 'PUT', '/api/token/?status_only=true', { id: created.id, status: 2 });
         const empty = await call(callers.alice, 'PUT', '/api/token/?status_only=', { id: created.id, status: 1, name: 'full' });
         expect(empty.body.data).toMatchObject({ status: 2, name: 'full' });

@@ -344,7 +344,7 @@ for (const target of dbTargets) {
           [{ id: u.id, password: 'short' }, '密码长度必须在 8 到 20 个字符之间'],
           [{ id: u.id, email: `${'e'.repeat(50)}@x` }, '邮箱地址长度不能超过 50 个字符'],
           [{ id: u.id, group: 'g'.repeat(33) }, '分组名称长度不能超过 32 个字符'],
-          [{ id: u.id, quota: 2 ** 60 }, 'quota must be between 0 and 1000000000000000'],
+          [{ id: u.id, quota: 2 ** 60 }, 'quota 必须在 0 到 1000000000000000 之间'],
           [{ id: u.id, role: 5 }, '角色取值无效，只能是普通用户、管理员或超级管理员'],
           [{ id: u.id, status: 9 }, '状态取值无效，只能是启用、禁用或已删除'],
           [{ id: u.id, display_name: 'a\u0000' }, '显示名称不能包含空字符（NUL）'],
