@@ -62,6 +62,8 @@ export interface Config {
   readonly relayTimeoutMs: number;
   /** `ENFORCE_INCLUDE_USAGE=true`: always re-serialise OpenAI requests, forcing `stream_options.include_usage`. */
   readonly enforceIncludeUsage: boolean;
+  /** `RELAY_MAX_PROMPT_TOKENS`: prompts counted above this are refused (413) before anything is reserved (2,000,000). */
+  readonly relayMaxPromptTokens: number;
   /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
   readonly trustedProxies: TrustedProxies;
 }
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     channelTestFrequencyMinutes: readInt(env, 'CHANNEL_TEST_FREQUENCY', 0),
     relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
+    relayMaxPromptTokens: readInt(env, 'RELAY_MAX_PROMPT_TOKENS', 2_000_000),
     trustedProxies: readTrustedProxies(env),
   };
 }
