@@ -15,6 +15,7 @@ import {
 import { precompile } from '../db/precompiled';
 import type { Database, TokenRow, UserRow } from '../db/schema';
 import type { AppEnv } from '../http/env';
+import { nestedDeeperThan } from '../http/bodyGuard';
 import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
 import { goKind } from './request';
@@ -38,8 +39,15 @@ export interface RelayAuthEnv {
   Variables: AppEnv['Variables'] & RelayVariables;
 }
 
-/** Largest accepted relay request body, after gzip decoding (bytes). */
+/** Largest accepted relay request body, after gzip decoding (bytes): room for images sent inline as base64. */
 export const maxRelayBodyBytes = 32 * 1024 * 1024;
+
+/**
+ * Deepest nesting of arrays and objects accepted in a relay body, checked by a linear scan before
+ * JSON.parse (a body nested 100,000 levels deep overflowed the parser's stack). Tool and response
+ * schemas nest a few dozen levels at most.
+ */
+export const maxRelayBodyDepth = 128;
 
 /** one-api's texts (contract §4.2, §4.3). */
 export const relayAuthMessages = {
@@ -56,6 +64,7 @@ export const relayAuthMessages = {
   subnet: (subnet: string, ip: string) => `该令牌只能在指定网段使用：${subnet}，当前 ip：${ip}`,
   modelNotAllowed: (model: string) => `该令牌无权使用模型：${model}`,
   bodyTooLarge: `request body too large (limit ${maxRelayBodyBytes / 1024 / 1024} MB)`,
+  bodyTooDeep: `request body nested too deeply (limit ${maxRelayBodyDepth} levels of arrays and objects)`,
   badGzip: (detail: string) => `invalid gzip request body: ${detail}`,
   unmarshal: (detail: string) => `common.UnmarshalBodyReusable failed: ${detail}`,
   contentType: (type: string) => `unsupported Content-Type ${type}: relay requests must be application/json`,
@@ -230,6 +239,7 @@ async function readRelayBody(c: Context, mode: RelayMode): Promise<E.Either<Rela
   const bytes = await readBodyBytes(c);
   if (E.isLeft(bytes)) return bytes;
   const raw = bytes.right.toString('utf8');
+  if (nestedDeeperThan(raw, maxRelayBodyDepth)) return E.left(relayError(400, relayAuthMessages.bodyTooDeep, 'request_too_deep', 'invalid_request_error'));
   const decoded = decodeModelRequest(raw);
   if (E.isLeft(decoded)) {
     // Lenient modes go on without a model (one-api ignores the error there; the relay refuses the body later).

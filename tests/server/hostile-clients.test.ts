@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  deepJsonAttack,
+  describeFigures,
+  longPromptAttack,
+  measureAttack,
+  stalledStreamAttack,
+  startFloodUpstream,
+  startHostileGateway,
+  type AttackFigures,
+  type FloodUpstream,
+  type HostileGateway,
+} from './support/hostile';
+
+/**
+ * Hostile clients (issue 18 §1): each attack runs against the gateway in its own process while a
+ * probe keeps calling `/api/status` and a small relay request. The probe's worst latency stays
+ * under 200 ms, the gateway's own event loop (measured inside it) is never held for long, and
+ * its RSS comes back near where it started. HOSTILE_GATEWAY_CHECKOUT runs another checkout's
+ * gateway under the same attacks (the figures of the code before the fix are in its commit).
+ *
+ * Before the fix (same machine): the long prompts held the event loop 20 s and more (the probe
+ * timed out), the stalled streams left the gateway counting for minutes (event loop not
+ * answering within 20 s), the deep bodies held it 3–5 s and answered 'Maximum call stack size
+ * exceeded' on /v1.
+ */
+
+/** The probe's bound (issue 18). */
+const probeBoundMs = 200;
+/** What the gateway's own event loop may be held at worst (the probe's bound, for the same reason). */
+const loopBoundMs = 200;
+/** RSS after an attack: at most this much above where it started. */
+const rssSlackMb = 120;
+
+const checkout = process.env.HOSTILE_GATEWAY_CHECKOUT;
+
+describe('hostile clients: no request stalls everyone else', () => {
+  let upstream: FloodUpstream;
+  let gateway: HostileGateway;
+  const figures: AttackFigures[] = [];
+
+  beforeAll(async () => {
+    upstream = await startFloodUpstream();
+    gateway = await startHostileGateway(upstream.url, checkout);
+    // warm up: the first requests compile code, open connections and start the counting thread
+    for (const model of ['gpt-3.5-turbo', 'gpt-4o']) {
+      await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer sk-${gateway.richKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'warm up the counting thread '.repeat(2000) }] }),
+      });
+    }
+    for (let i = 0; i < 5; i++) {
+      await fetch(`${gateway.url}/api/status`);
+      await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer sk-${gateway.richKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'warm' }] }),
+      });
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const f of figures) console.log(`[hostile] ${describeFigures(f)}`);
+    await gateway.stop();
+    await upstream.close();
+  });
+
+  const expectCalm = (f: AttackFigures): void => {
+    expect(f.probe.failures).toEqual([]);
+    expect(f.probe.rounds).toBeGreaterThan(0);
+    expect(f.probe.statusWorstMs).toBeLessThan(probeBoundMs);
+    expect(f.probe.relayWorstMs).toBeLessThan(probeBoundMs);
+    expect(f.loopMaxMs).toBeLessThan(loopBoundMs);
+    expect(f.rssAfterMb).toBeLessThan(f.rssBeforeMb + rssSlackMb);
+  };
+
+  it('long prompts of one letter (100,000 from a poor key, 1,000,000 from a rich one) and 2 MB of words: refused or counted off the event loop', async () => {
+    const f = await measureAttack(gateway, 'long prompts', longPromptAttack(gateway));
+    figures.push(f);
+    // the poor key is refused for quota at once (its lower bound is not covered), the rich ones are answered
+    expect(f.outcome.answers).toEqual(['403', '403', '200', '200']);
+    expect(f.outcome.bodies[0]).toContain('insufficient_user_quota');
+    expectCalm(f);
+  }, 60_000);
+
+  it('20 stream clients that never read, then leave, on an endless upstream stream without usage', async () => {
+    const f = await measureAttack(gateway, 'stalled streams', stalledStreamAttack(gateway));
+    figures.push(f);
+    expect(f.outcome.answers.every((answer) => answer === '200')).toBe(true);
+    expectCalm(f);
+    // every upstream stream was cancelled when its client left
+    const deadline = Date.now() + 5000;
+    while (upstream.openStreams() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(upstream.openStreams()).toBe(0);
+  }, 60_000);
+
+  it('bodies nested 1.9 M levels deep on login and register, 5,000 on login, 100,000 on /v1: refused before parsing', async () => {
+    const f = await measureAttack(gateway, 'deep JSON', deepJsonAttack(gateway));
+    figures.push(f);
+    expect(f.outcome.answers).toEqual(['200', '200', '200', '200', '400']);
+    expect(JSON.parse(f.outcome.bodies[0] ?? '')).toEqual({ success: false, message: 'request body too large: this route accepts at most 16 KB' });
+    expect(JSON.parse(f.outcome.bodies[2] ?? '')).toEqual({ success: false, message: '请求体过大：此接口最多接受 16 KB' });
+    expect(JSON.parse(f.outcome.bodies[3] ?? '')).toEqual({ success: false, message: 'request body nested too deeply: at most 32 levels of arrays and objects' });
+    expect(f.outcome.bodies[4]).toContain('request body nested too deeply (limit 128 levels of arrays and objects)');
+    expectCalm(f);
+  }, 60_000);
+});
