@@ -40,10 +40,18 @@ export async function startFloodUpstream(): Promise<FloodUpstream> {
     response.writeHead(200, { 'Content-Type': 'text/event-stream' });
     let closed = false;
     response.on('close', () => (closed = true));
-    // up to 64 MB of one letter: 32 chunks (19 KB) every 10 ms, or as fast as the gateway reads them
-    const batch = floodChunk.repeat(32);
+    // up to 20 MB of one letter: 8 chunks (5 KB) every 10 ms, or as fast as the gateway reads them
+    const batch = floodChunk.repeat(8);
     for (let i = 0; i < 4096 && !closed; i++) {
-      if (!response.write(batch)) await new Promise<void>((resolve) => response.once('drain', resolve).once('close', resolve));
+      if (!response.write(batch)) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            response.off('drain', done).off('close', done);
+            resolve();
+          };
+          response.on('drain', done).on('close', done);
+        });
+      }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     if (!closed) response.end('data: [DONE]\n\n');
@@ -119,7 +127,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Seeds a SQLite file in a temp dir and starts `server/main.ts` of `checkout` (default: this one) on it. */
-export async function startHostileGateway(upstreamUrl: string, checkout: string = root): Promise<HostileGateway> {
+export async function startHostileGateway(upstreamUrl: string, checkout: string = root, nodeArgs: readonly string[] = []): Promise<HostileGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
   const path = join(dir, 'gateway.db');
   const database = { kind: 'sqlite', path, busyTimeoutMs: 3000 } as const;
@@ -139,7 +147,7 @@ export async function startHostileGateway(upstreamUrl: string, checkout: string 
     await handle.close();
   }
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', monitor, 'server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', '--import', monitor, 'server/main.ts'], {
     cwd: checkout,
     env: {
       ...process.env,
