@@ -11,7 +11,8 @@ import { fail } from './envelope';
  * /api bodies (this module's middleware, mounted for every /api route): 16 KB for the routes
  * anyone may call without signing in (login, register, password reset), 4 MB for the rest (a
  * notice, a home page, a channel batch or a system prompt can be long), and 32 levels of
- * nesting everywhere (no /api body nests more than three). A refusal is the usual envelope,
+ * nesting and 100,000 array items and object members everywhere (no /api body nests more than
+ * three levels or needs more than 10,000 values). A refusal is the usual envelope,
  * HTTP 200, naming the limit in the request's language. /v1 bodies: see server/relay/auth.ts.
  */
 
@@ -19,10 +20,13 @@ import { fail } from './envelope';
 export interface BodyLimits {
   readonly maxBytes: number;
   readonly maxDepth: number;
+  readonly maxMembers: number;
 }
 
 /** Nesting accepted in /api bodies. */
 export const apiMaxDepth = 32;
+/** Array items and object members accepted in /api bodies (the largest, a channel test run, names at most 10,000 ids). */
+export const apiMaxMembers = 100_000;
 /** Bytes accepted by the routes below (anyone may call them). */
 export const smallBodyBytes = 16 * 1024;
 /** Bytes accepted by the other /api routes. */
@@ -34,15 +38,23 @@ const smallBodyRoutes: ReadonlySet<string> = new Set(['POST /api/user/login', 'P
 /** The limits of `method` `path` under /api. */
 export function apiBodyLimits(method: string, path: string): BodyLimits {
   const route = `${method.toUpperCase()} ${path.replace(/\/+$/, '')}`;
-  return { maxBytes: smallBodyRoutes.has(route) ? smallBodyBytes : apiMaxBytes, maxDepth: apiMaxDepth };
+  return { maxBytes: smallBodyRoutes.has(route) ? smallBodyBytes : apiMaxBytes, maxDepth: apiMaxDepth, maxMembers: apiMaxMembers };
 }
 
 /**
  * Whether `text`, read as JSON, opens more than `maxDepth` arrays and objects at once. Brackets
  * inside strings do not count; an unterminated string ends the scan (JSON.parse refuses it).
  */
-export function nestedDeeperThan(text: string, maxDepth: number): boolean {
+export const nestedDeeperThan = (text: string, maxDepth: number): boolean => jsonShapeRefusal(text, maxDepth, Number.POSITIVE_INFINITY) === 'too_deep';
+
+/**
+ * Why JSON.parse should not be given `text`: more than `maxDepth` levels of arrays and objects, or
+ * more than `maxMembers` array items and object members (commas and colons outside strings: parsing
+ * a million small objects took most of a second), else null. One linear scan.
+ */
+export function jsonShapeRefusal(text: string, maxDepth: number, maxMembers: number): 'too_deep' | 'too_many' | null {
   let depth = 0;
+  let members = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const ch = text.charCodeAt(i);
@@ -51,7 +63,7 @@ export function nestedDeeperThan(text: string, maxDepth: number): boolean {
       let j = i + 1;
       for (;;) {
         j = text.indexOf('"', j);
-        if (j < 0) return false;
+        if (j < 0) return null;
         let backslashes = 0;
         while (text.charCodeAt(j - 1 - backslashes) === 0x5c) backslashes += 1;
         if (backslashes % 2 === 0) break;
@@ -60,12 +72,15 @@ export function nestedDeeperThan(text: string, maxDepth: number): boolean {
       i = j;
     } else if (ch === 0x5b || ch === 0x7b) {
       depth += 1;
-      if (depth > maxDepth) return true;
+      if (depth > maxDepth) return 'too_deep';
     } else if (ch === 0x5d || ch === 0x7d) {
       depth -= 1;
+    } else if (ch === 0x2c || ch === 0x3a) {
+      members += 1;
+      if (members > maxMembers) return 'too_many';
     }
   }
-  return false;
+  return null;
 }
 
 /** `bytes` as people read it: "16 KB", "4 MB". */
@@ -82,6 +97,7 @@ const wantsChinese = (c: Context): boolean => (c.req.header('Accept-Language') ?
 export const bodyMessages = {
   tooLarge: (limit: number) => ({ en: `request body too large: this route accepts at most ${formatBytes(limit)}`, zh: `请求体过大：此接口最多接受 ${formatBytes(limit)}` }),
   tooDeep: (limit: number) => ({ en: `request body nested too deeply: at most ${limit} levels of arrays and objects`, zh: `请求体嵌套过深：数组与对象最多 ${limit} 层` }),
+  tooMany: (limit: number) => ({ en: `request body has too many values: at most ${limit} array items and object members`, zh: `请求体的值过多：数组元素与对象成员最多 ${limit} 个` }),
 } as const;
 
 /** Reads a body of unknown length (chunked); null as soon as it exceeds `maxBytes`. */
@@ -129,7 +145,9 @@ export function guardApiBody(limitsOf: (method: string, path: string) => BodyLim
       c.req.raw = new Request(raw, { body: bytes.toString('utf8') });
       text = await c.req.text();
     }
-    if (nestedDeeperThan(text, limits.maxDepth)) return refuse(bodyMessages.tooDeep(limits.maxDepth), false);
+    const refusal = jsonShapeRefusal(text, limits.maxDepth, limits.maxMembers);
+    if (refusal === 'too_deep') return refuse(bodyMessages.tooDeep(limits.maxDepth), false);
+    if (refusal === 'too_many') return refuse(bodyMessages.tooMany(limits.maxMembers), false);
     return next();
   };
 }

@@ -117,13 +117,14 @@ describe('hostile clients: no request stalls everyone else', () => {
     expect(upstream.openStreams()).toBe(0);
   }, 90_000);
 
-  it('bodies nested 1.9 M levels deep on login and register, 5,000 on login, 100,000 on /v1: refused before parsing', async () => {
+  it('bodies nested 1.9 M levels deep on login and register, 5,000 on login, 100,000 on /v1, a million objects on /v1: refused before parsing', async () => {
     const f = await attackCalmly('deep JSON', deepJsonAttack);
-    expect(f.outcome.answers).toEqual(['200', '200', '200', '200', '400']);
+    expect(f.outcome.answers).toEqual(['200', '200', '200', '200', '400', '413']);
     expect(JSON.parse(f.outcome.bodies[0] ?? '')).toEqual({ success: false, message: 'request body too large: this route accepts at most 16 KB' });
     expect(JSON.parse(f.outcome.bodies[2] ?? '')).toEqual({ success: false, message: '请求体过大：此接口最多接受 16 KB' });
     expect(JSON.parse(f.outcome.bodies[3] ?? '')).toEqual({ success: false, message: 'request body nested too deeply: at most 32 levels of arrays and objects' });
     expect(f.outcome.bodies[4]).toContain('request body nested too deeply (limit 128 levels of arrays and objects)');
+    expect(f.outcome.bodies[5]).toContain('request body has too many values (limit 400000 array items and object members)');
     expectCalm(f);
   }, 90_000);
 });

@@ -329,7 +329,7 @@ export function stalledStreamAttack(gateway: HostileGateway, clients = 20, holdM
   return () => settle(Array.from({ length: clients }, one));
 }
 
-/** Attack 3: bodies nested 1.9 M levels deep (3.8 MB) on login and register, and 100 k levels on the relay. */
+/** Attack 3: bodies nested 1.9 M levels deep (3.8 MB) on login and register, 100 k levels on the relay, and a relay body of a million small objects. */
 export function deepJsonAttack(gateway: HostileGateway, timeoutMs = 30_000): Attack {
   const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
   const huge = deep(1_900_000);
@@ -343,6 +343,7 @@ export function deepJsonAttack(gateway: HostileGateway, timeoutMs = 30_000): Att
   };
   const relayDeep = `{"model":"gpt-3.5-turbo","messages":[{"role":"user","content":"x"}],"x":${deep(100_000)}}`;
   const small = deep(5000);
+  const many = `{"model":"gpt-3.5-turbo","messages":[{"role":"user","content":"x"}],"x":[${Array(1_000_000).fill('{"a":"b"}').join(',')}]}`;
   return () =>
     settle([
       post('/api/user/login', huge),
@@ -350,6 +351,7 @@ export function deepJsonAttack(gateway: HostileGateway, timeoutMs = 30_000): Att
       post('/api/user/login', huge, { 'Accept-Language': 'zh-CN' }),
       post('/api/user/login', small),
       post('/v1/chat/completions', relayDeep, { Authorization: `Bearer sk-${gateway.poorKey}` }),
+      post('/v1/chat/completions', many, { Authorization: `Bearer sk-${gateway.poorKey}` }),
     ]);
 }
 
