@@ -405,6 +405,9 @@ async function countedUsage(req: Request, promptTokens: Promise<number>, answer:
   }
 }
 
+/** The largest server-sent event accepted from an upstream (a chunk is a few hundred bytes). */
+const maxEventBytes = 16 * 1024 * 1024;
+
 /** What the stream reader needs from its attempt. */
 interface StreamParts {
   readonly abort: AbortController;
@@ -440,8 +443,14 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   const completion = new CompletionCounter(model, { approximate: settings.approximateTokenEnabled });
   /** An error object the upstream sent as its first event (answered as an ordinary failure). */
   let firstError: string | null = null;
+  /** Bytes fed to the parser since its last event: what it may be holding of an unfinished one. */
+  let unfinished = 0;
   const parser = createParser({
+    onComment: () => {
+      unfinished = 0;
+    },
     onEvent: (event) => {
+      unfinished = 0;
       const data = event.data;
       if (data === '[DONE]') {
         sawDone = true;
@@ -478,7 +487,10 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   const readMore = async (): Promise<boolean> => {
     const value = await upstream.read();
     if (value === null) return false;
+    unfinished += value.byteLength;
     parser.feed(decoder.decode(value, { stream: true }));
+    // an upstream that never ends its event would make the parser buffer without limit
+    if (unfinished > maxEventBytes) throw new Error(`upstream event larger than ${maxEventBytes / 1024 / 1024} MB`);
     return true;
   };
 
@@ -488,6 +500,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       if (!(await readMore())) break;
     }
   } catch (error) {
+    upstream.cancel();
     return refunded(streamStartFailure(abort, error, abortedFailure));
   }
   if (firstError !== null) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deepJsonAttack,
   describeFigures,
+  endlessEventAttack,
   longPromptAttack,
   measureAttack,
   stalledStreamAttack,
@@ -125,6 +126,13 @@ describe('hostile clients: no request stalls everyone else', () => {
     expect(JSON.parse(f.outcome.bodies[3] ?? '')).toEqual({ success: false, message: 'request body nested too deeply: at most 32 levels of arrays and objects' });
     expect(f.outcome.bodies[4]).toContain('request body nested too deeply (limit 128 levels of arrays and objects)');
     expect(f.outcome.bodies[5]).toContain('request body has too many values (limit 400000 array items and object members)');
+    expectCalm(f);
+  }, 90_000);
+
+  it('an upstream whose first event never ends: the stream fails at 16 MB instead of buffering it all', async () => {
+    const f = await attackCalmly('endless event', endlessEventAttack);
+    expect(f.outcome.answers).toEqual(['502', '502', '502', '502']);
+    expect(f.outcome.bodies[0]).toContain('upstream event larger than 16 MB');
     expectCalm(f);
   }, 90_000);
 });

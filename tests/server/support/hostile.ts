@@ -57,6 +57,26 @@ export async function startFloodUpstream(): Promise<FloodUpstream> {
     if (!closed) response.end('data: [DONE]\n\n');
     open -= 1;
   };
+  // one event that never ends: 64 MB of one letter without a line break
+  const endlessLine = async (response: ServerResponse): Promise<void> => {
+    response.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    let closed = false;
+    response.on('close', () => (closed = true));
+    response.write('data: {"choices":[{"delta":{"content":"');
+    const piece = 'a'.repeat(256 * 1024);
+    for (let i = 0; i < 256 && !closed; i++) {
+      if (!response.write(piece)) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            response.off('drain', done).off('close', done);
+            resolve();
+          };
+          response.on('drain', done).on('close', done);
+        });
+      }
+    }
+    if (!closed) response.end('"}}]}\n\ndata: [DONE]\n\n');
+  };
   const server: Server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -69,6 +89,10 @@ export async function startFloodUpstream(): Promise<FloodUpstream> {
       }
       if (json.model === 'flood') {
         void flood(response);
+        return;
+      }
+      if (json.model === 'endless-line') {
+        void endlessLine(response);
         return;
       }
       const usage = { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 };
@@ -142,7 +166,7 @@ export async function startHostileGateway(upstreamUrl: string, checkout: string 
     const poor = await createRelayUser(handle.db, { username: 'poor', quota: 200 });
     richKey = (await createRelayToken(handle.db, { userId: rich, name: 'rich', remainQuota: 0, unlimited: true })).key;
     poorKey = (await createRelayToken(handle.db, { userId: poor, name: 'poor', remainQuota: 0, unlimited: true })).key;
-    await createRelayChannel(handle.db, { key: 'upstream', baseUrl: upstreamUrl, models: 'gpt-3.5-turbo,gpt-4o,flood' });
+    await createRelayChannel(handle.db, { key: 'upstream', baseUrl: upstreamUrl, models: 'gpt-3.5-turbo,gpt-4o,flood,endless-line' });
   } finally {
     await handle.close();
   }
@@ -353,6 +377,12 @@ export function deepJsonAttack(gateway: HostileGateway, timeoutMs = 30_000): Att
       post('/v1/chat/completions', relayDeep, { Authorization: `Bearer sk-${gateway.poorKey}` }),
       post('/v1/chat/completions', many, { Authorization: `Bearer sk-${gateway.poorKey}` }),
     ]);
+}
+
+/** Attack 4 (an upstream's): streams whose first event never ends (64 MB without a line break), from 4 clients. */
+export function endlessEventAttack(gateway: HostileGateway, clients = 4, timeoutMs = 30_000): Attack {
+  const body = JSON.stringify({ model: 'endless-line', stream: true, messages: [{ role: 'user', content: 'go' }] });
+  return () => settle(Array.from({ length: clients }, () => relayPost(gateway, gateway.richKey, body, timeoutMs)));
 }
 
 /** One attack's figures. */
