@@ -64,6 +64,8 @@ export interface Config {
   readonly enforceIncludeUsage: boolean;
   /** `RELAY_MAX_PROMPT_TOKENS`: prompts counted above this are refused (413) before anything is reserved (2,000,000). */
   readonly relayMaxPromptTokens: number;
+  /** `RELAY_CLIENT_STALL_TIMEOUT` (seconds, 300; 0 = none): a stream client that takes nothing for this long is disconnected. */
+  readonly relayClientStallMs: number;
   /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
   readonly trustedProxies: TrustedProxies;
 }
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     relayTimeoutMs: readInt(env, 'RELAY_TIMEOUT', 0, 86_400) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
     relayMaxPromptTokens: readInt(env, 'RELAY_MAX_PROMPT_TOKENS', 2_000_000),
+    relayClientStallMs: readInt(env, 'RELAY_CLIENT_STALL_TIMEOUT', 300, 86_400) * 1000,
     trustedProxies: readTrustedProxies(env),
   };
 }

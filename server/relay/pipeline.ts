@@ -521,7 +521,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     'X-Accel-Buffering': 'no',
     [requestIdHeader]: req.requestId,
     ...relayCorsHeaders,
-  });
+  }, req.deps.config.relayClientStallMs);
   // the client left: stop the upstream (a pending read then fails) and bill what was delivered
   sink.onGone(() => abort.abort(new ClientGone()));
   void pumpEvents(req, sink, {

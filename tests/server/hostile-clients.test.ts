@@ -136,3 +136,25 @@ describe('hostile clients: no request stalls everyone else', () => {
     expectCalm(f);
   }, 90_000);
 });
+
+describe('a stream client that takes nothing is disconnected after RELAY_CLIENT_STALL_TIMEOUT', () => {
+  it('5 clients that never read: the gateway cancels their upstream streams after 1 s of stall, while they still hold on', async () => {
+    const upstream = await startFloodUpstream();
+    const gateway = await startHostileGateway(upstream.url, checkout, [], { RELAY_CLIENT_STALL_TIMEOUT: '1' });
+    try {
+      const holding = stalledStreamAttack(gateway, 5, 8000, 'flood-fast')();
+      const opened = Date.now() + 3000;
+      while (upstream.openStreams() < 5 && Date.now() < opened) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(upstream.openStreams()).toBe(5);
+      const deadline = Date.now() + 6000;
+      while (upstream.openStreams() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      // the clients hold their connections for 8 s: the streams ended because the gateway gave up on them
+      expect(upstream.openStreams()).toBe(0);
+      const outcome = await holding;
+      expect(outcome.answers).toEqual(['200', '200', '200', '200', '200']);
+    } finally {
+      await gateway.stop();
+      await upstream.close();
+    }
+  }, 60_000);
+});

@@ -35,7 +35,7 @@ const floodChunk = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.c
 /** Starts the fake upstream on a free loopback port. */
 export async function startFloodUpstream(): Promise<FloodUpstream> {
   let open = 0;
-  const flood = async (response: ServerResponse): Promise<void> => {
+  const flood = async (response: ServerResponse, paced: boolean): Promise<void> => {
     open += 1;
     response.writeHead(200, { 'Content-Type': 'text/event-stream' });
     let closed = false;
@@ -52,7 +52,7 @@ export async function startFloodUpstream(): Promise<FloodUpstream> {
           response.on('drain', done).on('close', done);
         });
       }
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (paced) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     if (!closed) response.end('data: [DONE]\n\n');
     open -= 1;
@@ -87,8 +87,8 @@ export async function startFloodUpstream(): Promise<FloodUpstream> {
       } catch {
         // not JSON: answered as a small reply
       }
-      if (json.model === 'flood') {
-        void flood(response);
+      if (json.model === 'flood' || json.model === 'flood-fast') {
+        void flood(response, json.model === 'flood');
         return;
       }
       if (json.model === 'endless-line') {
@@ -151,7 +151,12 @@ async function freePort(): Promise<number> {
 }
 
 /** Seeds a SQLite file in a temp dir and starts `server/main.ts` of `checkout` (default: this one) on it. */
-export async function startHostileGateway(upstreamUrl: string, checkout: string = root, nodeArgs: readonly string[] = []): Promise<HostileGateway> {
+export async function startHostileGateway(
+  upstreamUrl: string,
+  checkout: string = root,
+  nodeArgs: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): Promise<HostileGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
   const path = join(dir, 'gateway.db');
   const database = { kind: 'sqlite', path, busyTimeoutMs: 3000 } as const;
@@ -166,7 +171,7 @@ export async function startHostileGateway(upstreamUrl: string, checkout: string 
     const poor = await createRelayUser(handle.db, { username: 'poor', quota: 200 });
     richKey = (await createRelayToken(handle.db, { userId: rich, name: 'rich', remainQuota: 0, unlimited: true })).key;
     poorKey = (await createRelayToken(handle.db, { userId: poor, name: 'poor', remainQuota: 0, unlimited: true })).key;
-    await createRelayChannel(handle.db, { key: 'upstream', baseUrl: upstreamUrl, models: 'gpt-3.5-turbo,gpt-4o,flood,endless-line' });
+    await createRelayChannel(handle.db, { key: 'upstream', baseUrl: upstreamUrl, models: 'gpt-3.5-turbo,gpt-4o,flood,flood-fast,endless-line' });
   } finally {
     await handle.close();
   }
@@ -183,6 +188,7 @@ export async function startHostileGateway(upstreamUrl: string, checkout: string 
       GLOBAL_API_RATE_LIMIT: '0',
       GLOBAL_WEB_RATE_LIMIT: '0',
       CHANNEL_TEST_FREQUENCY: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -329,9 +335,9 @@ export function longPromptAttack(gateway: HostileGateway, timeoutMs = 30_000): A
  * Attack 2: `clients` streaming requests for an endless upstream stream of one letter without
  * usage; the clients never read, then disconnect after `holdMs`.
  */
-export function stalledStreamAttack(gateway: HostileGateway, clients = 20, holdMs = 1500): Attack {
+export function stalledStreamAttack(gateway: HostileGateway, clients = 20, holdMs = 1500, model = 'flood'): Attack {
   const { port } = new URL(gateway.url);
-  const body = JSON.stringify({ model: 'flood', stream: true, messages: [{ role: 'user', content: 'go' }] });
+  const body = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'go' }] });
   const one = (): Promise<[string, string]> =>
     new Promise((resolve) => {
       const socket = connect(Number(port), '127.0.0.1');
