@@ -37,7 +37,10 @@ const smallBodyRoutes: ReadonlySet<string> = new Set(['POST /api/user/login', 'P
 
 /** The limits of `method` `path` under /api. */
 export function apiBodyLimits(method: string, path: string): BodyLimits {
-  const route = `${method.toUpperCase()} ${path.replace(/\/+$/, '')}`;
+  // (a loop, not /\/+$/: that regex is quadratic on a path of many slashes, 0.6 s for 16,000)
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end -= 1;
+  const route = `${method.toUpperCase()} ${path.slice(0, end)}`;
   return { maxBytes: smallBodyRoutes.has(route) ? smallBodyBytes : apiMaxBytes, maxDepth: apiMaxDepth, maxMembers: apiMaxMembers };
 }
 
