@@ -26,7 +26,7 @@ export class CountingBusy extends Error {}
 export const syncCountChars = 16_384;
 
 /** Characters that may wait for a counting thread before new counts are refused. */
-export const maxQueuedChars = 128 * 1024 * 1024;
+export const maxQueuedChars = 64 * 1024 * 1024;
 
 /** Counting threads: one per core beyond the first, at least one, at most four. */
 const poolSize = Math.max(1, Math.min(4, availableParallelism() - 1));
