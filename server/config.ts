@@ -69,6 +69,10 @@ export interface Config {
   readonly enforceIncludeUsage: boolean;
   /** `RELAY_MAX_COMPLETION_TOKENS` (16384): completion tokens billed at most when a request sets no max_tokens. */
   readonly relayMaxCompletionTokens: number;
+  /** `RELAY_MAX_PROMPT_TOKENS`: prompts counted above this are refused (413) before anything is reserved (2,000,000). */
+  readonly relayMaxPromptTokens: number;
+  /** `RELAY_CLIENT_STALL_TIMEOUT` (seconds, 300; 0 = none): a stream client that takes nothing for this long is disconnected. */
+  readonly relayClientStallMs: number;
   /** `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` / `X-Real-IP` name the client (`*`: every peer, as one-api). */
   readonly trustedProxies: TrustedProxies;
 }
@@ -189,6 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
     relayLeaseMs: Math.max(3, readInt(env, 'RELAY_LEASE_SECONDS', 30, 3600)) * 1000,
     enforceIncludeUsage: readFlag(env, 'ENFORCE_INCLUDE_USAGE'),
     relayMaxCompletionTokens: readInt(env, 'RELAY_MAX_COMPLETION_TOKENS', 16_384, 1_073_741_823),
+    relayMaxPromptTokens: readInt(env, 'RELAY_MAX_PROMPT_TOKENS', 2_000_000),
+    relayClientStallMs: readInt(env, 'RELAY_CLIENT_STALL_TIMEOUT', 300, 86_400) * 1000,
     trustedProxies: readTrustedProxies(env),
   };
 }

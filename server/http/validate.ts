@@ -1,8 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { fail, localize } from './envelope';
+import { apiMaxBytes, apiMaxDepth, guardApiBody, nestedDeeperThan } from './bodyGuard';
 
 /** JSON.parse reviver: an unpaired UTF-16 surrogate escape (`"\ud800"`) becomes U+FFFD, as Go's decoder does. */
 export const goStrings = (_key: string, value: unknown): unknown =>
@@ -14,8 +13,8 @@ export const goStrings = (_key: string, value: unknown): unknown =>
  * can only produce an envelope error — never a 500 and never a write.
  */
 
-/** Largest accepted /api request body (bytes). Larger bodies get the i18n `invalid_parameter` error. */
-export const maxBodyBytes = 4 * 1024 * 1024;
+/** Largest accepted /api request body (bytes; 16 KB on login, register and reset: see bodyGuard.ts). */
+export const maxBodyBytes = apiMaxBytes;
 
 /** Why a request could not be decoded. */
 export interface DecodeFailure {
@@ -25,17 +24,11 @@ export interface DecodeFailure {
 }
 
 /**
- * Rejects bodies over `maxBodyBytes` with HTTP 200 + i18n `invalid_parameter`. The rest of the
- * body is not read, so the connection is closed (`Connection: close`) rather than reused.
+ * Rejects bodies over the route's size (HTTP 200, a localised message naming the limit; the rest
+ * of the body is not read, so the connection is closed) or nested deeper than 32 levels, before
+ * any handler parses them (bodyGuard.ts).
  */
-export const limitBody = (): MiddlewareHandler =>
-  bodyLimit({
-    maxSize: maxBodyBytes,
-    onError: (c) => {
-      c.header('Connection', 'close');
-      return fail(c, localize(c, 'invalid_parameter'));
-    },
-  });
+export const limitBody = (): MiddlewareHandler => guardApiBody();
 
 /** Renders io-ts errors as `path: expected type` lines. */
 export function describeErrors(errors: t.Errors): string {
@@ -58,7 +51,10 @@ export function decodeValue<A>(codec: t.Decoder<unknown, A>, value: unknown): E.
 export async function decodeBody<A>(c: Context, codec: t.Decoder<unknown, A>): Promise<E.Either<DecodeFailure, A>> {
   let value: unknown;
   try {
-    value = JSON.parse(await c.req.text(), goStrings);
+    const text = await c.req.text();
+    // (the /api middleware refused such bodies already; this keeps JSON.parse's recursion bounded anywhere)
+    if (nestedDeeperThan(text, apiMaxDepth)) return E.left({ reason: 'not_json', detail: `nested deeper than ${apiMaxDepth} levels` });
+    value = JSON.parse(text, goStrings);
   } catch (error) {
     return E.left({ reason: 'not_json', detail: error instanceof Error ? error.message : String(error) });
   }

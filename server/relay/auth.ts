@@ -15,6 +15,7 @@ import {
 import { precompile } from '../db/precompiled';
 import type { Database, TokenRow, UserRow } from '../db/schema';
 import type { AppEnv } from '../http/env';
+import { jsonShapeRefusal } from '../http/bodyGuard';
 import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
 import { goKind } from './request';
@@ -38,8 +39,22 @@ export interface RelayAuthEnv {
   Variables: AppEnv['Variables'] & RelayVariables;
 }
 
-/** Largest accepted relay request body, after gzip decoding (bytes). */
+/** Largest accepted relay request body, after gzip decoding (bytes): room for images sent inline as base64. */
 export const maxRelayBodyBytes = 32 * 1024 * 1024;
+
+/**
+ * Deepest nesting of arrays and objects accepted in a relay body, checked by a linear scan before
+ * JSON.parse (a body nested 100,000 levels deep overflowed the parser's stack). Tool and response
+ * schemas nest a few dozen levels at most.
+ */
+export const maxRelayBodyDepth = 128;
+
+/**
+ * Most array items and object members accepted in a relay body (JSON.parse of a million small
+ * objects held the event loop most of a second). OpenAI takes at most 300,000 tokens of
+ * pre-tokenised embeddings input per request, the largest honest count of values.
+ */
+export const maxRelayBodyMembers = 400_000;
 
 /** one-api's texts (contract §4.2, §4.3). */
 export const relayAuthMessages = {
@@ -56,6 +71,8 @@ export const relayAuthMessages = {
   subnet: (subnet: string, ip: string) => `该令牌只能在指定网段使用：${subnet}，当前 ip：${ip}`,
   modelNotAllowed: (model: string) => `该令牌无权使用模型：${model}`,
   bodyTooLarge: `request body too large (limit ${maxRelayBodyBytes / 1024 / 1024} MB)`,
+  bodyTooDeep: `request body nested too deeply (limit ${maxRelayBodyDepth} levels of arrays and objects)`,
+  bodyTooMany: `request body has too many values (limit ${maxRelayBodyMembers} array items and object members)`,
   badGzip: (detail: string) => `invalid gzip request body: ${detail}`,
   unmarshal: (detail: string) => `common.UnmarshalBodyReusable failed: ${detail}`,
   contentType: (type: string) => `unsupported Content-Type ${type}: relay requests must be application/json`,
@@ -230,6 +247,9 @@ async function readRelayBody(c: Context, mode: RelayMode): Promise<E.Either<Rela
   const bytes = await readBodyBytes(c);
   if (E.isLeft(bytes)) return bytes;
   const raw = bytes.right.toString('utf8');
+  const shape = jsonShapeRefusal(raw, maxRelayBodyDepth, maxRelayBodyMembers);
+  if (shape === 'too_deep') return E.left(relayError(400, relayAuthMessages.bodyTooDeep, 'request_too_deep', 'invalid_request_error'));
+  if (shape === 'too_many') return E.left(relayError(413, relayAuthMessages.bodyTooMany, 'request_too_large', 'invalid_request_error'));
   const decoded = decodeModelRequest(raw);
   if (E.isLeft(decoded)) {
     // Lenient modes go on without a model (one-api ignores the error there; the relay refuses the body later).

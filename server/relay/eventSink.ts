@@ -12,7 +12,10 @@ import type { Context } from 'hono';
  * events go through a web stream as an ordinary `Response`.
  *
  * Writes wait while the client is slow to read (backpressure), so the upstream is read only as
- * fast as the client takes the events.
+ * fast as the client takes the events: what is buffered for a client is at most one read of the
+ * upstream beyond the socket's own buffer. A client that takes nothing for `stallMs` is
+ * disconnected (it counts as gone), so that it cannot hold an upstream connection and its
+ * reservation open forever.
  */
 export interface EventSink {
   /** What the route answers. */
@@ -39,16 +42,16 @@ function nodeResponseOf(c: Context): ServerResponse | null {
 }
 
 /** Opens the sink of a 200 event stream with `headers`. */
-export function openEventSink(c: Context, headers: Readonly<Record<string, string>>): EventSink {
+export function openEventSink(c: Context, headers: Readonly<Record<string, string>>, stallMs = 0): EventSink {
   const outgoing = nodeResponseOf(c);
-  if (outgoing !== null) return writableSink(outgoing, RESPONSE_ALREADY_SENT, (target) => target.writeHead(200, headers));
+  if (outgoing !== null) return writableSink(outgoing, RESPONSE_ALREADY_SENT, (target) => target.writeHead(200, headers), stallMs);
   const pass = new PassThrough();
   const response = new Response(Readable.toWeb(pass) as ReadableStream<Uint8Array>, { status: 200, headers });
-  return writableSink(pass, response, () => undefined);
+  return writableSink(pass, response, () => undefined, stallMs);
 }
 
-/** A sink over a Node writable; `start` runs before the first write. */
-function writableSink<W extends Writable>(target: W, response: Response, start: (target: W) => void): EventSink {
+/** A sink over a Node writable; `start` runs before the first write; a wait for `drain` longer than `stallMs` (> 0) destroys it. */
+function writableSink<W extends Writable>(target: W, response: Response, start: (target: W) => void, stallMs: number): EventSink {
   let started = false;
   let gone = false;
   const listeners: (() => void)[] = [];
@@ -72,7 +75,9 @@ function writableSink<W extends Writable>(target: W, response: Response, start: 
       begin();
       if (target.write(text)) return Promise.resolve(true);
       return new Promise((resolve) => {
+        const stalled = stallMs > 0 ? setTimeout(() => target.destroy(), stallMs) : null;
         const settle = (): void => {
+          if (stalled !== null) clearTimeout(stalled);
           target.off('drain', settle);
           target.off('close', settle);
           resolve(!gone);

@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
@@ -11,7 +12,8 @@ import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
-import { countInputTokens, countPromptTokens, countTextTokens } from './tokenCount';
+import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
+import { CountingBusy, syncCountChars } from './tokenCountPool';
 import { relayCorsHeaders, relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
 
 /**
@@ -122,9 +124,71 @@ function maxTokensOf(json: Readonly<Record<string, unknown>>): number | null {
 /** The choices a text request asks for (`n`, validated 0..128 by validateTextRequest; 0 or absent = 1). */
 const choicesOf = (json: Readonly<Record<string, unknown>>): number => (typeof json.n === 'number' && json.n >= 1 ? json.n : 1);
 
-/** Tokens of `text` for `model`, or the byte estimate when ApproximateTokenEnabled. */
-const textTokens = (settings: RelaySettings, text: string, model: string): number =>
-  countTextTokens(text, model, { approximate: settings.approximateTokenEnabled });
+/** Tokens of `text` for `model` (off the event loop when long), or the byte estimate when ApproximateTokenEnabled. */
+const textTokens = (settings: RelaySettings, text: string, model: string): Promise<number> =>
+  countPlan({ fixed: 0, texts: [text] }, model, { approximate: settings.approximateTokenEnabled });
+
+/** A prompt above RELAY_MAX_PROMPT_TOKENS: no model takes it, so nothing is counted further or reserved. */
+export const promptTooLong = (tokens: number, limit: number): RelayError =>
+  relayError(413, `the prompt is at least ${tokens} tokens, above the limit of ${limit} tokens (RELAY_MAX_PROMPT_TOKENS)`, 'prompt_too_long', 'invalid_request_error');
+
+/** The counting threads have too much text waiting. */
+const countingBusy = (): RelayError => relayError(503, 'too much text is waiting to be counted; try again later', 'token_counting_busy');
+
+/**
+ * Counts the prompt and reserves its estimate (§4.6). A prompt of at most `syncCountChars`
+ * characters is counted at once. A larger one is first bounded without encoding (`planBounds`):
+ * above RELAY_MAX_PROMPT_TOKENS even at its lower bound, it is refused; when the quota covers the
+ * estimate at its upper bound, that is reserved and the exact count runs on a counting thread
+ * meanwhile (billing waits for it); when not even the lower bound's estimate is covered, the
+ * request is refused as any short one; only in between is the exact count awaited first.
+ */
+async function reservePrompt(
+  req: Request,
+  plan: CountPlan,
+  pricing: Pricing,
+  model: string,
+  maxTokens: number | null,
+  choices: number,
+): Promise<E.Either<RelayError, { readonly reservation: Reservation; readonly promptTokens: Promise<number> }>> {
+  const { deps, caller, settings } = req;
+  const options = { approximate: settings.approximateTokenEnabled };
+  const limit = deps.config.relayMaxPromptTokens;
+  // At least the known price (prompt, and max_tokens when given) whatever PreConsumedQuota is; see reservationRange.
+  const reserveFor = async (tokens: number) => {
+    const range = reservationRange(pricing, tokens, maxTokens, settings.preConsumedQuota, deps.config.relayMaxCompletionTokens, choices);
+    return range.most === range.least ? reserve(deps, caller, range.least, settings) : reserveUpTo(deps, caller, range, settings);
+  };
+  const reserveCounted = async (tokens: number) => {
+    if (tokens > limit) return E.left(promptTooLong(tokens, limit));
+    const held = await reserveFor(tokens);
+    return E.isLeft(held) ? held : E.right({ reservation: held.right, promptTokens: Promise.resolve(tokens) });
+  };
+  if (options.approximate || planChars(plan) <= syncCountChars) return reserveCounted(await countPlan(plan, model, options));
+  const { lower, upper } = planBounds(plan, model, options);
+  if (lower > limit) return E.left(promptTooLong(lower, limit));
+  if (upper <= limit) {
+    const held = await reserveFor(upper);
+    if (E.isRight(held)) {
+      const promptTokens = countPlan(plan, model, options).catch((error: unknown) => {
+        console.error(`[relay] request ${req.requestId}: counting the prompt failed, billed at its lower bound (${lower}):`, error);
+        return lower;
+      });
+      return E.right({ reservation: held.right, promptTokens });
+    }
+  }
+  const probe = await reserveFor(lower);
+  if (E.isLeft(probe)) return probe;
+  await refund(deps, probe.right);
+  let tokens: number;
+  try {
+    tokens = await countPlan(plan, model, options);
+  } catch (error) {
+    if (!(error instanceof CountingBusy)) console.error(`[relay] request ${req.requestId}: counting the prompt failed:`, error);
+    return E.left(countingBusy());
+  }
+  return reserveCounted(tokens);
+}
 
 /**
  * The completion text of an answer's choices: completions `text`, and the chat content under
@@ -176,13 +240,21 @@ class ClientGone extends Error {
  * again once, then once more without the consume log: a log that cannot be written must not
  * leave the reservation taken but unaccounted (quota gone from the user, in no used_quota).
  */
-function biller(req: Request, reservation: Reservation, pricing: Pricing, channel: RelayChannel, model: string, systemPromptReset: boolean, limits: UsageLimits) {
+function biller(
+  req: Request,
+  reservation: Reservation,
+  pricing: Pricing,
+  channel: RelayChannel,
+  model: string,
+  systemPromptReset: boolean,
+  limitsOf: () => Promise<UsageLimits>,
+) {
   let done = false;
   return async (reported: Usage, fixedQuota: number | null = null): Promise<void> => {
     if (done) return;
     done = true;
     // Usage beyond what the request can have used is not billed (an upstream reporting 1e12 tokens).
-    const { usage, note } = fixedQuota === null ? boundedUsage(reported, limits) : { usage: reported, note: null };
+    const { usage, note } = fixedQuota === null ? boundedUsage(reported, await limitsOf()) : { usage: reported, note: null };
     if (note !== null) console.warn(`[relay] request ${req.requestId} (channel #${channel.id}, ${model}): ${note}`);
     const content = logContent(pricing, req.mode);
     const charge = {
@@ -228,24 +300,23 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   const pricing = pricingOf(settings, model, channel.type, req.caller.group);
 
   // Pre-consume (§4.6): images are charged their full price up front, text by the estimate.
-  let promptTokens = 0;
-  let range: { readonly least: number; readonly most: number };
+  let promptTokens: Promise<number> = Promise.resolve(0);
   let imageQuota: number | null = null;
+  let reservation: Reservation;
   const maxCompletion = deps.config.relayMaxCompletionTokens;
   if (mode === 'images') {
     const invalid = validateTextRequest(mode, json, model);
     if (invalid !== null) return fail(invalid, false);
     const { n, size, quality } = imageOptions(json);
     imageQuota = Math.trunc(pricing.modelRatio * pricing.groupRatio * imageSizeRatio(model, size, quality) * 1000) * n;
-    range = { least: imageQuota, most: imageQuota };
+    const reserved = await reserve(deps, req.caller, imageQuota, settings);
+    if (reserved._tag === 'Left') return fail(reserved.left, false);
+    reservation = reserved.right;
   } else {
-    promptTokens = countPromptTokens(mode, promptedJson(json, channel.system_prompt), model, { approximate: settings.approximateTokenEnabled });
-    // At least the known price (prompt, and max_tokens when given) whatever PreConsumedQuota is; see reservationRange.
-    range = reservationRange(pricing, promptTokens, maxTokensOf(json), settings.preConsumedQuota, maxCompletion, choicesOf(json));
+    const reserved = await reservePrompt(req, promptPlan(mode, promptedJson(json, channel.system_prompt), model), pricing, model, maxTokensOf(json), choicesOf(json));
+    if (reserved._tag === 'Left') return fail(reserved.left, false);
+    ({ reservation, promptTokens } = reserved.right);
   }
-  const reserved = range.most === range.least ? await reserve(deps, req.caller, range.least, settings) : await reserveUpTo(deps, req.caller, range, settings);
-  if (reserved._tag === 'Left') return fail(reserved.left, false);
-  const reservation = reserved.right;
 
   const { body: upstreamText, systemPromptReset, usageChunkHidden } = upstreamBody({
     raw: body.raw,
@@ -257,7 +328,14 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     systemPrompt: channel.system_prompt,
     enforceIncludeUsage: deps.config.enforceIncludeUsage,
   });
-  const bill = biller(req, reservation, pricing, channel, model, systemPromptReset, { promptTokens, maxTokens: maxTokensOf(json), maxCompletion, choices: choicesOf(json) });
+  // The prompt bound of embeddings (whose prompt is not counted before the call) is their input's byte bound.
+  const limitsOf = async (): Promise<UsageLimits> => ({
+    promptTokens: mode === 'embeddings' ? planBounds(inputPlan(json.input), model).upper : await promptTokens,
+    maxTokens: maxTokensOf(json),
+    maxCompletion,
+    choices: choicesOf(json),
+  });
+  const bill = biller(req, reservation, pricing, channel, model, systemPromptReset, limitsOf);
 
   // The upstream call, aborted by the client leaving or by RELAY_TIMEOUT.
   const abort = new AbortController();
@@ -331,8 +409,8 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
       await refund(deps, reservation);
       return upstreamFailure(500, text);
     }
-    const usage = mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : (usageOf(answer) ?? countedUsage(req, promptTokens, answer, model));
-    afterAnswer(deps.db, bill(usage, imageQuota));
+    const usage = mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : usageOf(answer);
+    afterAnswer(deps.db, usage !== null ? bill(usage, imageQuota) : countedUsage(req, promptTokens, answer, model).then(async (counted) => bill(counted, imageQuota)));
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 
@@ -344,11 +422,22 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
  * whose prompt one-api does not count (so they were free when the upstream omitted usage), are
  * billed the tokens of their `input`.
  */
-function countedUsage(req: Request, promptTokens: number, answer: Record<string, unknown>, model: string): Usage {
+async function countedUsage(req: Request, promptTokens: Promise<number>, answer: Record<string, unknown>, model: string): Promise<Usage> {
   const options = { approximate: req.settings.approximateTokenEnabled };
-  if (req.mode === 'embeddings') return { promptTokens: countInputTokens((req.body.json ?? {}).input, model, options), completionTokens: 0 };
-  return { promptTokens, completionTokens: textTokens(req.settings, choicesText(answer, 'message'), model) };
+  try {
+    if (req.mode === 'embeddings') return { promptTokens: await countPlan(inputPlan((req.body.json ?? {}).input), model, options), completionTokens: 0 };
+    return { promptTokens: await promptTokens, completionTokens: await textTokens(req.settings, choicesText(answer, 'message'), model) };
+  } catch (error) {
+    // The counting threads failed or were full: bill what the bounds say is certain.
+    console.error(`[relay] request ${req.requestId}: counting the answer failed, billed at its lower bound:`, error);
+    const texts = req.mode === 'embeddings' ? inputPlan((req.body.json ?? {}).input) : { fixed: 0, texts: [choicesText(answer, 'message')] };
+    const lower = planBounds(texts, model, options).lower;
+    return req.mode === 'embeddings' ? { promptTokens: lower, completionTokens: 0 } : { promptTokens: await promptTokens, completionTokens: lower };
+  }
 }
+
+/** The largest server-sent event accepted from an upstream (a chunk is a few hundred bytes). */
+const maxEventBytes = 16 * 1024 * 1024;
 
 /** What the stream reader needs from its attempt. */
 interface StreamParts {
@@ -358,7 +447,7 @@ interface StreamParts {
   readonly abortedFailure: (error: unknown) => Attempt;
   readonly refunded: (result: Attempt) => Promise<Attempt>;
   readonly bill: (usage: Usage) => Promise<void>;
-  readonly promptTokens: number;
+  readonly promptTokens: Promise<number>;
   readonly model: string;
   readonly settings: RelaySettings;
   /** Keep usage chunks without choices from the client (it did not ask for them; see `upstreamBody`). */
@@ -381,11 +470,18 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   let malformed = 0;
   let sawDone = false;
   let usage: Usage | null = null;
-  let text = '';
+  // the completion is counted as it arrives (bounded work per chunk, no growing string)
+  const completion = new CompletionCounter(model, { approximate: settings.approximateTokenEnabled });
   /** An error object the upstream sent as its first event (answered as an ordinary failure). */
   let firstError: string | null = null;
+  /** Bytes fed to the parser since its last event: what it may be holding of an unfinished one. */
+  let unfinished = 0;
   const parser = createParser({
+    onComment: () => {
+      unfinished = 0;
+    },
     onEvent: (event) => {
+      unfinished = 0;
       const data = event.data;
       if (data === '[DONE]') {
         sawDone = true;
@@ -415,14 +511,17 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       valid += 1;
       // the usage chunk the gateway asked for: billed, not sent
       if (usageChunkHidden && choices.length === 0 && !isObject(chunk.error)) return;
-      text += choicesText(chunk, 'delta');
+      completion.add(choicesText(chunk, 'delta'));
       queue.push(`data: ${data}\n\n`);
     },
   });
   const readMore = async (): Promise<boolean> => {
     const value = await upstream.read();
     if (value === null) return false;
+    unfinished += value.byteLength;
     parser.feed(decoder.decode(value, { stream: true }));
+    // an upstream that never ends its event would make the parser buffer without limit
+    if (unfinished > maxEventBytes) throw new Error(`upstream event larger than ${maxEventBytes / 1024 / 1024} MB`);
     return true;
   };
 
@@ -432,6 +531,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       if (!(await readMore())) break;
     }
   } catch (error) {
+    upstream.cancel();
     return refunded(streamStartFailure(abort, error, abortedFailure));
   }
   if (firstError !== null) {
@@ -452,7 +552,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     'X-Accel-Buffering': 'no',
     [requestIdHeader]: req.requestId,
     ...relayCorsHeaders,
-  });
+  }, req.deps.config.relayClientStallMs);
   // the client left: stop the upstream (a pending read then fails) and bill what was delivered
   sink.onGone(() => abort.abort(new ClientGone()));
   void pumpEvents(req, sink, {
@@ -476,7 +576,11 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     finish: () => {
       release();
       upstream.cancel();
-      afterAnswer(req.deps.db, bill(usage ?? { promptTokens, completionTokens: textTokens(settings, text, model) }));
+      const reported = usage;
+      afterAnswer(
+        req.deps.db,
+        reported !== null ? bill(reported) : Promise.all([promptTokens, completion.total()]).then(async ([prompt, completionTokens]) => bill({ promptTokens: prompt, completionTokens })),
+      );
     },
   });
   return { ok: true, response: sink.response };

@@ -5,10 +5,10 @@ import {
   failure,
   goTypeError,
   hostileStrings,
-  invalidParameter,
   makeCaller,
   malformedBodies,
   oneMegabyte,
+  bodyTooLarge,
   overLimitBody,
   send,
   stableDump,
@@ -102,7 +102,7 @@ for (const target of dbTargets) {
       });
 
       it('a body over the size limit → invalid parameter', async () => {
-        await refused({ method, path, raw: overLimitBody('key') }, invalidParameter);
+        await refused({ method, path, raw: overLimitBody('key') }, bodyTooLarge());
       });
     });
 
@@ -189,7 +189,7 @@ for (const target of dbTargets) {
       });
 
       it('POST with a body over the size limit → invalid parameter', async () => {
-        await refused({ method: 'POST', path, raw: overLimitBody('scope') }, invalidParameter);
+        await refused({ method: 'POST', path, raw: overLimitBody('scope') }, bodyTooLarge());
       });
 
       it.each(['GET', 'DELETE'] as const)('%s /api/channel/test_run/:id with bad ids → Atoi error or record not found, nothing written', async (method) => {

@@ -7,11 +7,13 @@ import {
   invalidParameter,
   makeCaller,
   oneMegabyte,
+  bodyTooLarge,
   overLimitBody,
   send,
   type Caller,
   type Probe,
 } from './support/badInput';
+import { smallBodyBytes } from '../../server/http/bodyGuard';
 import { setOption } from './support/db';
 import { startFakeProviders, type FakeProviders } from './support/oauthProvider';
 import { setupSuite } from './support/suite';
@@ -101,7 +103,7 @@ for (const target of dbTargets) {
     });
 
     it('PUT /api/option/ over the body size limit → invalid parameter, nothing written', async () => {
-      await refused(root, { method: 'PUT', path: '/api/option/', raw: overLimitBody('value') }, { body: invalidParameter });
+      await refused(root, { method: 'PUT', path: '/api/option/', raw: overLimitBody('value') }, { body: bodyTooLarge() });
     });
 
     it.each([
@@ -240,7 +242,7 @@ for (const target of dbTargets) {
       ['a NUL', 'alice@example.com\u0000', 'a\u0000'],
       ['1 MiB', oneMegabyte, oneMegabyte],
     ])('POST /api/user/reset with %s → link invalid, no password changed', async (_label, email, token) => {
-      await refused(null, { method: 'POST', path: '/api/user/reset', body: { email, token, password: 'x' } }, { body: badResetLink });
+      await refused(null, { method: 'POST', path: '/api/user/reset', body: { email, token, password: 'x' } }, { body: email === oneMegabyte ? bodyTooLarge(smallBodyBytes) : badResetLink });
     });
 
     it.each([

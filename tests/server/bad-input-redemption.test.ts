@@ -5,10 +5,10 @@ import {
   failure,
   goTypeError,
   hostileStrings,
-  invalidParameter,
   makeCaller,
   malformedBodies,
   oneMegabyte,
+  bodyTooLarge,
   overLimitBody,
   send,
   withRaw,
@@ -98,7 +98,7 @@ for (const target of dbTargets) {
       });
 
       it('a body over the size limit → invalid parameter', async () => {
-        await refused(root, { method, path, raw: overLimitBody('name') }, invalidParameter);
+        await refused(root, { method, path, raw: overLimitBody('name') }, bodyTooLarge());
       });
     });
 
@@ -177,7 +177,7 @@ for (const target of dbTargets) {
     });
 
     it('topup: a body over the size limit → invalid parameter', async () => {
-      await refused(user, { method: 'POST', path: '/api/user/topup', raw: overLimitBody('key') }, invalidParameter);
+      await refused(user, { method: 'POST', path: '/api/user/topup', raw: overLimitBody('key') }, bodyTooLarge());
     });
 
     // -- What one-api accepts ------------------------------------------------------------------

@@ -5,10 +5,10 @@ import {
   failure,
   goTypeError,
   hostileStrings,
-  invalidParameter,
   makeCaller,
   malformedBodies,
   oneMegabyte,
+  bodyTooLarge,
   overLimitBody,
   send,
   stableDump,
@@ -103,7 +103,7 @@ for (const target of dbTargets) {
       });
 
       it('a body over the size limit → invalid parameter', async () => {
-        await refused({ method, path, raw: overLimitBody('name') }, invalidParameter);
+        await refused({ method, path, raw: overLimitBody('name') }, bodyTooLarge());
       });
     });
 

@@ -1,6 +1,15 @@
+import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
+import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { countBounded, maxTokenBytes } from '../../server/relay/tokenCore.mjs';
 import {
+  CompletionCounter,
   approximateTokens,
+  countPlan,
+  countPlanSync,
+  planBounds,
   countChatPromptTokens,
   countInputTokens,
   countPromptTokens,
@@ -129,5 +138,95 @@ describe('speed', () => {
       console.log(`[relay-tokens] ${model}: ${countChatPromptTokens(messages, model)} tokens counted in ${average.toFixed(3)} ms on average`);
       expect(average).toBeLessThan(20);
     }
+  });
+});
+
+describe('bounded counting (hostile prompts)', () => {
+  const library = (text: string, o200k: boolean): number => (o200k ? countO200k(text, plain) : countCl100k(text, plain));
+  const plain = { disallowedSpecial: new Set<string>() };
+  /** Text of words, numbers, punctuation, Chinese, newlines and runs of spaces, as people write it. */
+  function ordinaryText(seed: number, length: number): string {
+    let x = seed;
+    const random = (n: number): number => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x % n;
+    };
+    const words = ['the', 'gateway', 'Relays', "it's", 'don’t', 'tokens', '令牌', '网关统计', 'ÉCOLE', 'naïve', 'x', 'HTTPServer', 'fooBar'];
+    const glue = [' ', ' ', ' ', ', ', '. ', '\n', '\n\n', '  ', ' (', ') ', '/', '-', '：', '，', '   \n', '\t'];
+    let text = '';
+    while (text.length < length) text += (words[random(words.length)] ?? '') + (random(5) === 0 ? String(random(100000)) : '') + (glue[random(glue.length)] ?? '');
+    return text;
+  }
+
+  it('one token stands for at most 128 UTF-8 bytes in both vocabularies (the lower bound relies on it)', () => {
+    for (const ranks of [cl100kRanks, o200kRanks]) {
+      let longest = 0;
+      ranks.forEach((value) => {
+        longest = Math.max(longest, typeof value === 'string' ? Buffer.byteLength(value) : value.length);
+      });
+      expect(longest).toBe(maxTokenBytes);
+    }
+  });
+
+  it('ordinary text is counted exactly as the library counts it', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const text = ordinaryText(seed, 3000 + seed * 500);
+      expect(countBounded(text, false)).toBe(library(text, false));
+      expect(countBounded(text, true)).toBe(library(text, true));
+    }
+  });
+
+  it('a run of one letter costs linear time and counts as the library does', () => {
+    for (const n of [1000, 10_000]) expect(countTextTokens('a'.repeat(n), 'gpt-4')).toBe(library('a'.repeat(n), false));
+    const started = performance.now();
+    expect(countTextTokens('a'.repeat(1_000_000), 'gpt-3.5-turbo')).toBe(125_000);
+    countTextTokens('a'.repeat(1_000_000), 'gpt-4o');
+    countTextTokens(' '.repeat(200_000) + '='.repeat(200_000) + '中'.repeat(200_000), 'gpt-4o');
+    // the library alone took seconds for 100,000 letters; a linear count of these takes tens of ms
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('the bounds hold: ceil(bytes / 128) <= tokens <= bytes', () => {
+    for (const text of [ordinaryText(7, 20_000), 'a'.repeat(50_000), ' '.repeat(40_000), '😀'.repeat(5000)]) {
+      const plan = { fixed: 3, texts: [text, 'user'] };
+      const { lower, upper } = planBounds(plan, 'gpt-4');
+      const exact = countPlanSync(plan, 'gpt-4');
+      expect(lower).toBeLessThanOrEqual(exact);
+      expect(exact).toBeLessThanOrEqual(upper);
+    }
+  });
+
+  it('a large text is counted on a counting thread, with the same result', async () => {
+    const text = ordinaryText(3, 200_000);
+    const plan = { fixed: 5, texts: [text, 'assistant'] };
+    expect(await countPlan(plan, 'gpt-4o')).toBe(countPlanSync(plan, 'gpt-4o'));
+    expect(await countPlan(plan, 'gpt-4')).toBe(countPlanSync(plan, 'gpt-4'));
+  });
+
+  it('a streamed completion counted chunk by chunk equals the count of the whole text', async () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const text = ordinaryText(seed * 31, 30_000);
+      for (const model of ['gpt-3.5-turbo', 'gpt-4o']) {
+        const counter = new CompletionCounter(model);
+        let at = 0;
+        let step = 1;
+        while (at < text.length) {
+          counter.add(text.slice(at, at + step));
+          at += step;
+          step = (step * 7 + seed) % 23 + 1;
+        }
+        expect(await counter.total()).toBe(countTextTokens(text, model));
+      }
+    }
+  });
+
+  it('a streamed run of one letter (no place to cut) is counted in parts, close to the library', async () => {
+    const counter = new CompletionCounter('gpt-4');
+    for (let i = 0; i < 10_000; i++) counter.add('a'.repeat(10));
+    expect(await counter.total()).toBe(12_500);
+    const approximate = new CompletionCounter('gpt-4', { approximate: true });
+    approximate.add('hello ');
+    approximate.add('world');
+    expect(await approximate.total()).toBe(approximateTokens('hello world'));
   });
 });

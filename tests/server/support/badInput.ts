@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../server/db/schema';
+import { bodyMessages, smallBodyBytes } from '../../../server/http/bodyGuard';
 import { maxBodyBytes } from '../../../server/http/validate';
 import { dumpDatabase, insertUser } from './db';
 import type { Client, Reply } from './http';
@@ -99,6 +100,15 @@ export const oneMegabyte = 'x'.repeat(1024 * 1024);
 /** A JSON body just over the server's body limit. */
 export const overLimitBody = (field: string): string => JSON.stringify({ [field]: 'x'.repeat(maxBodyBytes) });
 
+/** The refusal of a body over the route's size limit (4 MB; 16 KB on login, register and reset), in English. */
+export const bodyTooLarge = (limit: number = maxBodyBytes) => failure(bodyMessages.tooLarge(limit).en);
+/** The refusal of a login, register or reset body over its 16 KB. */
+export const smallBodyTooLarge = bodyTooLarge(smallBodyBytes);
+/** The refusal of a body nested deeper than 32 levels, in English. */
+export const bodyTooDeep = failure(bodyMessages.tooDeep(32).en);
+/** A body nested 20,000 levels deep. */
+export const deeplyNested = `${'['.repeat(20000)}${']'.repeat(20000)}`;
+
 /** Strings that must be stored and returned byte-identical wherever a free-text field accepts them. */
 export const hostileStrings: readonly [string, string][] = [
   ['SQL tautology', "' OR '1'='1"],
@@ -116,7 +126,7 @@ export const malformedBodies = (goValue: string): readonly [string, string, stri
   ['truncated JSON', '{"name":"x"', null],
   ['trailing garbage', '{"name":"x"}}', null],
   ['single quotes', "{'name':'x'}", null],
-  ['deeply nested JSON', `${'['.repeat(20000)}${']'.repeat(20000)}`, null],
+  ['deeply nested JSON', deeplyNested, bodyTooDeep.message],
   ['JSON array', '[{"name":"x"}]', `json: cannot unmarshal array into Go value of type ${goValue}`],
   ['JSON string', '"x"', `json: cannot unmarshal string into Go value of type ${goValue}`],
   ['JSON number', '42', `json: cannot unmarshal number into Go value of type ${goValue}`],
