@@ -4,6 +4,7 @@ import { getCookie } from 'hono/cookie';
 import type { Config } from '../config';
 import { readOptions } from '../services/options';
 import { proxyTrust, socketAddress, type ProxyTrust } from './clientIp';
+import { trimTrailingSlashes } from './bodyGuard';
 import { fail, requestLanguage } from './envelope';
 import { normaliseOrigin } from './origin';
 import type { AppEnv } from './env';
@@ -149,7 +150,7 @@ const mediaType = (contentType: string): string => contentType.split(';')[0]!.tr
 export function judgeRequest(facts: RequestFacts, trusted: ReadonlySet<string>): Verdict {
   const method = facts.method.toUpperCase();
   if (method === 'OPTIONS') return { kind: 'allow' }; // preflights change nothing; trusted ones are answered by the guard
-  const path = facts.path.length > 1 ? facts.path.replace(/\/+$/, '') : facts.path;
+  const path = facts.path.length > 1 ? trimTrailingSlashes(facts.path) : facts.path;
   if (readMethods.has(method) && crossSiteAllowlist.has(path)) return { kind: 'allow' };
   if (!facts.hasSessionCookie && facts.hasAuthorization) return { kind: 'allow' };
   if (isForeign(facts, trusted)) return { kind: 'foreign', from: facts.origin ?? facts.secFetchSite ?? '' };

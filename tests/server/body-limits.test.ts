@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiBodyLimits, formatBytes, jsonShapeRefusal, nestedDeeperThan } from '../../server/http/bodyGuard';
+import { apiBodyLimits, formatBytes, jsonShapeRefusal, nestedDeeperThan, trimTrailingSlashes } from '../../server/http/bodyGuard';
+import { judgeRequest } from '../../server/http/csrf';
 import { setupSuite } from './support/suite';
 import { dbTargets } from './support/targets';
 
@@ -24,6 +25,19 @@ describe('the JSON shape scan', () => {
     const started = performance.now();
     expect(jsonShapeRefusal(image, 128, 400_000)).toBe(null);
     expect(nestedDeeperThan('['.repeat(4_000_000), 32)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('a request path of 16,000 slashes costs microseconds, not a quadratic regex (140 ms each before)', () => {
+    const path = `/api${'/'.repeat(16_000)}x`;
+    const facts = { method: 'POST', path, secFetchSite: 'same-origin', origin: undefined, referer: undefined, ownHosts: ['127.0.0.1'], hasSessionCookie: false, hasAuthorization: false, contentType: undefined, hasBody: false };
+    expect(trimTrailingSlashes('/api/user///')).toBe('/api/user');
+    expect(trimTrailingSlashes(path)).toBe(path);
+    const started = performance.now();
+    for (let i = 0; i < 50; i += 1) {
+      apiBodyLimits('POST', path);
+      judgeRequest(facts, new Set());
+    }
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
