@@ -122,13 +122,7 @@ export const CreateLive: Story = {
 export const UsernameBreaksRule: Story = {
   args: { id: null },
   parameters: { route: '/user/add' },
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[machineWith()]}>
-        <UserFormPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
+  render: CreateLive.render,
   play: async ({ canvasElement }) => {
     notify.mockClear();
     saves.mockClear();
