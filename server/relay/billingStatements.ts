@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { logTypeConsume } from '../../src/domain/constants';
-import { changeMarksTable, settlementsMark } from '../db/migrate';
+import { changeMarksTable, settlementsMark } from '../db/migrations/changeMarks';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
@@ -44,7 +44,7 @@ export const takeTokenQuotaIfAt = precompile(3, (db: Db, amount: number, tokenId
     .returning('id'),
 );
 /**
- * SQLite: the settlement thread's mark (see migrate.ts): every settlement up to it is committed
+ * SQLite: the settlement thread's mark (see migrations/changeMarks.ts): every settlement up to it is committed
  * (the batch's last id, or just below the batch's first failed settlement). Read in the same
  * statement as a balance, it tells which settlements sent to the thread that balance already
  * includes; the ones above it keep their price held.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { beforeClose, settlementFileOf, syncRunnerOf } from '../db/connect';
-import { changeMarksTable, settlementsMark } from '../db/migrate';
+import { changeMarksTable, settlementsMark } from '../db/migrations/changeMarks';
 import type { Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
 import { consumeLogArgs, settlementStatements } from './billingStatements';

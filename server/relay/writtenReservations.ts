@@ -70,10 +70,10 @@ export async function reserveWritten(
 }
 
 /**
- * The PostgreSQL reservation: one statement (`oa_relay_reserve`, migrate.ts) locks the user's
- * then the token's row, checks both, takes the amount from both and records the reservation
- * under this gateway's id (reservationLedger.ts), so that it is given back if the gateway stops
- * before settling it. A refusal changes nothing.
+ * The PostgreSQL reservation: one statement (`oa_relay_reserve`, db/migrations/relayLedger.ts)
+ * locks the user's then the token's row, checks both, takes the amount from both and records the
+ * reservation under this gateway's id (reservationLedger.ts), so that it is given back if the
+ * gateway stops before settling it. A refusal changes nothing.
  */
 export async function reserveDurably(deps: ResolvedDeps, userId: number, tokenId: number, take: number, billing: BillingSettings, serial: number): Promise<E.Either<RelayError, Reservation>> {
   const { rows } = await reserveStatement(take, userId, tokenId, relayInstanceId(deps.db)).execute(deps.db);
