@@ -97,11 +97,13 @@ export async function reservationsClosed(db: Db, timeoutMs: number): Promise<num
   return set?.size ?? 0;
 }
 
+/** The databases on which shutdown refuses new reservations. */
+const stoppedReserving = new WeakSet<Db>();
+
 /** Refuses new reservations on `db` (shutdown): the requests that reach billing get 503. */
 export function stopReserving(db: Db): void {
   stoppedReserving.add(db);
 }
-const stoppedReserving = new WeakSet<Db>();
 
 /** Whether `stopReserving` was called on `db`. */
 export const reservingStopped = (db: Db): boolean => stoppedReserving.has(db);
