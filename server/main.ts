@@ -11,7 +11,9 @@ import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { createServerApp } from './http/server';
 import { resolveDeps } from './http/api';
-import { reservationsClosed, settlementsDone, startSettlements, stopReserving } from './relay/billing';
+import { settlementsDone } from './relay/billing';
+import { reservationsClosed, stopReserving } from './relay/reservations';
+import { startSettlements } from './relay/settlementBridge';
 import { startRelayLedger } from './relay/reservationLedger';
 import { scheduleChannelTests, stopBatchTests } from './services/channelTest';
 

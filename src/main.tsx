@@ -29,7 +29,7 @@ import { redemptionExportActor, redemptionRowAction, saveRedemption } from './ap
 import { loadTurnstile } from './api/actors/turnstile';
 import { createTransactionIdActor, loadSelfActor, redeemCodeActor, sendBindCodeActor } from './api/actors/account';
 import { saveUser, searchUserRows, userRowAction } from './api/actors/userRows';
-import { downloadBlob } from './api/actors/browser';
+import { downloadBlob } from './api/actors/browser/downloads';
 import { downloadLogs, fetchLogPage, fetchLogStat } from './api/actors/logRows';
 import type { logExportMachine, logStatMachine, logTableMachine } from './machines/logList';
 import type { Log } from './domain/log';

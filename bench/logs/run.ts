@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/connect';
-import { migrate, queryIndexes, rollupTables, rollupTriggers } from '../../server/db/migrate';
+import { migrate } from '../../server/db/migrate';
+import { rollupTables, rollupTriggers } from '../../server/db/migrations/logRollups';
+import { queryIndexes } from '../../server/db/migrations/queryIndexes';
 
 const env = process.env;
 const int = (name: string, fallback: number): number => {

@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
-import { changeMarksTable } from './migrate';
+import { changeMarksTable } from './migrations/changeMarks';
 import type { Database, Dialect } from './schema';
 
 /** An open database: the typed query builder, its dialect and a way to close it. */
@@ -60,7 +60,7 @@ function wrapStatement(statement: BetterSqlite3.Statement): SqliteStatement {
  * ask on every relay request, so that a few read-mostly rows (the relay's options) can be kept in
  * memory. SQLite only: the migrations add triggers that give the table's row in `oa_change_marks`
  * a new random value on every write to it, by this connection, the settlement worker's or another
- * process's (`ensureChangeMarks` in migrate.ts). SQLite's own `data_version` cannot tell which
+ * process's (`ensureChangeMarks` in migrations/changeMarks.ts). SQLite's own `data_version` cannot tell which
  * table another connection wrote, and the settlement worker commits all the time. PostgreSQL has
  * no such cheap signal: no watcher, callers read the rows.
  */

@@ -10,7 +10,7 @@ import { logQuota, logQuotaKeys, readOptions } from '../services/options';
  * Durable relay reservations on PostgreSQL, where several gateways may share one database.
  *
  * A reservation takes its estimate from the user and the token before the upstream call
- * (billing.ts `reserve`); the same statement (`oa_relay_reserve`, see migrate.ts) records it in
+ * (billing.ts `reserve`, writtenReservations.ts); the same statement (`oa_relay_reserve`, see db/migrations/relayLedger.ts) records it in
  * `oa_relay_reservations` with the id of the gateway that took it. The settlement deletes that
  * row in its transaction, a refund deletes it in its statement: a row exists exactly while the
  * quota it took is neither billed nor given back. A gateway killed meanwhile leaves its rows.

@@ -1,9 +1,9 @@
 // @ts-check
 /**
- * The settlement of a reservation held in memory (SQLite; see billing.ts `Ledger`), inside an open
+ * The settlement of a reservation held in memory (SQLite; see heldReservations.ts `Ledger`), inside an open
  * transaction that holds the write lock. One implementation for both places that run it: the
  * settlement thread (settlementWorker.mjs, its own connection) and, when that thread is off, the
- * main thread (billing.ts, through the main connection at once). Plain JavaScript so that the
+ * main thread (heldSettlement.ts, through the main connection at once). Plain JavaScript so that the
  * worker thread loads it without a TypeScript loader.
  */
 

@@ -4,8 +4,8 @@ import type { CompiledTemplate } from '../db/precompiled';
 /**
  * The main thread's side of the settlement worker (settlementWorker.mjs): a second SQLite
  * connection, on its own thread, that applies relay settlements first in, first out, in
- * group-commit batches. billing.ts decides what each settlement may take (it owns the ledger of
- * held quota); this module only carries settlements there and outcomes back.
+ * group-commit batches. settlementBridge.ts decides what each settlement may take (from the ledger
+ * of held quota, heldReservations.ts); this module only carries settlements there and outcomes back.
  */
 
 /** One settlement, as the worker applies it (plain data: it crosses threads). */
@@ -21,7 +21,7 @@ export interface SettlementJob {
   /** Quota a limited token must keep for other requests' reservations. */
   readonly keepToken: number;
   readonly channelId: number;
-  /** The consume log's arguments (billing.ts `insertConsumeLog`; the worker fills in the username and the quota charged), or null. */
+  /** The consume log's arguments (billingStatements.ts `insertConsumeLog`; the worker fills in the username and the quota charged), or null. */
   readonly log: readonly unknown[] | null;
 }
 
@@ -33,7 +33,7 @@ export type SettlementDone =
 /** The outcome of a settlement that committed. */
 export type Settled = Extract<SettlementDone, { ok: true }>;
 
-/** The statements the worker runs, by name (compiled by billing.ts for SQLite). */
+/** The statements the worker runs, by name (compiled by billingStatements.ts for SQLite). */
 export type SettlementStatements = Readonly<
   Record<'userBalance' | 'takeUserQuotaIfAt' | 'tokenBalance' | 'takeTokenQuotaIfAt' | 'moveTokenQuota' | 'settleUser' | 'chargeChannel' | 'insertConsumeLog', CompiledTemplate>
 >;
@@ -63,7 +63,7 @@ export interface SettlementThread {
   readonly alive: () => boolean;
   /**
    * Sends `job`, under the next id (ids grow from `firstId`; the worker records up to which one
-   * everything is committed, see billing.ts `lastSettled`). `done` resolves after the COMMIT, or rejects with the
+   * everything is committed, see billingStatements.ts `lastSettled`). `done` resolves after the COMMIT, or rejects with the
    * worker's error (nothing of it was written) or `SettlementLost`.
    */
   readonly settle: (job: Omit<SettlementJob, 'id'>) => { readonly id: number; readonly done: Promise<Settled> };

@@ -14,7 +14,7 @@
  *
  * Plain JavaScript, not TypeScript: a worker thread would need a TypeScript loader, which takes
  * about a second to start (it is started on the first relay request). The SQL comes from the main
- * thread (the statements billing.ts compiles), so there is one source for it.
+ * thread (the statements billingStatements.ts compiles), so there is one source for it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import * as t from 'io-ts';
 import { logTypeConsume, pageSize } from '../../src/domain/constants';
-import { rollupBucketSeconds, rollupNullBucket } from '../db/migrate';
+import { rollupBucketSeconds, rollupNullBucket } from '../db/migrations/logRollups';
 import type { Database, LogRow } from '../db/schema';
 
 /**
@@ -215,7 +215,7 @@ const floorDiv = (a: number, b: number): number => Number((BigInt(a) - (((BigInt
 
 /**
  * Sum of `quota` over the consume logs (type 2) matching `f`; `f.type` is ignored, as in one-api.
- * Whole hours inside the time range come from the trigger-maintained rollups (server/db/migrate.ts),
+ * Whole hours inside the time range come from the trigger-maintained rollups (server/db/migrations/logRollups.ts),
  * the partial hours at either end from `logs`, so the answer equals `sumUsedQuotaPlain`. Filters
  * the rollups do not keep (`token_name`, `channel`) use the plain sum.
  */

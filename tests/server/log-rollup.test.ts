@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rollupTables, rollupTriggers } from '../../server/db/migrate';
+import { rollupTables, rollupTriggers } from '../../server/db/migrations/logRollups';
 import type { Database } from '../../server/db/schema';
 import { listLogs, sumUsedQuota, sumUsedQuotaPlain, type LogFilter } from '../../server/services/log';
 import { insertUser } from './support/db';

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect';
-import { changeMarksTable, migrate, queryIndexesOf, redundantIndexes, relayLedgerTables, rollupTables } from '../../server/db/migrate';
+import { migrate } from '../../server/db/migrate';
+import { changeMarksTable } from '../../server/db/migrations/changeMarks';
+import { rollupTables } from '../../server/db/migrations/logRollups';
+import { queryIndexesOf, redundantIndexes } from '../../server/db/migrations/queryIndexes';
+import { relayLedgerTables } from '../../server/db/migrations/relayLedger';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
 import { dbTargets, type TestDatabase } from './support/targets';

@@ -3,22 +3,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { syncRunnerOf } from '../../server/db/connect';
 import type { ResolvedDeps } from '../../server/http/env';
-import {
-  consumeLogContent,
-  finalQuota,
-  goFixed2,
-  preConsumeQuota,
-  pricingFor,
-  pricingOf,
-  heldQuota,
-  refund,
-  relaySettings,
-  reserve,
-  settle,
-  type Charge,
-  type Pricing,
-  type Reservation,
-} from '../../server/relay/billing';
+import { refund, reserve, settle } from '../../server/relay/billing';
+import { heldQuota } from '../../server/relay/heldReservations';
+import { consumeLogContent, finalQuota, goFixed2, preConsumeQuota, pricingFor, pricingOf, type Pricing } from '../../server/relay/pricing';
+import { relaySettings } from '../../server/relay/relaySettings';
+import type { Charge, Reservation } from '../../server/relay/reservations';
 import type { RelayCaller } from '../../server/relay/types';
 import { insertUser, setOption } from './support/db';
 import { tokenQuota, userQuota } from './support/relayFixtures';

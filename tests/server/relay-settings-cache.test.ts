@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeWatchOf, openDatabase, type DatabaseHandle } from '../../server/db/connect';
 import { migrate } from '../../server/db/migrate';
-import { relaySettings } from '../../server/relay/billing';
+import { relaySettings } from '../../server/relay/relaySettings';
 import { loadConfig } from '../../server/config';
 import { setOption } from './support/db';
 

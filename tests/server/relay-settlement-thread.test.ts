@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeWatchOf } from '../../server/db/connect';
-import { relaySettings, settlementsDone } from '../../server/relay/billing';
+import { settlementsDone } from '../../server/relay/billing';
+import { relaySettings } from '../../server/relay/relaySettings';
 import { SettlementLost, startSettlementThread, type SettlementStatements } from '../../server/relay/settlementThread';
 import { setOption } from './support/db';
 import {

@@ -1,34 +1,24 @@
 export { fromApi } from './fromApi';
+export { copyText, copyTextActor } from './browser/clipboard';
+export type { ClipboardEnv } from './browser/clipboard';
+export { downloadText, downloadTextActor } from './browser/downloads';
+export type { DownloadEnv } from './browser/downloads';
+export { createUnauthorizedSignal, watchSession } from './browser/sessionWatch';
+export type { SessionStoreCommand, SessionWatchDeps, SessionWatchEvent, StorageEventTarget, UnauthorizedSignal } from './browser/sessionWatch';
 export {
   StorageKey,
-  copyText,
-  copyTextActor,
-  createUnauthorizedSignal,
   defaultStorage,
-  downloadText,
-  downloadTextActor,
-  openWindow,
   parseStored,
   readChannelModels,
   readLocal,
   readStoredFooter,
   readStoredStatus,
   readStoredUser,
-  watchSession,
   writeChannelModels,
   writeLocal,
   writeStoredStatus,
   writeStoredUser,
-} from './browser';
-export type {
-  ClipboardEnv,
-  DownloadEnv,
-  LocalKey,
-  SessionWatchDeps,
-  SessionStoreCommand,
-  SessionWatchEvent,
-  StorageEventTarget,
-  StorageLike,
-  UnauthorizedSignal,
-  WindowOpener,
-} from './browser';
+} from './browser/storage';
+export type { LocalKey, StorageLike } from './browser/storage';
+export { openWindow } from './browser/windows';
+export type { WindowOpener } from './browser/windows';

@@ -7,7 +7,8 @@ import { msg, type Message } from '../../domain/message';
 import type { Redemption, RedemptionPayload } from '../../domain/redemption';
 import type { ExportRowsInput, RowActionInput, RowActionOutcome } from '../../domain/rowAction';
 import type { RedemptionApi } from '../redemptionApi';
-import { copyText, downloadText } from './browser';
+import { copyText } from './browser/clipboard';
+import { downloadText } from './browser/downloads';
 
 /*
  * The redemption list's actions (row and bulk) and exports, for the composition root. Action

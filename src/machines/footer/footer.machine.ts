@@ -23,7 +23,7 @@ export interface FooterContext {
  * Actor to provide (src/main.tsx; the placeholder throws "readStoredFooter not provided"):
  * - `readStoredFooter`: promise, input `undefined`, output `string` (the stored footer HTML or
  *   '') — `fromPromise(async () => readStoredFooter())` with `readStoredFooter` from
- *   src/api/actors/browser.ts.
+ *   src/api/actors/browser/storage.ts.
  */
 export const footerMachine = setup({
   types: {

@@ -5,7 +5,8 @@ import OpenAI from 'openai';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Database } from '../../../server/db/schema';
-import { heldQuota, settlementsDone } from '../../../server/relay/billing';
+import { settlementsDone } from '../../../server/relay/billing';
+import { heldQuota } from '../../../server/relay/heldReservations';
 import { abilityRows } from '../../../server/services/channel';
 import { insertUser, setOption } from './db';
 
@@ -185,7 +186,7 @@ export interface TokenQuota {
  * The readers below first wait for the billing of answered relay requests (the relay settles
  * after answering, as one-api does), so a suite reads the figures of every request it made.
  * Quotas are as a request sees them: reservations of requests in flight count as taken, whether
- * written (PostgreSQL) or held in the gateway's memory (SQLite; see `Ledger` in billing.ts).
+ * written (PostgreSQL) or held in the gateway's memory (SQLite; see `Ledger` in heldReservations.ts).
  */
 export async function userQuota(db: Db, id: number): Promise<UserQuota> {
   await settlementsDone(db);
@@ -339,7 +340,7 @@ export async function closedPort(): Promise<number> {
 }
 
 /**
- * What a request without max_tokens holds while it runs (billing.ts `reservationRange` /
+ * What a request without max_tokens holds while it runs (pricing.ts `reservationRange`, billing.ts
  * `reserveUpTo`): its whole possible price (prompt + RELAY_MAX_COMPLETION_TOKENS at the
  * completion ratio), or when less is free, all that is free but 1 (never less than the estimate).
  */
