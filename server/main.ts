@@ -72,7 +72,10 @@ async function main(): Promise<void> {
         return settlementsDone(database.db);
       })
       .then(() => database.close())
-      .then(() => process.exit(0));
+      .then(() => {
+        console.log('Gateway stopped.');
+        process.exit(0);
+      });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * `npm start` as a user runs it (scripts/start.mjs, SQLite): it builds what is stale, answers on
+ * PORT, runs the server with plain Node (no TypeScript loader, no bundler, only `dependencies`),
+ * and a SIGTERM ends it through the server's graceful shutdown with exit code 0.
+ */
+
+const root = new URL('../../', import.meta.url).pathname;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address !== null && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Whether something accepts connections on the port (the port is not free). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(true));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+}
+
+/** The command lines of `pid` and of every process under it (Linux /proc). */
+function processTree(pid: number): string[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, read after the last ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i += 1) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  return tree.flatMap((p) => {
+    try {
+      return [readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ').trim()];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function waitForStatus(url: string, child: ChildProcess, deadlineMs: number): Promise<Response> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return response;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('npm start (scripts/start.mjs)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'start-script-'));
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    if (child?.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // A fresh clone builds the console and the server first: up to a few minutes on a loaded machine.
+  it('serves /api/status with plain Node, creates root, and stops cleanly on SIGTERM', { timeout: 300_000 }, async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'one-api.db') };
+    delete env.SQL_DSN;
+    delete env.NODE_OPTIONS;
+    const started = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    let output = '';
+    started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      started.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+
+    const status = await waitForStatus(`http://127.0.0.1:${port}/api/status`, started, 240_000);
+    expect(((await status.json()) as { success: boolean }).success).toBe(true);
+    expect(output).toContain('First start: created the root user');
+    const login = await fetch(`http://127.0.0.1:${port}/api/user/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'root', password: '123456' }),
+    });
+    expect(((await login.json()) as { success: boolean }).success).toBe(true);
+    // The console is served on the same port.
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain('<div id="root"');
+
+    // One process: the server runs inside the start script, with no dev tool on any command line.
+    const commands = processTree(started.pid!);
+    expect(commands[0]).toBe(`${process.execPath} scripts/start.mjs`);
+    for (const command of commands) expect(command).not.toMatch(/tsx|vite|npx|esbuild/);
+
+    started.kill('SIGTERM');
+    const end = await exited;
+    expect(end).toEqual({ code: 0, signal: null });
+    expect(output).toContain('Gateway stopped.');
+    expect(await listening(port)).toBe(false);
+  });
+
+  it('bundles the server so that it imports only node builtins and runtime dependencies', () => {
+    const metaFile = join(root, 'dist-server', 'meta.json');
+    // Built by the test above (or an earlier start).
+    expect(existsSync(metaFile)).toBe(true);
+    const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { outputs: Record<string, { imports: { path: string; external?: boolean }[] }> };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const builtins = new Set(builtinModules);
+    const packageName = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    const externals = new Set(
+      Object.values(meta.outputs).flatMap((output) => output.imports.filter((i) => i.external === true).map((i) => i.path)),
+    );
+    expect(externals.size).toBeGreaterThan(0);
+    for (const specifier of externals) {
+      if (builtins.has(specifier.replace(/^node:/, ''))) continue;
+      expect(pkg.dependencies, `${specifier} is imported at run time`).toHaveProperty([packageName(specifier)]);
+    }
+    // The worker threads the server starts by path sit beside the bundle.
+    for (const worker of ['settlementWorker.mjs', 'tokenCountWorker.mjs']) expect(existsSync(join(root, 'dist-server', worker))).toBe(true);
+  });
+});
