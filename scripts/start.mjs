@@ -35,7 +35,9 @@ const consoleBuilt = join('dist', 'index.html');
 if (mtime(consoleBuilt) < Math.max(1, ...consoleSources.map(newest))) {
   console.log('Building the console (dist/ is missing or older than its sources)...');
   const vite = join('node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  // Production React whatever NODE_ENV the shell (or a test runner) set.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -87,6 +87,7 @@ describe('npm start (scripts/start.mjs)', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'one-api.db') };
     delete env.SQL_DSN;
     delete env.NODE_OPTIONS;
+    delete env.NODE_ENV;
     const started = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     let output = '';
