@@ -5,6 +5,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/connect';
+import { consumeLogs, createRelayChannel, createRelayToken, createRelayUser, sdkClient, setRelayOptions, userQuota } from './support/relayFixtures';
+import { replyText, startRelayUpstream } from './support/relayUpstream';
 
 /**
  * `npm start` as a user runs it (scripts/start.mjs, SQLite): it builds what is stale, answers on
@@ -73,8 +76,34 @@ async function waitForStatus(url: string, child: ChildProcess, deadlineMs: numbe
   }
 }
 
+interface Started {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly output: () => string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `node scripts/start.mjs` as a user's shell would, on a free port and the SQLite file `path`. */
+async function startGateway(path: string): Promise<Started> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SQLITE_PATH: path };
+  delete env.SQL_DSN;
+  delete env.NODE_OPTIONS;
+  delete env.NODE_ENV;
+  delete env.SQLITE_SETTLEMENT_THREAD;
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, port, output: () => output, exited };
+}
+
 describe('npm start (scripts/start.mjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'start-script-'));
+  const dbPath = join(dir, 'one-api.db');
   let child: ChildProcess | undefined;
   afterAll(() => {
     if (child?.exitCode === null) child.kill('SIGKILL');
@@ -83,23 +112,12 @@ describe('npm start (scripts/start.mjs)', () => {
 
   // A fresh clone builds the console and the server first: up to a few minutes on a loaded machine.
   it('serves /api/status with plain Node, creates root, and stops cleanly on SIGTERM', { timeout: 300_000 }, async () => {
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'one-api.db') };
-    delete env.SQL_DSN;
-    delete env.NODE_OPTIONS;
-    delete env.NODE_ENV;
-    const started = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = started;
-    let output = '';
-    started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      started.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-
-    const status = await waitForStatus(`http://127.0.0.1:${port}/api/status`, started, 240_000);
+    const started = await startGateway(dbPath);
+    child = started.child;
+    const { port, output, exited } = started;
+    const status = await waitForStatus(`http://127.0.0.1:${port}/api/status`, started.child, 240_000);
     expect(((await status.json()) as { success: boolean }).success).toBe(true);
-    expect(output).toContain('First start: created the root user');
+    expect(output()).toContain('First start: created the root user');
     const login = await fetch(`http://127.0.0.1:${port}/api/user/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -110,15 +128,56 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain('<div id="root"');
 
     // One process: the server runs inside the start script, with no dev tool on any command line.
-    const commands = processTree(started.pid!);
+    const commands = processTree(started.child.pid!);
     expect(commands[0]).toBe(`${process.execPath} scripts/start.mjs`);
     for (const command of commands) expect(command).not.toMatch(/tsx|vite|npx|esbuild/);
 
-    started.kill('SIGTERM');
+    started.child.kill('SIGTERM');
     const end = await exited;
     expect(end).toEqual({ code: 0, signal: null });
-    expect(output).toContain('Gateway stopped.');
+    expect(output()).toContain('Gateway stopped.');
     expect(await listening(port)).toBe(false);
+  });
+
+  it('starts again on that database without building, and relays through the bundled worker threads', { timeout: 120_000 }, async () => {
+    const upstream = await startRelayUpstream();
+    try {
+      const model = 'gpt-3.5-turbo';
+      const seed = openDatabase({ database: { kind: 'sqlite', path: dbPath, busyTimeoutMs: 3_000, settlementThread: false } });
+      await setRelayOptions(seed.db);
+      await createRelayChannel(seed.db, { key: 'up-start', baseUrl: upstream.url, models: model });
+      const userId = await createRelayUser(seed.db, { username: 'start-user', quota: 10_000_000 });
+      const token = await createRelayToken(seed.db, { userId, name: 'start-token', remainQuota: 1_000_000 });
+      await seed.close();
+
+      const started = await startGateway(dbPath);
+      child = started.child;
+      await waitForStatus(`http://127.0.0.1:${started.port}/api/status`, started.child, 60_000);
+      expect(started.output()).not.toContain('Building');
+      expect(started.output()).not.toContain('First start');
+      // A long prompt is counted on a token-counting thread; the settlement goes to the SQLite settlement thread.
+      const answer = await sdkClient(`http://127.0.0.1:${started.port}`, token.key).chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'count me '.repeat(3_000) }],
+      });
+      expect(answer.choices[0]?.message.content).toBe(replyText(model));
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toEqual({ code: 0, signal: null });
+      // A worker that failed to start would fall back to the main thread and say so.
+      expect(started.output()).not.toMatch(/error|fail|cannot/i);
+
+      const after = openDatabase({ database: { kind: 'sqlite', path: dbPath, busyTimeoutMs: 3_000, settlementThread: false } });
+      try {
+        const logs = await consumeLogs(after.db, userId);
+        expect(logs).toHaveLength(1);
+        expect(logs[0]!.quota).toBeGreaterThan(0);
+        expect((await userQuota(after.db, userId)).quota).toBe(10_000_000 - logs[0]!.quota);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('bundles the server so that it imports only node builtins and runtime dependencies', () => {
