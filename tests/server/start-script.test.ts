@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -178,6 +178,19 @@ describe('npm start (scripts/start.mjs)', () => {
     } finally {
       await upstream.close();
     }
+  });
+
+  it('rebuilds the server bundle, and only it, when one of its sources is newer', { timeout: 120_000 }, async () => {
+    const source = join(root, 'server', 'main.ts');
+    const now = new Date();
+    utimesSync(source, now, now);
+    const started = await startGateway(dbPath);
+    child = started.child;
+    await waitForStatus(`http://127.0.0.1:${started.port}/api/status`, started.child, 60_000);
+    expect(started.output()).toContain('Building the server');
+    expect(started.output()).not.toContain('Building the console');
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
   });
 
   it('bundles the server so that it imports only node builtins and runtime dependencies', () => {
