@@ -83,15 +83,16 @@ interface Started {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `node scripts/start.mjs` as a user's shell would, on a free port and the SQLite file `path`. */
-async function startGateway(path: string): Promise<Started> {
+/** Runs `node scripts/start.mjs` (or `command`) as a user's shell would, on a free port and the SQLite file `path`. */
+async function startGateway(path: string, command: readonly string[] = [process.execPath, 'scripts/start.mjs']): Promise<Started> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SQLITE_PATH: path };
   delete env.SQL_DSN;
   delete env.NODE_OPTIONS;
   delete env.NODE_ENV;
   delete env.SQLITE_SETTLEMENT_THREAD;
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [program, ...args] = command;
+  const child = spawn(program!, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -191,6 +192,17 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(started.output()).not.toContain('Building the console');
     started.child.kill('SIGTERM');
     expect(await started.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('through npm too: a SIGTERM to `npm start` reaches the server, which stops cleanly', { timeout: 120_000 }, async () => {
+    // npm signals the script's shell; the script execs node, so the signal reaches the server.
+    const started = await startGateway(dbPath, ['npm', 'start', '--silent']);
+    child = started.child;
+    await waitForStatus(`http://127.0.0.1:${started.port}/api/status`, started.child, 60_000);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+    expect(started.output()).toContain('Gateway stopped.');
+    expect(await listening(started.port)).toBe(false);
   });
 
   it('bundles the server so that it imports only node builtins and runtime dependencies', () => {
