@@ -1,5 +1,5 @@
 /**
- * `npm start` runs this (through scripts/start.mjs, which builds the console first when needed):
+ * `npm start` runs this (scripts/start.mjs bundles it into dist-server/main.mjs and builds the console when needed, then runs it with plain Node):
  * reads the configuration, opens the database (SQLite file, or PostgreSQL with SQL_DSN), runs
  * the idempotent migrations and the first-start bootstrap, and serves API and console on PORT.
  */
@@ -74,7 +74,10 @@ async function main(): Promise<void> {
         return settlementsDone(database.db);
       })
       .then(() => database.close())
-      .then(() => process.exit(0));
+      .then(() => {
+        console.log('Gateway stopped.');
+        process.exit(0);
+      });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
