@@ -1,6 +1,7 @@
-import { emit, fromCallback, sendTo, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { emit, sendTo, setup } from 'xstate';
 import type { NotifyEvent } from '../../domain/message';
 import type { KeyCopyFailed, KeyCopyMachine } from '../keyCopy';
+import { relayEmitted } from '../pageRelay';
 import type { QueryChanged, TableInput, TableMachine, TableRow } from '../table';
 
 /** What a list page's children tell it (their emitted events, relayed to the page). */
@@ -11,18 +12,6 @@ export type ListPageEmitted = NotifyEvent | QueryChanged;
 
 /** The children of a list page, by invoke id (each also the child's system id). */
 export const listPageChildren = { table: 'table', keyCopy: 'keyCopy' } as const;
-
-/**
- * Relays every event the actors registered under `systemIds` emit to the invoking machine, so a
- * parent routes its children's facts in its chart (an emitted event reaches listeners only).
- */
-export const relayEmitted = fromCallback<AnyEventObject, { readonly systemIds: readonly string[] }>(({ input, system, sendBack }) => {
-  const subs = input.systemIds
-    .map((systemId) => system.get(systemId) as AnyActorRef | undefined)
-    .filter((child): child is AnyActorRef => child !== undefined)
-    .map((child) => child.on('*', (event: AnyEventObject) => sendBack(event)));
-  return () => subs.forEach((s) => s.unsubscribe());
-});
 
 export interface CopyListPageOptions<Row extends TableRow> {
   /** Machine id, also the registry key (`tokenListPage`, `redemptionListPage`). */
