@@ -18,8 +18,15 @@ type Snap = SnapshotFrom<typeof machine>;
 
 /** A session stand-in that counts the sign-outs it is asked for. */
 const sessionLogic = createMachine({
-  context: { signOuts: 0 },
-  on: { 'logout.request': { actions: assign({ signOuts: ({ context }) => context.signOuts + 1 }) } },
+  types: {} as {
+    context: { signOuts: number; status: { turnstile_check: boolean } | null };
+    events: { type: 'logout.request' } | { type: 'status.loaded'; turnstile: boolean };
+  },
+  context: { signOuts: 0, status: null },
+  on: {
+    'logout.request': { actions: assign({ signOuts: ({ context }) => context.signOuts + 1 }) },
+    'status.loaded': { actions: assign({ status: ({ event }) => ({ turnstile_check: event.turnstile }) }) },
+  },
 });
 const fakeSession = () => createActor(sessionLogic).start();
 const session = fakeSession();
@@ -30,6 +37,10 @@ const fixtures: EventFixtures<typeof machine> = {
   'account.deleted': [{ type: 'account.deleted' }],
   notify: [{ type: 'notify', level: 'success', message: { key: 'common.success' } }],
   navigate: [{ type: 'navigate', to: '/login' }],
+  'status.changed': [
+    { type: 'status.changed', turnstileEnabled: true },
+    { type: 'status.changed', turnstileEnabled: false },
+  ],
 };
 
 type ActionLike = readonly { readonly type: string; readonly params?: unknown }[];
@@ -43,6 +54,11 @@ const routedOf = (actions: ActionLike): Routed[] =>
   });
 
 function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
+  if (event.type === 'status.changed') {
+    const enabled = (event as unknown as { turnstileEnabled: boolean }).turnstileEnabled;
+    // only a change reaches the e-mail binding
+    return enabled === s.context.turnstileEnabled ? [] : [{ kind: 'send', to: s.children.emailBind, event: { type: 'turnstile.change', enabled } }];
+  }
   if (event.type === 'account.bound') return [{ kind: 'send', to: s.children.personalSettings, event: { type: 'account.reload' } }];
   if (event.type === 'account.deleted') return [{ kind: 'send', to: session, event: { type: 'logout.request' } }];
   if (event.type === 'notify' || event.type === 'navigate') return [{ kind: 'emit', event }];
@@ -51,7 +67,7 @@ function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
 
 function check(s: Snap, where: string): void {
   expect(s.matches('active'), where).toBe(true);
-  expect(Object.keys(s.children).sort(), where).toEqual([...personalSettingsChildren, 'relayEmitted'].sort());
+  expect(Object.keys(s.children).sort(), where).toEqual([...personalSettingsChildren, 'relayEmitted', 'watchStatus'].sort());
   expect(s.context.session, where).toBe(session);
 }
 
@@ -64,13 +80,13 @@ describe('personalSettingsPage model', () => {
     const [s, actions] = initialTransition(machine, input);
     check(s, 'initial');
     const spawned = actions.filter((a) => a.type === 'xstate.spawnChild').map((a) => (a.params as { id: string }).id);
-    expect(spawned).toEqual([...personalSettingsChildren, 'relayEmitted']);
+    expect(spawned).toEqual([...personalSettingsChildren, 'relayEmitted', 'watchStatus']);
     expect(s.children.selfDelete!.getSnapshot().context.username).toBe('alice');
     expect(s.children.emailBind!.getSnapshot().context.turnstileEnabled).toBe(false);
   });
 
   it('keeps its rules and routes every fact on every step of its paths', () => {
-    const paths = simplePaths(machine, { fixtures, input, serializeState: (s) => JSON.stringify(s.value) });
+    const paths = simplePaths(machine, { fixtures, input, serializeState: (s) => JSON.stringify([s.value, s.context.turnstileEnabled]) });
     expect(paths.length).toBeGreaterThan(0);
     for (const path of paths) {
       let [s] = initialTransition(machine, input);
@@ -79,6 +95,8 @@ describe('personalSettingsPage model', () => {
         const [next, actions] = transition(machine, s, step.event);
         check(next, where);
         expect(routedOf(actions), `${where}: ${step.event.type}`).toEqual(expectedRouting(s, step.event));
+        // the page's Turnstile flag is the last status reported
+        if (step.event.type === 'status.changed') expect(next.context.turnstileEnabled, where).toBe((step.event as { turnstileEnabled: boolean }).turnstileEnabled);
         s = next;
       }
     }
@@ -151,6 +169,24 @@ describe('personalSettingsPage journeys (real actors, stub children)', () => {
     await waitFor(liveSession, (s) => s.context.signOuts === 1);
     await new Promise((r) => setTimeout(r, 10));
     expect(liveSession.getSnapshot().context.signOuts).toBe(1);
+    page.stop();
+  });
+
+  it('the status reloads with Turnstile on, then off: the e-mail binding follows (no stale value from the mount)', async () => {
+    liveSession = fakeSession();
+    const { page, children } = startPage();
+    const email = children.emailBind!;
+    expect(email.getSnapshot().context.turnstileEnabled).toBe(false);
+    liveSession.send({ type: 'status.loaded', turnstile: true });
+    await waitFor(email, (s) => s.context.turnstileEnabled);
+    expect(page.getSnapshot().context.turnstileEnabled).toBe(true);
+    // with Turnstile on, a code without a bot-check result is refused with the wait message
+    email.send({ type: 'email.open' });
+    email.send({ type: 'field.change', field: 'email', value: 'alice@example.com' });
+    email.send({ type: 'code.send', turnstileToken: '' });
+    expect(email.getSnapshot().matches({ code: 'idle' })).toBe(true);
+    liveSession.send({ type: 'status.loaded', turnstile: false });
+    await waitFor(email, (s) => !s.context.turnstileEnabled);
     page.stop();
   });
 
