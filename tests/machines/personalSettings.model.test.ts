@@ -347,6 +347,7 @@ describe('emailBind model', () => {
       { type: 'code.send', turnstileToken: 'XXXX.DUMMY.TOKEN' },
     ],
     'email.submit': [{ type: 'email.submit' }],
+    'turnstile.change': [{ type: 'turnstile.change', enabled: false }],
   };
   const sent = doneActor('sendVerificationCode');
   const sendRefused = errorActor('sendVerificationCode', failure('GET /api/verification', '邮箱地址已被占用'));
@@ -372,7 +373,7 @@ describe('emailBind model', () => {
   it('keeps its invariants on every simple path', () => {
     // bounded: one value per field, the refusals of the send left to the pinned journeys
     const bounded = {
-      fixtures: { ...fixtures, 'code.send': [send], 'email.cancel': [] },
+      fixtures: { ...fixtures, 'code.send': [send], 'email.cancel': [], 'turnstile.change': [] },
       internal: [sent, bound, bindRefused, cooled],
       input,
     } as unknown as typeof model;
@@ -404,6 +405,12 @@ describe('emailBind model', () => {
       const { s, emitted } = run([open, email, sendNoToken]);
       expect(s.matches({ code: 'idle' })).toBe(true);
       expect(emitted).toEqual([{ type: 'notify', level: 'info', message: { key: 'validation.turnstile.wait' } }]);
+    });
+    it('Turnstile turned off while the tab is open (the status reloaded): a code goes without a bot-check result', () => {
+      const { s, emitted } = run([open, email, { type: 'turnstile.change', enabled: false }, sendNoToken]);
+      expect(s.matches({ code: 'sending' })).toBe(true);
+      expect(s.context.turnstileEnabled).toBe(false);
+      expect(emitted).toEqual([]);
     });
     it('an empty e-mail sends nothing and says nothing', () => {
       const { s, emitted } = run([open, send]);

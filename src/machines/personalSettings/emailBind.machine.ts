@@ -18,7 +18,9 @@ export type EmailBindEvent =
   | { readonly type: 'field.change'; readonly field: EmailBindField; readonly value: string }
   /** "Send code" with the bot check's current token ('' while it has none). */
   | { readonly type: 'code.send'; readonly turnstileToken: string }
-  | { readonly type: 'email.submit' };
+  | { readonly type: 'email.submit' }
+  /** status.turnstile_check changed while the tab is open (the status reloaded). */
+  | { readonly type: 'turnstile.change'; readonly enabled: boolean };
 
 export interface EmailBindContext {
   readonly turnstileEnabled: boolean;
@@ -94,6 +96,7 @@ export const emailBindMachine = setup({
     notifyCodeSent: emit(() => notify('success', msg('account.register.codeSent'))),
     notifyBound: emit(() => notify('success', msg('personal.email.bound'))),
     emitBound: emit((): AccountBound => ({ type: 'account.bound' })),
+    setTurnstile: assign({ turnstileEnabled: (_, params: { enabled: boolean }) => params.enabled }),
     startCooldown: assign({ codeSecondsLeft: resendCooldownSeconds }),
     showCooldown: assign({ codeSecondsLeft: (_, params: { secondsLeft: number }) => params.secondsLeft }),
     endCooldown: assign({ codeSecondsLeft: 0 }),
@@ -102,6 +105,9 @@ export const emailBindMachine = setup({
   id: 'emailBind',
   context: ({ input }) => ({ turnstileEnabled: input.turnstileEnabled, email: '', code: '', codeSecondsLeft: 0 }),
   type: 'parallel',
+  on: {
+    'turnstile.change': { actions: { type: 'setTurnstile', params: ({ event }) => ({ enabled: event.enabled }) } },
+  },
   states: {
     dialog: {
       initial: 'closed',

@@ -61,16 +61,38 @@ export function MachineRegistryProvider({
   return <MachineRegistryContext.Provider value={value}>{children}</MachineRegistryContext.Provider>;
 }
 
-/** The provided implementation of `machine` (the bare machine when none was provided). */
+const isMachine = (logic: unknown): logic is AnyStateMachine =>
+  typeof logic === 'object' && logic !== null && 'root' in logic && 'provide' in logic && typeof (logic as { id?: unknown }).id === 'string';
+
+/** `logic` starting from `snapshot` (frozen: no entry action, no invoke) when invoked by a parent. */
+const seeded = <M extends AnyStateMachine>(logic: M, snapshot: AnyMachineSnapshot | undefined): M =>
+  snapshot === undefined
+    ? logic
+    : (Object.create(logic, {
+        getInitialSnapshot: { value: (scope: Parameters<M['restoreSnapshot']>[1]) => logic.restoreSnapshot(snapshot, scope) },
+      }) as M);
+
+/**
+ * `machine` as the registry provides it, and so are the machines it invokes (a page machine's
+ * children, e.g. `tokenTable`): by their own ids, each seeded with the story's snapshot if any.
+ */
+function resolveMachine<M extends AnyStateMachine>(machine: M, registry: Registry): M {
+  const provided = registry.machines.get(machine.id) as M | undefined;
+  const implementation = registry.implementations.get(machine.id);
+  const own = provided ?? (implementation === undefined ? machine : (machine.provide(implementation.implementation as ImplementationOf<M>) as M));
+  const children: Record<string, AnyStateMachine> = {};
+  for (const [src, logic] of Object.entries(own.implementations.actors)) {
+    if (!isMachine(logic)) continue;
+    const known = registry.machines.has(logic.id) || registry.implementations.has(logic.id) || registry.snapshots.has(logic.id);
+    if (known) children[src] = seeded(resolveMachine(logic, registry), registry.snapshots.get(logic.id));
+  }
+  return Object.keys(children).length === 0 ? own : (own.provide({ actors: children } as ImplementationOf<M>) as M);
+}
+
+/** The provided implementation of `machine` (the bare machine when none was provided), its invoked machines provided too. */
 export function useProvidedMachine<M extends AnyStateMachine>(machine: M): M {
-  const { machines, implementations } = useContext(MachineRegistryContext);
-  const provided = machines.get(machine.id) as M | undefined;
-  const implementation = implementations.get(machine.id);
-  return useMemo(() => {
-    if (provided !== undefined) return provided;
-    if (implementation !== undefined) return machine.provide(implementation.implementation as ImplementationOf<M>) as M;
-    return machine;
-  }, [machine, provided, implementation]);
+  const registry = useContext(MachineRegistryContext);
+  return useMemo(() => resolveMachine(machine, registry), [machine, registry]);
 }
 
 /** Where emitted `notify` and `navigate` events go; the shell supplies toaster and router. */

@@ -1,30 +1,19 @@
-import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import type { QuotaDisplay } from '../../domain/format';
 import type { Redemption } from '../../domain/redemption';
-import {
-  redemptionActions,
-  redemptionKeyCopyMachine,
-  redemptionQuerySchema,
-  redemptionTableMachine,
-  selectIsCopying,
-  type KeyCopyFailed,
-} from '../../machines/redemptionList';
-import { useMachineActor } from '../app/machineRegistry';
-import { useTableActor, useTableState } from '../table/useTable';
+import { redemptionActions, redemptionQuerySchema, selectIsCopying } from '../../machines/redemptionList';
+import { redemptionListPageMachine } from '../../machines/redemptionListPage';
+import { useListPageActor, useTableState } from '../table/useTable';
 import { RedemptionListPageView } from './RedemptionListPageView';
 
 /**
- * Route page for /redemption (admin): the redemption table actor (address bar in sync) and the
- * key copier, whose `search.fill` (the clipboard refused) puts the key into the search box.
+ * Route page for /redemption (admin): the page actor (src/machines/redemptionListPage) with its
+ * code table (address bar in sync) and key copier; when the clipboard refuses a key, the page
+ * machine puts it into the search box.
  */
 export function RedemptionListPage({ quotaDisplay }: { readonly quotaDisplay: QuotaDisplay }) {
-  const tableRef = useTableActor<Redemption>(redemptionTableMachine, redemptionQuerySchema);
-  const copyRef = useMachineActor(redemptionKeyCopyMachine);
-  useEffect(() => {
-    const sub = copyRef.on('search.fill', (e: KeyCopyFailed) => tableRef.send({ type: 'search.input', text: e.text }));
-    return () => sub.unsubscribe();
-  }, [copyRef, tableRef]);
+  const { pageRef, tableRef } = useListPageActor<Redemption>(redemptionListPageMachine, redemptionQuerySchema);
+  const copyRef = useSelector(pageRef, (s) => s.children.keyCopy)!;
   const table = useTableState(tableRef);
   const copying = useSelector(copyRef, selectIsCopying);
   const send = tableRef.send;

@@ -1,8 +1,5 @@
-import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import {
-  emailBindMachine,
-  personalSettingsMachine,
   selectAccount,
   selectCanSendCode,
   selectCodeSecondsLeft,
@@ -21,10 +18,9 @@ import {
   selectIsSettingsBusy,
   selectShownSecret,
   selectWeChatOpen,
-  selfDeleteMachine,
-  wechatBindMachine,
 } from '../../machines/personalSettings';
-import { oauthLaunchMachine, selectLaunching } from '../../machines/oauthLaunch';
+import { selectLaunching } from '../../machines/oauthLaunch';
+import { personalSettingsPageMachine } from '../../machines/personalSettingsPage';
 import { selectStatus, selectUser } from '../../machines/session/session.selectors';
 import { useMachineActor } from '../app/machineRegistry';
 import { SessionContext } from '../app/sessionContext';
@@ -35,8 +31,9 @@ import { PersonalSettingsView } from './PersonalSettingsView';
 /**
  * The personal settings tab of /setting (no props: it reads the session). Five small workflows:
  * the tab itself (account, access token, invite link), the deletion dialog, the WeChat and
- * e-mail binding dialogs, and the GitHub / Lark launch (oauthLaunch; the callback page binds).
- * A binding reloads the account; a deleted account logs out.
+ * e-mail binding dialogs, and the GitHub / Lark launch (oauthLaunch; the callback page binds),
+ * all children of the page actor (src/machines/personalSettingsPage), which reloads the account
+ * after a binding and signs a deleted account out.
  */
 export function PersonalSettings() {
   const session = SessionContext.useActorRef();
@@ -46,22 +43,19 @@ export function PersonalSettings() {
   const methods = alternateLogins(status);
   const bot = turnstileSettings(status);
 
-  const settings = useMachineActor(personalSettingsMachine, { origin });
-  const deletion = useMachineActor(selfDeleteMachine, { username: user?.username ?? '' });
-  const wechat = useMachineActor(wechatBindMachine);
-  const email = useMachineActor(emailBindMachine, { turnstileEnabled: bot.enabled });
-  const oauth = useMachineActor(oauthLaunchMachine, { origin });
+  const page = useMachineActor(personalSettingsPageMachine, {
+    session,
+    origin,
+    username: user?.username ?? '',
+    turnstileEnabled: bot.enabled,
+  });
+  // the children are invoked for as long as the page lives: they are there from the first snapshot
+  const settings = useSelector(page, (s) => s.children.personalSettings)!;
+  const deletion = useSelector(page, (s) => s.children.selfDelete)!;
+  const wechat = useSelector(page, (s) => s.children.wechatBind)!;
+  const email = useSelector(page, (s) => s.children.emailBind)!;
+  const oauth = useSelector(page, (s) => s.children.oauthLaunch)!;
   const turnstile = useTurnstile();
-
-  useEffect(() => {
-    const reload = () => settings.send({ type: 'account.reload' });
-    const subs = [wechat.on('account.bound', reload), email.on('account.bound', reload)];
-    return () => subs.forEach((s) => s.unsubscribe());
-  }, [settings, wechat, email]);
-  useEffect(() => {
-    const sub = deletion.on('account.deleted', () => session.send({ type: 'logout.request' }));
-    return () => sub.unsubscribe();
-  }, [deletion, session]);
 
   const account = useSelector(settings, selectAccount);
   const loadingAccount = useSelector(settings, selectIsLoadingAccount);

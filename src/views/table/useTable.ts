@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { shallowEqual, useSelector } from '@xstate/react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { ActorRefFrom } from 'xstate';
-import { formatTableQuery, parseTableQuery, type TableQuerySchema } from '../../domain/tableQuery';
+import type { ActorRefFrom, AnyActorRef } from 'xstate';
+import { formatTableQuery, parseTableQuery, type TableQuery, type TableQuerySchema } from '../../domain/tableQuery';
+import type { CopyListPageMachine } from '../../machines/listPage';
 import {
   selectBulkReport,
   selectBulkRunning,
@@ -46,23 +47,52 @@ export function useTableActor<Row extends TableRow>(
   /** Fixed server parameters of the list (not in the URL), read at mount. */
   baseParams?: Readonly<Record<string, string>>,
 ): ActorRefFrom<TableMachine<Row>> {
-  const location = useLocation();
-  const navigate = useNavigate();
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the URL is read once, at mount; later changes arrive as query.set
-  const initial = useMemo(() => parseTableQuery(location.search, schema), []);
+  const initial = useInitialQuery(schema);
   const input = baseParams === undefined ? { query: initial } : { query: initial, baseParams };
   const actorRef = useMachineActor(machine as TableMachine<TableRow>, input) as unknown as ActorRefFrom<TableMachine<Row>>;
+  useAddressBar(actorRef, actorRef, schema, initial);
+  return actorRef;
+}
+
+/**
+ * A list page actor (a parent that invokes the list's table as `table`, src/machines/listPage)
+ * started from the URL's query, and its table child; the page's `query.changed` replaces the
+ * URL's query and a URL changed from outside goes to the table as `query.set`.
+ */
+export function useListPageActor<Row extends TableRow>(
+  machine: CopyListPageMachine<Row>,
+  schema: TableQuerySchema,
+): { readonly pageRef: ActorRefFrom<CopyListPageMachine<Row>>; readonly tableRef: ActorRefFrom<TableMachine<Row>> } {
+  const initial = useInitialQuery(schema);
+  const pageRef = useMachineActor(machine as CopyListPageMachine<TableRow>, { query: initial }) as unknown as ActorRefFrom<CopyListPageMachine<Row>>;
+  // the table is invoked for as long as the page lives: it is there from the first snapshot
+  const tableRef = useSelector(pageRef, (s) => s.children.table) as ActorRefFrom<TableMachine<Row>>;
+  useAddressBar(pageRef, tableRef, schema, initial);
+  return { pageRef, tableRef };
+}
+
+/** The URL's query at mount; later changes arrive as `query.set`. */
+function useInitialQuery(schema: TableQuerySchema): TableQuery {
+  const location = useLocation();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the URL is read once, at mount; later changes arrive as query.set
+  return useMemo(() => parseTableQuery(location.search, schema), []);
+}
+
+/** The address bar follows `source`'s `query.changed`; a URL changed from outside goes to `table` as `query.set`. */
+function useAddressBar(source: AnyActorRef, table: AnyActorRef, schema: TableQuerySchema, initial: TableQuery): void {
+  const location = useLocation();
+  const navigate = useNavigate();
   const written = useRef(formatTableQuery(initial));
 
   useEffect(() => {
-    const sub = actorRef.on('query.changed', (e: QueryChanged) => {
+    const sub = source.on('query.changed', (e: QueryChanged) => {
       const search = formatTableQuery(e.query);
       if (search === written.current) return;
       written.current = search;
       void navigate({ search }, { replace: true });
     });
     return () => sub.unsubscribe();
-  }, [actorRef, navigate]);
+  }, [source, navigate]);
 
   const search = location.search;
   useEffect(() => {
@@ -70,10 +100,8 @@ export function useTableActor<Row extends TableRow>(
     const formatted = formatTableQuery(query);
     if (formatted === written.current) return;
     written.current = formatted;
-    actorRef.send({ type: 'query.set', query });
-  }, [actorRef, search, schema]);
-
-  return actorRef;
+    table.send({ type: 'query.set', query });
+  }, [table, search, schema]);
 }
 
 /** Everything a list view reads from its table actor. */

@@ -1,12 +1,10 @@
-import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import { copyText } from '../../domain/chatLinks';
 import type { QuotaDisplay } from '../../domain/format';
 import type { Token } from '../../domain/token';
-import type { KeyCopyFailed } from '../../machines/keyCopy';
-import { selectIsCopying, tokenActions, tokenKeyCopyMachine, tokenQuerySchema, tokenTableMachine } from '../../machines/tokenList';
-import { useMachineActor } from '../app/machineRegistry';
-import { useTableActor, useTableState } from '../table/useTable';
+import { selectIsCopying, tokenActions, tokenQuerySchema } from '../../machines/tokenList';
+import { tokenListPageMachine } from '../../machines/tokenListPage';
+import { useListPageActor, useTableState } from '../table/useTable';
 import { TokenListPageView } from './TokenListPageView';
 
 export interface TokenListPageProps {
@@ -18,18 +16,15 @@ export interface TokenListPageProps {
 }
 
 /**
- * Route page for /token: the token table actor (address bar in sync: search, order, sort,
- * filter, page) and the key copier. A copy sends the chosen format's text (`sk-<key>` or a chat
- * client link) to the copier; its `search.fill` (the clipboard refused) puts the text into the
- * search box. Delete asks for a confirmation first; 'test' calls the relay with the row's key.
+ * Route page for /token: the page actor (src/machines/tokenListPage) with its token table
+ * (address bar in sync: search, order, sort, filter, page) and key copier. A copy sends the
+ * chosen format's text (`sk-<key>` or a chat client link) to the copier; when the clipboard
+ * refuses, the page machine puts the text into the search box. Delete asks for a confirmation
+ * first; 'test' calls the relay with the row's key.
  */
 export function TokenListPage({ quotaDisplay, serverAddress, chatLink }: TokenListPageProps) {
-  const tableRef = useTableActor<Token>(tokenTableMachine, tokenQuerySchema);
-  const copyRef = useMachineActor(tokenKeyCopyMachine);
-  useEffect(() => {
-    const sub = copyRef.on('search.fill', (e: KeyCopyFailed) => tableRef.send({ type: 'search.input', text: e.text }));
-    return () => sub.unsubscribe();
-  }, [copyRef, tableRef]);
+  const { pageRef, tableRef } = useListPageActor<Token>(tokenListPageMachine, tokenQuerySchema);
+  const copyRef = useSelector(pageRef, (s) => s.children.keyCopy)!;
   const table = useTableState(tableRef);
   const copying = useSelector(copyRef, selectIsCopying);
   const send = tableRef.send;
