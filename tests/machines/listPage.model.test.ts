@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, initialTransition, transition, waitFor, type AnyEventObject, type SnapshotFrom } from 'xstate';
-import { tokenStatusEnabled } from '../../src/domain/constants';
 import type { Message, NotifyEvent } from '../../src/domain/message';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../src/domain/rowAction';
 import { parseTableQuery, type TableQuery } from '../../src/domain/tableQuery';
@@ -14,6 +13,8 @@ import type { TableEmitted, TableMachine, TableRow } from '../../src/machines/ta
 import { tokenKeyCopyMachine, tokenQuerySchema, tokenTableMachine } from '../../src/machines/tokenList';
 import { tokenListPageMachine } from '../../src/machines/tokenListPage';
 import { describePath, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { routedOf, type Routed } from './support/routing';
+import { tokenRow } from './support/rows';
 
 /*
  * The list pages whose rows carry keys (src/machines/listPage): the parent invokes the list's
@@ -43,15 +44,6 @@ const fixtures: EventFixtures<Machine> = {
   'query.changed': [{ type: 'query.changed', query: { ...query, keyword: 'chat' } }],
 };
 
-type ActionLike = readonly { readonly type: string; readonly params?: unknown }[];
-type Routed = { readonly kind: 'emit'; readonly event: unknown } | { readonly kind: 'send'; readonly to: unknown; readonly event: unknown };
-const routedOf = (actions: ActionLike): Routed[] =>
-  actions.flatMap((a): Routed[] => {
-    const p = a.params as { event?: unknown; to?: unknown } | undefined;
-    if (a.type === 'xstate.emit') return [{ kind: 'emit', event: p?.event }];
-    if (a.type === 'xstate.sendTo') return [{ kind: 'send', to: p?.to, event: p?.event }];
-    return [];
-  });
 
 /** What the page must do with each fact: one action, to the right place. */
 function expectedRouting(snapshot: Snap, event: AnyEventObject): Routed[] {
@@ -119,17 +111,7 @@ describe.each(pages)('$name model', ({ machine }) => {
 
 // ---- real actors: the page with stub children ----
 
-const token = (id: number, name: string): Token => ({
-  id,
-  name,
-  key: `k${id}`.padEnd(48, 'x'),
-  status: tokenStatusEnabled,
-  created_time: 1_763_000_000 + id,
-  expired_time: -1,
-  remain_quota: 500000,
-  unlimited_quota: false,
-  used_quota: 0,
-});
+const token = (id: number, name: string): Token => tokenRow(id, name);
 const code = (id: number, name: string): Redemption => ({
   id,
   name,

@@ -5,6 +5,7 @@ import type { User } from '../../src/domain/user';
 import { personalSettingsMachine, selfDeleteMachine, wechatBindMachine, type BindWeChatInput, type CopyTextInput } from '../../src/machines/personalSettings';
 import { personalSettingsChildren, personalSettingsPageMachine } from '../../src/machines/personalSettingsPage';
 import { describePath, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { routedOf, type Routed } from './support/routing';
 
 /*
  * The personal settings tab's page machine: invokes the tab, the deletion dialog, the WeChat and
@@ -43,15 +44,6 @@ const fixtures: EventFixtures<typeof machine> = {
   ],
 };
 
-type ActionLike = readonly { readonly type: string; readonly params?: unknown }[];
-type Routed = { readonly kind: 'emit'; readonly event: unknown } | { readonly kind: 'send'; readonly to: unknown; readonly event: unknown };
-const routedOf = (actions: ActionLike): Routed[] =>
-  actions.flatMap((a): Routed[] => {
-    const p = a.params as { event?: unknown; to?: unknown } | undefined;
-    if (a.type === 'xstate.emit') return [{ kind: 'emit', event: p?.event }];
-    if (a.type === 'xstate.sendTo') return [{ kind: 'send', to: p?.to, event: p?.event }];
-    return [];
-  });
 
 function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
   if (event.type === 'status.changed') {

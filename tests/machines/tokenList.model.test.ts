@@ -21,6 +21,7 @@ import {
   tokenTableMachine,
 } from '../../src/machines/tokenList';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { tokenRow } from './support/rows';
 
 /*
  * The token list (one instance of the table machine) against a simulated token server of three
@@ -33,18 +34,7 @@ const machine = tokenTableMachine;
 type Snap = SnapshotFrom<typeof machine>;
 type Event = Parameters<typeof machine.transition>[1];
 
-const token = (id: number, name: string, over: Partial<Token> = {}): Token => ({
-  id,
-  name,
-  key: `k${id}`.padEnd(48, 'x'),
-  status: tokenStatusEnabled,
-  created_time: 1_763_000_000 + id,
-  expired_time: -1,
-  remain_quota: 500000,
-  unlimited_quota: false,
-  used_quota: 0,
-  ...over,
-});
+const token = tokenRow;
 const server: readonly Token[] = [
   token(3, 'gamma', { remain_quota: 100, used_quota: 900 }),
   token(2, 'beta', { status: tokenStatusDisabled, unlimited_quota: true, used_quota: 50 }),
