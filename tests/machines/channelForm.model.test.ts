@@ -20,7 +20,7 @@ import {
   type ChannelFormInput,
   type SaveChannelInput,
 } from '../../src/machines/channelForm';
-import { controlled } from './account.stubs';
+import { controlled } from './support/stubs';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 

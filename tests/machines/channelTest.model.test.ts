@@ -33,7 +33,7 @@ import {
 } from '../../src/machines/channelTest';
 import { afterDelay, canOccur, describePath, doneActor, errorActor, shortestPaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic } from './signIn.paths';
-import { controlled } from './account.stubs';
+import { controlled } from './support/stubs';
 
 type Snap = SnapshotFrom<typeof channelTestMachine>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { decodeError, failure, httpError, networkError } from '../../src/domain/apiError';
 import { defaultLogCleanTarget, parseDateTime, toDateTimeLocal } from '../../src/domain/format';
 import { isMessageKey, renderMessage } from '../../src/i18n';
@@ -12,13 +12,13 @@ import {
   selectLastCount,
   selectTarget,
   type ClearLogsInput,
-  type LogCleanEmitted,
   type LogCleanEvent,
   type LogCleanInput,
 } from '../../src/machines/logClean';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
-import { controlled } from './account.stubs';
+import { controlled } from './support/stubs';
+import { journey as walk, pathOf, replay, replayPath } from './support/replay';
 
 type Snap = SnapshotFrom<typeof logCleanMachine>;
 
@@ -47,11 +47,7 @@ const refused = errorActor('clearLogs', failure('clearLogs', serverMessage));
 const internal = [cleared, refused];
 const model = { fixtures, internal, input };
 
-function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(logCleanMachine, input);
-  for (const e of events) [s] = transition(logCleanMachine, s, e as never);
-  return s;
-}
+const journey = (events: readonly AnyEventObject[]): Snap => walk(logCleanMachine, input, events);
 const realShortest = () => shortestPaths(logCleanMachine, model).filter(isRealistic);
 
 /** The input the (unstarted) clear actor of a snapshot was created with. */
@@ -155,76 +151,42 @@ describe('logClean model', () => {
   });
 
   describe('replay on a real actor with stub actors', () => {
-    async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+    const run = async (events: readonly AnyEventObject[]) => {
       const clear = controlled<number, ClearLogsInput>();
-      const actor = createActor(logCleanMachine.provide({ actors: { clearLogs: clear.logic } }), { input });
-      const emitted: LogCleanEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: number; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === cleared.type) clear.resolve(ev.output!);
-        else if (e.type === refused.type) clear.reject(ev.error);
-        else actor.send(e as LogCleanEvent);
-        await Promise.resolve();
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, clear };
-    }
-    const handPath = (events: readonly AnyEventObject[]) => {
-      const steps: { event: AnyEventObject; state: Snap }[] = [];
-      let [s] = initialTransition(logCleanMachine, input);
-      steps.push({ event: { type: 'xstate.init' }, state: s });
-      for (const event of events) {
-        [s] = transition(logCleanMachine, s, event as never);
-        steps.push({ event, state: s });
-      }
-      return { state: s, steps };
+      return { ...(await replay({ machine: logCleanMachine, input, stubs: { clearLogs: clear } }, events)), clear };
     };
     const chosen = [
       ...realShortest().filter((p) => p.steps.length > 1),
-      handPath([clearField, request, pick, request, cancel, request, accept, refused, request, accept, cleared]),
+      pathOf(logCleanMachine, input, [clearField, request, pick, request, cancel, request, accept, refused, request, accept, cleared]),
     ];
     it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       expect(isRealistic(p)).toBe(true);
-      const { snapshot } = await replay(
-        p.steps.map((s) => s.event),
-        (i, s) => {
-          expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
-        },
-      );
-      expect(snapshot.value).toEqual(p.state.value);
+      await replayPath({ machine: logCleanMachine, input, stubs: { clearLogs: controlled<number, ClearLogsInput>() } }, p);
     });
 
     it("says '{count} logs cleared!' with the server's count", async () => {
-      const { emitted, clear } = await replay([pick, request, accept, cleared]);
+      const { emitted, clear } = await run([pick, request, accept, cleared]);
       expect(clear.calls).toEqual([{ targetTimestamp: parseDateTime(picked) }]);
       expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'settingsExtras.logClean.cleared', params: { count: 42 } } }]);
       expect(renderMessage('zh', emitted[0]!.message)).toBe('42 条日志已清理！');
       expect(renderMessage('en', emitted[0]!.message)).toBe('42 logs cleared!');
     });
     it("says 'log cleanup failed: {message}' with the server's message", async () => {
-      const { emitted } = await replay([request, accept, refused]);
+      const { emitted } = await run([request, accept, refused]);
       expect(emitted.map((e) => e.level)).toEqual(['error']);
       expect(renderMessage('zh', emitted[0]!.message)).toBe(`日志清理失败：${serverMessage}`);
       expect(renderMessage('en', emitted[0]!.message)).toBe(`log cleanup failed: ${serverMessage}`);
     });
     it('an invalid target is an error toast and sends nothing', async () => {
-      const { emitted, clear } = await replay([garbage, request]);
+      const { emitted, clear } = await run([garbage, request]);
       expect(clear.calls).toEqual([]);
       expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { key: 'settingsExtras.logClean.invalidTarget' } }]);
     });
     it('every catalogue key it emits exists', async () => {
       const all = [
-        ...(await replay([request, accept, cleared])).emitted,
-        ...(await replay([request, accept, refused])).emitted,
-        ...(await replay([clearField, request])).emitted,
+        ...(await run([request, accept, cleared])).emitted,
+        ...(await run([request, accept, refused])).emitted,
+        ...(await run([clearField, request])).emitted,
       ];
       for (const e of all) if ('key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
     });

@@ -39,7 +39,7 @@ import {
 } from '../../src/machines/personalSettings';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
-import { controlled, type ControlledActor } from './account.stubs';
+import { controlled, type ControlledActor } from './support/stubs';
 
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1, email: '', github_id: '', wechat_id: '' };
 const origin = 'https://console.example.com';

@@ -18,7 +18,7 @@ import {
 } from '../../src/machines/profileEdit';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
-import { controlled } from './account.stubs';
+import { controlled } from './support/stubs';
 
 type Snap = SnapshotFrom<typeof profileEditMachine>;
 

@@ -23,7 +23,7 @@ import {
 import { resendCooldownMachine, resendCooldownSeconds } from '../../src/machines/resendCooldown';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
-import { controlled } from './account.stubs';
+import { controlled } from './support/stubs';
 
 type Snap = SnapshotFrom<typeof registerMachine>;
 type Submit = Extract<RegisterEvent, { type: 'register.submit' }>;

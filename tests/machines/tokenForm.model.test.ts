@@ -18,7 +18,7 @@ import {
   type SaveTokenInput,
   type TokenFormEmitted,
 } from '../../src/machines/tokenForm';
-import { controlled } from './account.stubs';
+import { controlled } from './support/stubs';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 

@@ -3,7 +3,7 @@ import { createActor, initialTransition, transition, type AnyEventObject, type S
 import { selectIsRendered, selectPhase, selectToken, turnstileMachine } from '../../src/machines/turnstile';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
-import { controlled } from './account.stubs';
+import { controlled } from './support/stubs';
 
 type Snap = SnapshotFrom<typeof turnstileMachine>;
 

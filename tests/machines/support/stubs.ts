@@ -1,7 +1,7 @@
 /**
- * Stub promise actors for the account-flow suites (register, passwordResetRequest,
- * passwordResetConfirm, turnstile): each call is recorded and stays pending until the test
- * settles it, so a replay can play a path's `xstate.done/error.actor.*` events in order.
+ * Stub promise actors for the model-test replays (see ./replay): each call is recorded and stays
+ * pending until the test settles it, so a replay can play a path's `xstate.done/error.actor.*`
+ * events in order.
  */
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 
