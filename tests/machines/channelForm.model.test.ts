@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError, networkError } from '../../src/domain/apiError';
 import type { Channel, ChannelTypeModels } from '../../src/domain/channel';
 import { emptyChannelForm, validateChannelForm } from '../../src/domain/channelForm';
@@ -16,13 +16,13 @@ import {
   selectIsSaving,
   selectLoadFailed,
   selectProblem,
-  type ChannelFormEmitted,
   type ChannelFormInput,
   type SaveChannelInput,
 } from '../../src/machines/channelForm';
 import { controlled } from './support/stubs';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof channelFormMachine>;
 
@@ -273,43 +273,14 @@ describe('channelForm model', () => {
 
   describe('replay on a real actor with stub actors', () => {
     async function replay(input: ChannelFormInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
-      const loadChannel = controlled<Channel, { id: number }>();
-      const loadGroups = controlled<readonly string[], unknown>();
-      const loadTypeModels = controlled<ChannelTypeModels, unknown>();
-      const loadCatalogue = controlled<readonly string[], unknown>();
-      const saveChannel = controlled<void, SaveChannelInput>();
-      const stubs = { loadChannel, loadGroups, loadTypeModels, loadCatalogue, saveChannel } as const;
-      const actor = createActor(
-        channelFormMachine.provide({
-          actors: {
-            loadChannel: loadChannel.logic,
-            loadGroups: loadGroups.logic,
-            loadTypeModels: loadTypeModels.logic,
-            loadCatalogue: loadCatalogue.logic,
-            saveChannel: saveChannel.logic,
-          },
-        }),
-        { input },
-      );
-      const emitted: ChannelFormEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        const settled = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(e.type);
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (settled) {
-          const stub = stubs[settled[2] as keyof typeof stubs] as { resolve: (o: unknown) => void; reject: (e: unknown) => void };
-          if (settled[1] === 'done') stub.resolve(ev.output);
-          else stub.reject(ev.error);
-        } else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, stubs };
+      const stubs = {
+        loadChannel: controlled<Channel, { id: number }>(),
+        loadGroups: controlled<readonly string[], unknown>(),
+        loadTypeModels: controlled<ChannelTypeModels, unknown>(),
+        loadCatalogue: controlled<readonly string[], unknown>(),
+        saveChannel: controlled<void, SaveChannelInput>(),
+      };
+      return { ...(await replayOn({ machine: channelFormMachine, input, stubs }, events, check)), stubs };
     }
 
     const cases = (input: ChannelFormInput) =>

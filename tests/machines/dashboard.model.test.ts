@@ -15,7 +15,6 @@ import {
   selectRows,
   selectSearchResults,
   selectViewer,
-  type DashboardEmitted,
   type DashboardUserOption,
   type LoadDashboardInput,
   type LoadDashboardOutput,
@@ -23,6 +22,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof dashboardMachine>;
 
@@ -180,25 +180,8 @@ describe('dashboard model', () => {
     async function replay(input: typeof adminInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const loadDashboard = controlled<LoadDashboardOutput, LoadDashboardInput>();
       const searchUsers = controlled<readonly DashboardUserOption[], { keyword: string }>();
-      const actor = createActor(dashboardMachine.provide({ actors: { loadDashboard: loadDashboard.logic, searchUsers: searchUsers.logic } }), { input });
-      const emitted: DashboardEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === 'xstate.done.actor.loadDashboard') loadDashboard.resolve(ev.output as LoadDashboardOutput);
-        else if (e.type === 'xstate.error.actor.loadDashboard') loadDashboard.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.searchUsers') searchUsers.resolve(ev.output as DashboardUserOption[]);
-        else if (e.type === 'xstate.error.actor.searchUsers') searchUsers.reject(ev.error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, loadDashboard, searchUsers };
+      const stubs = { loadDashboard, searchUsers };
+      return { ...(await replayOn({ machine: dashboardMachine, input, stubs }, events, check)), ...stubs };
     }
 
     const replayable = (model: typeof adminModel) =>

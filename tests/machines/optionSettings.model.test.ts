@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { OptionEntry } from '../../src/domain/option';
 import { fieldOf } from '../../src/domain/optionSections';
@@ -22,13 +22,13 @@ import {
   settingsPathOf,
   tabChanges,
   valuesOf,
-  type OptionSettingsEmitted,
   type OptionSettingsInput,
   type SaveOptionInput,
 } from '../../src/machines/optionSettings';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof optionSettingsMachine>;
 
@@ -326,27 +326,8 @@ describe('optionSettings model', () => {
     async function replay(input: OptionSettingsInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const listOptions = controlled<OptionEntry[], unknown>();
       const saveOption = controlled<void, SaveOptionInput>();
-      const actor = createActor(optionSettingsMachine.provide({ actors: { listOptions: listOptions.logic, saveOption: saveOption.logic } }), {
-        input,
-      });
-      const emitted: OptionSettingsEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === 'xstate.done.actor.listOptions') listOptions.resolve(ev.output as OptionEntry[]);
-        else if (e.type === 'xstate.error.actor.listOptions') listOptions.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.saveOption') saveOption.resolve(undefined);
-        else if (e.type === 'xstate.error.actor.saveOption') saveOption.reject(ev.error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, listOptions, saveOption };
+      const stubs = { listOptions, saveOption };
+      return { ...(await replayOn({ machine: optionSettingsMachine, input, stubs }, events, check)), ...stubs };
     }
 
     const replayable = realShortest(rootModel)

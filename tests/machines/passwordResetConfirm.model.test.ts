@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import {
@@ -13,12 +13,12 @@ import {
   selectNewPassword,
   type ConfirmPasswordResetInput,
   type CopyTextInput,
-  type PasswordResetConfirmEmitted,
   type PasswordResetConfirmInput,
 } from '../../src/machines/passwordResetConfirm';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof passwordResetConfirmMachine>;
 
@@ -114,28 +114,8 @@ describe('passwordResetConfirm model', () => {
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const confirmReset = controlled<string, ConfirmPasswordResetInput>();
       const copy = controlled<void, CopyTextInput>();
-      const actor = createActor(
-        passwordResetConfirmMachine.provide({ actors: { confirmPasswordReset: confirmReset.logic, copyText: copy.logic } }),
-        { input },
-      );
-      const emitted: PasswordResetConfirmEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === answered.type) confirmReset.resolve(ev.output as string);
-        else if (e.type === rejected.type) confirmReset.reject(ev.error);
-        else if (e.type === copied.type) copy.resolve(undefined);
-        else if (e.type === copyFailed.type) copy.reject(ev.error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, confirmReset, copy };
+      const stubs = { confirmPasswordReset: confirmReset, copyText: copy };
+      return { ...(await replayOn({ machine: passwordResetConfirmMachine, input, stubs }, events, check)), confirmReset, copy };
     }
 
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, initialTransition, transition, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { checkTurnstile } from '../../src/domain/validation';
 import { isMessageKey, renderMessage } from '../../src/i18n';
@@ -18,6 +18,7 @@ import { resendCooldownMachine, resendCooldownSeconds } from '../../src/machines
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof passwordResetRequestMachine>;
 type Request = PasswordResetRequestEvent;
@@ -191,28 +192,19 @@ describe('passwordResetRequest model', () => {
     async function replay(input: PasswordResetRequestInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
       const send = controlled<void, SendPasswordResetInput>();
-      const actor = createActor(passwordResetRequestMachine.provide({ actors: { sendPasswordReset: send.logic } }), { input });
-      const emitted: PasswordResetRequestEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { error?: unknown; snapshot?: { context: { secondsLeft: number } } };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === sent.type) send.resolve(undefined);
-        else if (e.type === failed.type) send.reject(ev.error);
-        else if (e.type === ticked.type) {
+      const play = async (e: AnyEventObject, actor: Actor<typeof passwordResetRequestMachine>) => {
+        const ev = e as AnyEventObject & { snapshot?: { context: { secondsLeft: number } } };
+        if (e.type === ticked.type) {
           const left = actor.getSnapshot().context.secondsLeft;
           await vi.advanceTimersByTimeAsync((left - ev.snapshot!.context.secondsLeft) * 1000);
         } else if (e.type === cooled.type) {
           await vi.advanceTimersByTimeAsync(actor.getSnapshot().context.secondsLeft * 1000);
-        } else actor.send(e as Request);
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, send };
+        } else return false;
+        return true;
+      };
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      const stubs = { sendPasswordReset: send };
+      return { ...(await replayOn({ machine: passwordResetRequestMachine, input, stubs, play, settle }, events, check)), send };
     }
     const rendered = (e: PasswordResetRequestEmitted) => renderMessage('zh', e.message);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
 import { isMessageKey, renderMessage } from '../../src/i18n';
@@ -13,12 +13,12 @@ import {
   selectIsLoading,
   selectIsSaving,
   selectLoadFailed,
-  type ProfileEditEmitted,
   type SaveSelfInput,
 } from '../../src/machines/profileEdit';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof profileEditMachine>;
 
@@ -128,25 +128,7 @@ describe('profileEdit model', () => {
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const load = controlled<User, unknown>();
       const save = controlled<void, SaveSelfInput>();
-      const actor = createActor(profileEditMachine.provide({ actors: { loadSelf: load.logic, saveSelf: save.logic } }));
-      const emitted: ProfileEditEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === 'xstate.done.actor.loadSelf') load.resolve(ev.output as User);
-        else if (e.type === 'xstate.error.actor.loadSelf') load.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.saveSelf') save.resolve(undefined);
-        else if (e.type === 'xstate.error.actor.saveSelf') save.reject(ev.error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, load, save };
+      return { ...(await replayOn({ machine: profileEditMachine, stubs: { loadSelf: load, saveSelf: save } }, events, check)), load, save };
     }
 
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { Redemption } from '../../src/domain/redemption';
 import { isMessageKey } from '../../src/i18n';
@@ -21,13 +21,13 @@ import {
   selectLoadFailed,
   selectProblem,
   type DownloadKeysInput,
-  type RedemptionFormEmitted,
   type RedemptionFormInput,
   type SaveRedemptionInput,
 } from '../../src/machines/redemptionForm';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof redemptionFormMachine>;
 
@@ -185,32 +185,8 @@ describe('redemptionForm model', () => {
       const save = controlled<readonly string[], SaveRedemptionInput>();
       const download = controlled<void, DownloadKeysInput>();
       const copy = controlled<void, { text: string }>();
-      const actor = createActor(
-        redemptionFormMachine.provide({
-          actors: { loadRedemption: load.logic, saveRedemption: save.logic, downloadKeys: download.logic, copyText: copy.logic },
-        }),
-        { input },
-      );
-      const emitted: RedemptionFormEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      const stubs = { loadRedemption: load, saveRedemption: save, downloadKeys: download, copyText: copy } as const;
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        const m = /^xstate\.(done|error)\.actor\.(.+)$/.exec(e.type);
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (m) {
-          const stub = stubs[m[2] as keyof typeof stubs] as { resolve: (o: unknown) => void; reject: (e: unknown) => void };
-          if (m[1] === 'done') stub.resolve(ev.output);
-          else stub.reject(ev.error);
-        } else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, load, save, download, copy };
+      const stubs = { loadRedemption: load, saveRedemption: save, downloadKeys: download, copyText: copy };
+      return { ...(await replayOn({ machine: redemptionFormMachine, input, stubs }, events, check)), load, save, download, copy };
     }
 
     for (const input of [createInput, editInput]) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, initialTransition, transition, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { checkTurnstile, validateRegistration } from '../../src/domain/validation';
 import { renderMessage, isMessageKey } from '../../src/i18n';
@@ -24,6 +24,7 @@ import { resendCooldownMachine, resendCooldownSeconds } from '../../src/machines
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof registerMachine>;
 type Submit = Extract<RegisterEvent, { type: 'register.submit' }>;
@@ -200,39 +201,21 @@ describe('register model', () => {
     async function replay(input: RegisterInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
       const registerUser = controlled<void, RegisterUserInput>();
-      const sendCodeActor = controlled<void, SendVerificationCodeInput>();
+      const sendCode = controlled<void, SendVerificationCodeInput>();
       const remember = controlled<string, RememberAffCodeInput>();
-      const actor = createActor(
-        registerMachine.provide({
-          actors: { registerUser: registerUser.logic, sendVerificationCode: sendCodeActor.logic, rememberAffCode: remember.logic },
-        }),
-        { input },
-      );
-      const emitted: RegisterEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown; snapshot?: { context: { secondsLeft: number } } };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === registered.type) registerUser.resolve(undefined);
-        else if (e.type === registerFailed.type) registerUser.reject(ev.error);
-        else if (e.type === codeSent.type) sendCodeActor.resolve(undefined);
-        else if (e.type === codeFailed.type) sendCodeActor.reject(ev.error);
-        else if (e.type === remembered.type) remember.resolve(ev.output as string);
-        else if (e.type === storageRefused.type) remember.reject(ev.error);
-        else if (e.type === ticked.type) {
+      const play = async (e: AnyEventObject, actor: Actor<typeof registerMachine>) => {
+        const ev = e as AnyEventObject & { snapshot?: { context: { secondsLeft: number } } };
+        if (e.type === ticked.type) {
           const left = actor.getSnapshot().context.codeSecondsLeft;
           await vi.advanceTimersByTimeAsync((left - ev.snapshot!.context.secondsLeft) * 1000);
         } else if (e.type === cooled.type) {
           await vi.advanceTimersByTimeAsync(actor.getSnapshot().context.codeSecondsLeft * 1000);
-        } else actor.send(e as RegisterEvent);
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, registerUser, sendCode: sendCodeActor, remember };
+        } else return false;
+        return true;
+      };
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      const stubs = { registerUser, sendVerificationCode: sendCode, rememberAffCode: remember };
+      return { ...(await replayOn({ machine: registerMachine, input, stubs, play, settle }, events, check)), registerUser, sendCode, remember };
     }
     const rendered = (e: RegisterEmitted) => (e.type === 'notify' ? renderMessage('zh', e.message) : e.to);
 

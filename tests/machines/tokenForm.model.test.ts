@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { Token } from '../../src/domain/token';
 import { checkTokenForm, emptyTokenForm, tokenFormOf, tokenPayloadOf, type TokenTextField } from '../../src/domain/tokenForm';
@@ -16,11 +16,11 @@ import {
   selectProblem,
   tokenFormMachine,
   type SaveTokenInput,
-  type TokenFormEmitted,
 } from '../../src/machines/tokenForm';
 import { controlled } from './support/stubs';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof tokenFormMachine>;
 
@@ -228,32 +228,8 @@ describe('tokenForm model', () => {
       const loadToken = controlled<Token, { id: number }>();
       const loadAvailableModels = controlled<readonly string[], unknown>();
       const saveToken = controlled<void, SaveTokenInput>();
-      const actor = createActor(
-        tokenFormMachine.provide({
-          actors: { loadToken: loadToken.logic, loadAvailableModels: loadAvailableModels.logic, saveToken: saveToken.logic },
-        }),
-        { input: { id, offsetMinutes: 0 } },
-      );
-      const emitted: TokenFormEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === 'xstate.done.actor.loadToken') loadToken.resolve(ev.output as Token);
-        else if (e.type === 'xstate.error.actor.loadToken') loadToken.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.loadAvailableModels') loadAvailableModels.resolve(ev.output as string[]);
-        else if (e.type === 'xstate.error.actor.loadAvailableModels') loadAvailableModels.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.saveToken') saveToken.resolve(undefined);
-        else if (e.type === 'xstate.error.actor.saveToken') saveToken.reject(ev.error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, loadToken, loadAvailableModels, saveToken };
+      const stubs = { loadToken, loadAvailableModels, saveToken };
+      return { ...(await replayOn({ machine: tokenFormMachine, input: { id, offsetMinutes: 0 }, stubs }, events, check)), ...stubs };
     }
 
     const replayable = (model: Model) =>

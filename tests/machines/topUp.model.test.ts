@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, networkError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
 import { isMessageKey } from '../../src/i18n';
@@ -19,6 +19,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof topUpMachine>;
 
@@ -154,33 +155,9 @@ describe('topUp model', () => {
       const redeem = controlled<number, RedeemCodeInput>();
       const makeId = controlled<string, unknown>();
       const opened: string[] = [];
-      const actor = createActor(
-        topUpMachine.provide({
-          actors: { loadSelf: load.logic, redeemCode: redeem.logic, createTransactionId: makeId.logic },
-          actions: { openWindow: (_, { url }) => void opened.push(url) },
-        }),
-        { input },
-      );
-      const emitted: TopUpEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === 'xstate.done.actor.loadSelf') load.resolve(ev.output as User);
-        else if (e.type === 'xstate.error.actor.loadSelf') load.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.redeemCode') redeem.resolve(ev.output as number);
-        else if (e.type === 'xstate.error.actor.redeemCode') redeem.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.createTransactionId') makeId.resolve(ev.output as string);
-        else if (e.type === 'xstate.error.actor.createTransactionId') makeId.reject(ev.error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, opened, redeem };
+      const machine = topUpMachine.provide({ actions: { openWindow: (_, { url }) => void opened.push(url) } });
+      const stubs = { loadSelf: load, redeemCode: redeem, createTransactionId: makeId };
+      return { ...(await replayOn({ machine, input, stubs }, events, check)), opened, redeem };
     }
 
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {

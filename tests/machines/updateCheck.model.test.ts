@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { decodeError, failure, httpError, networkError } from '../../src/domain/apiError';
 import { isMessageKey, renderMessage } from '../../src/i18n';
 import {
@@ -8,13 +8,13 @@ import {
   selectNewRelease,
   updateCheckMachine,
   type LatestRelease,
-  type UpdateCheckEmitted,
   type UpdateCheckEvent,
   type UpdateCheckInput,
 } from '../../src/machines/updateCheck';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof updateCheckMachine>;
 
@@ -97,23 +97,7 @@ describe('updateCheck model', () => {
   describe('replay on a real actor with stub actors', () => {
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const fetch = controlled<LatestRelease, void>();
-      const actor = createActor(updateCheckMachine.provide({ actors: { fetchLatestRelease: fetch.logic } }), { input });
-      const emitted: UpdateCheckEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: LatestRelease; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === found.type) fetch.resolve(ev.output!);
-        else if (e.type === offline.type) fetch.reject(ev.error);
-        else actor.send(e as UpdateCheckEvent);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, fetch };
+      return { ...(await replayOn({ machine: updateCheckMachine, input, stubs: { fetchLatestRelease: fetch } }, events, check)), fetch };
     }
     const handPath = (events: readonly AnyEventObject[]) => {
       const steps: { event: AnyEventObject; state: Snap }[] = [];

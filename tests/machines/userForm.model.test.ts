@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
 import { isMessageKey, renderMessage } from '../../src/i18n';
@@ -19,12 +19,12 @@ import {
   userFormOf,
   userFormProblem,
   type SaveUserInput,
-  type UserFormEmitted,
   type UserFormField,
 } from '../../src/machines/userForm';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof userFormMachine>;
 
@@ -209,30 +209,8 @@ describe('userForm model', () => {
       const loadUser = controlled<User, { id: number }>();
       const loadGroups = controlled<readonly string[], unknown>();
       const saveUser = controlled<void, SaveUserInput>();
-      const actor = createActor(
-        userFormMachine.provide({ actors: { loadUser: loadUser.logic, loadGroups: loadGroups.logic, saveUser: saveUser.logic } }),
-        { input: { id } },
-      );
-      const emitted: UserFormEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === 'xstate.done.actor.loadUser') loadUser.resolve(ev.output as User);
-        else if (e.type === 'xstate.error.actor.loadUser') loadUser.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.loadGroups') loadGroups.resolve(ev.output as string[]);
-        else if (e.type === 'xstate.error.actor.loadGroups') loadGroups.reject(ev.error);
-        else if (e.type === 'xstate.done.actor.saveUser') saveUser.resolve(undefined);
-        else if (e.type === 'xstate.error.actor.saveUser') saveUser.reject(ev.error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, loadUser, loadGroups, saveUser };
+      const stubs = { loadUser, loadGroups, saveUser };
+      return { ...(await replayOn({ machine: userFormMachine, input: { id }, stubs }, events, check)), ...stubs };
     }
 
     const replayable = (model: typeof createModel | typeof editModel) =>

@@ -4,7 +4,7 @@
  *
  * A path's events are played in order: the machine's own events are sent; an
  * `xstate.done.actor.<id>` / `xstate.error.actor.<id>` settles the stub of that invoke id (the
- * latest pending call); anything else (`xstate.after.*` under fake timers) goes to `play`.
+ * latest pending call); the suite's `play` sees every event first (`xstate.after.*` under fake timers).
  */
 import { expect } from 'vitest';
 import {
@@ -34,8 +34,8 @@ export interface ReplayOptions<M extends AnyStateMachine> {
   /** The stubs by invoke id (which equals the actor's name): their `logic` is provided to the machine. */
   readonly stubs?: Readonly<Record<string, Settleable>>;
   /**
-   * Plays an event that is neither a machine event nor an actor's answer (an `xstate.after.*`
-   * advanced with fake timers); answer false to send the event as usual.
+   * Plays an event the suite handles itself (an `xstate.after.*` or a child's answer advanced with
+   * fake timers), before anything else; answer false to settle a stub or send the event as usual.
    */
   readonly play?: (event: AnyEventObject, actor: Actor<M>) => boolean | Promise<boolean>;
   /** Lets the actor settle after each event: default one macrotask; with fake timers `() => vi.advanceTimersByTimeAsync(0)`. */
@@ -74,13 +74,15 @@ export async function replay<M extends AnyStateMachine>(
     const answer = actorAnswer.exec(event.type);
     if (event.type === 'xstate.init') {
       // started above
+    } else if (await options.play?.(event, actor)) {
+      // played by the suite
     } else if (answer) {
       const stub = stubs[answer[2]!];
       if (stub === undefined) throw new Error(`no stub for the invoke ${answer[2]}`);
       const settled = event as AnyEventObject & { output?: never; error?: unknown };
       if (answer[1] === 'done') stub.resolve(settled.output as never);
       else stub.reject(settled.error);
-    } else if (!(await options.play?.(event, actor))) actor.send(event as EventFromLogic<M>);
+    } else actor.send(event as EventFromLogic<M>);
     await settle();
     check?.(i, actor.getSnapshot());
   }
