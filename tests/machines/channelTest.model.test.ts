@@ -26,7 +26,6 @@ import {
   selectResults,
   selectRun,
   type CancelTestRunInput,
-  type ChannelTestEmitted,
   type ChannelTestOutcome,
   type FetchTestRunInput,
   type TestChannelInput,
@@ -34,6 +33,7 @@ import {
 import { afterDelay, canOccur, describePath, doneActor, errorActor, shortestPaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof channelTestMachine>;
 
@@ -393,43 +393,17 @@ describe('channelTest model', () => {
         testChannel: controlled<ChannelTestOutcome, TestChannelInput>(),
       };
     }
-    type Stubs = ReturnType<typeof stubs>;
 
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
       const st = stubs();
-      const actor = createActor(
-        channelTestMachine.provide({
-          actors: {
-            fetchCurrentRun: st.fetchCurrentRun.logic,
-            startTestRun: st.startTestRun.logic,
-            fetchTestRun: st.fetchTestRun.logic,
-            cancelTestRun: st.cancelTestRun.logic,
-            listAllChannels: st.listAllChannels.logic,
-            testChannel: st.testChannel.logic,
-          },
-        }),
-      );
-      const emitted: ChannelTestEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const ev = e as AnyEventObject & { output?: unknown; error?: unknown };
-        const settled = /^xstate\.(done|error)\.actor\.(.+)$/.exec(e.type);
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type === poll.type) await vi.advanceTimersByTimeAsync(1000);
-        else if (settled) {
-          const stub = st[settled[2] as keyof Stubs] as { resolve(o: unknown): void; reject(e: unknown): void };
-          if (settled[1] === 'done') stub.resolve(ev.output);
-          else stub.reject(ev.error);
-        } else actor.send(e as never);
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, emitted, st };
+      const play = async (e: AnyEventObject) => {
+        if (e.type !== poll.type) return false;
+        await vi.advanceTimersByTimeAsync(1000);
+        return true;
+      };
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      return { ...(await replayOn({ machine: channelTestMachine, stubs: st, play, settle }, events, check)), st };
     }
 
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {

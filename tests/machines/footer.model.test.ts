@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, initialTransition, transition, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import {
   footerMachine,
   footerPollMs,
@@ -19,6 +19,8 @@ import {
   type EventFixtures,
 } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof footerMachine>;
 
@@ -129,34 +131,17 @@ describe('footer model', () => {
     /** Plays the path: each read is a stub promise settled by the path's event; the fake clock plays each poll. */
     async function replay(events: readonly AnyEventObject[], check?: (step: number, s: Snap) => void) {
       vi.useFakeTimers();
-      let reads = 0;
-      let settle: { resolve: (v: string) => void; reject: (e: unknown) => void } | null = null;
-      const actor = createActor(
-        footerMachine.provide({
-          actors: {
-            readStoredFooter: fromPromise<string>(() => {
-              reads += 1;
-              return new Promise<string>((resolve, reject) => {
-                settle = { resolve, reject };
-              });
-            }),
-          },
-        }),
-      ).start();
-      for (const [i, e] of events.entries()) {
-        if (e.type.startsWith('xstate.done.actor.')) settle!.resolve((e as unknown as { output: string }).output);
-        else if (e.type.startsWith('xstate.error.actor.')) settle!.reject((e as unknown as { error: unknown }).error);
-        else if (e.type.startsWith('xstate.after.footerPoll.')) {
-          await vi.advanceTimersByTimeAsync(footerPollMs - 1);
-          expect(actor.getSnapshot().value).toBe('waiting');
-          await vi.advanceTimersByTimeAsync(1);
-        }
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, reads };
+      const read = controlled<string, unknown>();
+      const play = async (e: AnyEventObject, actor: Actor<typeof footerMachine>) => {
+        if (!e.type.startsWith('xstate.after.footerPoll.')) return false;
+        await vi.advanceTimersByTimeAsync(footerPollMs - 1);
+        expect(actor.getSnapshot().value).toBe('waiting');
+        await vi.advanceTimersByTimeAsync(1);
+        return true;
+      };
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      const { snapshot } = await replayOn({ machine: footerMachine, stubs: { readStoredFooter: read }, play, settle }, events, check);
+      return { snapshot, reads: read.calls.length };
     }
 
     const chosen = realShortest().filter((p) => p.steps.length > 1);

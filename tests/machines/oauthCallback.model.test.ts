@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, initialTransition, transition, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import type { User } from '../../src/domain/user';
@@ -9,7 +9,6 @@ import {
   oauthCallbackMachine,
   selectAttempt,
   selectPhase,
-  type OAuthCallbackEmitted,
   type OAuthCallbackInput,
   type OAuthOutcome,
 } from '../../src/machines/oauthCallback';
@@ -24,6 +23,8 @@ import {
   type EventFixtures,
 } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 const user: User = { id: 7, username: 'github_7', display_name: 'GitHub User', role: 1, status: 1 };
 const input: OAuthCallbackInput = { provider: 'github', code: 'c0de', state: 'st4te12chars' };
@@ -134,41 +135,17 @@ describe('oauthCallback model', () => {
      */
     async function replay(events: readonly AnyEventObject[], check?: (step: number, s: Snap) => void) {
       vi.useFakeTimers();
-      const calls: OAuthCallbackInput[] = [];
-      let settle: { resolve: (o: OAuthOutcome) => void; reject: (e: unknown) => void } | null = null;
-      const machine = oauthCallbackMachine.provide({
-        actors: {
-          exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(({ input: i }) => {
-            calls.push(i);
-            return new Promise<OAuthOutcome>((resolve, reject) => {
-              settle = { resolve, reject };
-            });
-          }),
-        },
-      });
-      const actor = createActor(machine, { input });
-      const emitted: OAuthCallbackEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const before = actor.getSnapshot();
-        if (e.type === 'xstate.init') {
-          // started above
-        } else if (e.type.startsWith('xstate.done.actor.')) {
-          settle!.resolve((e as unknown as { output: OAuthOutcome }).output);
-        } else if (e.type.startsWith('xstate.error.actor.')) {
-          settle!.reject((e as unknown as { error: unknown }).error);
-        } else if (e.type.startsWith('xstate.after.retryBackoff.')) {
-          await vi.advanceTimersByTimeAsync(retryStep * before.context.attempt - 1);
-          expect(actor.getSnapshot().value).toBe('retrying');
-          await vi.advanceTimersByTimeAsync(1);
-        }
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
-      return { snapshot, calls, emitted };
+      const exchange = controlled<OAuthOutcome, OAuthCallbackInput>();
+      const play = async (e: AnyEventObject, actor: Actor<typeof oauthCallbackMachine>) => {
+        if (!e.type.startsWith('xstate.after.retryBackoff.')) return false;
+        await vi.advanceTimersByTimeAsync(retryStep * actor.getSnapshot().context.attempt - 1);
+        expect(actor.getSnapshot().value).toBe('retrying');
+        await vi.advanceTimersByTimeAsync(1);
+        return true;
+      };
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      const run = await replayOn({ machine: oauthCallbackMachine, input, stubs: { exchangeCode: exchange }, play, settle }, events, check);
+      return { ...run, calls: exchange.calls };
     }
 
     const chosen = realShortest().filter((p) => p.steps.length > 1);

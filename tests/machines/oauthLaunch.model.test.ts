@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, networkError } from '../../src/domain/apiError';
 import type { NotifyEvent } from '../../src/domain/message';
 import { authorizeUrl, oauthLaunchMachine, selectIsBusy, selectLaunching } from '../../src/machines/oauthLaunch';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 const origin = 'https://console.example.com';
 const input = { origin };
@@ -94,35 +96,13 @@ describe('oauthLaunch model', () => {
   describe('replay on a real actor with stub actors', () => {
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
-      let settle: { resolve: (s: string) => void; reject: (e: unknown) => void } | null = null;
+      const fetchState = controlled<string, unknown>();
       const opened: string[] = [];
-      const fetches = vi.fn();
-      const actor = createActor(
-        oauthLaunchMachine.provide({
-          actors: {
-            fetchOAuthState: fromPromise<string>(() => {
-              fetches();
-              return new Promise<string>((resolve, reject) => {
-                settle = { resolve, reject };
-              });
-            }),
-          },
-          actions: { openWindow: (_, params) => opened.push(params.url) },
-        }),
-        { input },
-      );
-      const notified: NotifyEvent[] = [];
-      actor.on('notify', (e) => notified.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        if (e.type.startsWith('xstate.done.actor.')) settle!.resolve((e as unknown as { output: string }).output);
-        else if (e.type.startsWith('xstate.error.actor.')) settle!.reject((e as unknown as { error: unknown }).error);
-        else if (e.type !== 'xstate.init') actor.send(e as never);
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      actor.stop();
-      return { opened, notified, fetches };
+      const machine = oauthLaunchMachine.provide({ actions: { openWindow: (_, params) => opened.push(params.url) } });
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      const { emitted } = await replayOn({ machine, input, stubs: { fetchOAuthState: fetchState }, settle }, events, check);
+      const notified = emitted.filter((e): e is NotifyEvent => e.type === 'notify');
+      return { opened, notified, fetches: fetchState.calls.length };
     }
 
     const chosen = realSimple().filter((p) => p.steps.length > 1);
@@ -143,7 +123,7 @@ describe('oauthLaunch model', () => {
         fixtures['oauth.launch'][0]!,
         stateFetched,
       ]);
-      expect(fetches).toHaveBeenCalledTimes(1);
+      expect(fetches).toBe(1);
       expect(opened).toEqual([authorizeUrl('github', 'gh-client', 'AbC123xyz789', origin)]);
       expect(notified).toEqual([]);
     });

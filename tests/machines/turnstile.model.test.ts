@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { selectIsRendered, selectPhase, selectToken, turnstileMachine } from '../../src/machines/turnstile';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof turnstileMachine>;
 
@@ -87,16 +88,7 @@ describe('turnstile model', () => {
   describe('replay on a real actor with a stub loader', () => {
     async function replay(events: readonly AnyEventObject[], check: (i: number, s: Snap) => void) {
       const load = controlled<void, unknown>();
-      const actor = createActor(turnstileMachine.provide({ actors: { loadTurnstile: load.logic } })).start();
-      for (const [i, e] of events.entries()) {
-        if (e.type === loaded.type) load.resolve(undefined);
-        else if (e.type === loadFailed.type) load.reject((e as { error?: unknown }).error);
-        else if (e.type !== 'xstate.init') actor.send(e as never);
-        await Promise.resolve();
-        await new Promise((r) => setTimeout(r, 0));
-        check(i, actor.getSnapshot());
-      }
-      actor.stop();
+      await replayOn({ machine: turnstileMachine, stubs: { loadTurnstile: load } }, events, check);
       return load;
     }
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {

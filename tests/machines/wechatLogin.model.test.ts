@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import type { User } from '../../src/domain/user';
@@ -8,10 +8,11 @@ import {
   selectIsOpen,
   selectIsSubmitting,
   wechatLoginMachine,
-  type WeChatLoginEmitted,
 } from '../../src/machines/wechatLogin';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 const user: User = { id: 3, username: 'wechat_3', display_name: 'WeChat User', role: 1, status: 1 };
 const fixtures: EventFixtures<typeof wechatLoginMachine> = {
@@ -103,32 +104,10 @@ describe('wechatLogin model', () => {
   describe('replay on a real actor with stub actors', () => {
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
-      let settle: { resolve: (u: User) => void; reject: (e: unknown) => void } | null = null;
-      const codes: string[] = [];
-      const actor = createActor(
-        wechatLoginMachine.provide({
-          actors: {
-            loginWithWeChat: fromPromise<User, string>(({ input }) => {
-              codes.push(input);
-              return new Promise<User>((resolve, reject) => {
-                settle = { resolve, reject };
-              });
-            }),
-          },
-        }),
-      );
-      const emitted: WeChatLoginEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        if (e.type.startsWith('xstate.done.actor.')) settle!.resolve((e as unknown as { output: User }).output);
-        else if (e.type.startsWith('xstate.error.actor.')) settle!.reject((e as unknown as { error: unknown }).error);
-        else if (e.type !== 'xstate.init') actor.send(e as never);
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      actor.stop();
-      return { codes, emitted };
+      const login = controlled<User, string>();
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      const { emitted } = await replayOn({ machine: wechatLoginMachine, stubs: { loginWithWeChat: login }, settle }, events, check);
+      return { codes: login.calls, emitted };
     }
 
     const chosen = realSimple().filter((p) => p.steps.length > 2);
