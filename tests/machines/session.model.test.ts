@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  createActor,
   fromCallback,
-  fromPromise,
   initialTransition,
   transition,
   type AnyEventObject,
@@ -24,12 +22,13 @@ import {
   selectStatusPhase,
   selectUser,
   sessionMachine,
-  type SessionEmitted,
   type SessionInput,
   type SessionStorageCommand,
 } from '../../src/machines/session';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './support/stubs';
+import { replay as replayOn } from './support/replay';
 
 const status = (JSON.parse(readFileSync(new URL('../fixtures/api/status.json', import.meta.url), 'utf8')) as { data: Status }).data;
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
@@ -180,44 +179,17 @@ describe('session model', () => {
   describe('replay on a real actor with stub actors', () => {
     async function replay(input: SessionInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
-      const pending: Record<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }> = {};
-      const stub = <O, I>(id: string, calls: I[]) =>
-        fromPromise<O, I>(({ input: i }) => {
-          calls.push(i);
-          return new Promise<O>((resolve, reject) => {
-            pending[id] = { resolve: resolve as (v: unknown) => void, reject };
-          });
-        });
-      const logins: LoginPayload[] = [];
+      const logIn = controlled<User, LoginPayload>();
+      const stubs = { loadStatus: controlled<Status, unknown>(), logIn, logOut: controlled<void, unknown>() };
       const stored: SessionStorageCommand[] = [];
-      const actor = createActor(
-        sessionMachine.provide({
-          actors: {
-            loadStatus: stub<Status, unknown>('loadStatus', []),
-            logIn: stub<User, LoginPayload>('logIn', logins),
-            logOut: stub<void, unknown>('logOut', []),
-            watchSession: fromCallback<EventObject>(({ receive }) => {
-              receive((e) => stored.push(e as SessionStorageCommand));
-            }),
-          },
-        }),
-        { input },
-      );
-      const emitted: SessionEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      for (const [i, e] of events.entries()) {
-        const done = /^xstate\.done\.actor\.(.+)$/.exec(e.type);
-        const error = /^xstate\.error\.actor\.(.+)$/.exec(e.type);
-        if (done) pending[done[1]!]!.resolve((e as unknown as { output: unknown }).output);
-        else if (error) pending[error[1]!]!.reject((e as unknown as { error: unknown }).error);
-        else if (e.type !== 'xstate.init') actor.send(e as never);
-        await vi.advanceTimersByTimeAsync(0);
-        check?.(i, actor.getSnapshot());
-      }
-      actor.stop();
+      const watchSession = fromCallback<EventObject>(({ receive }) => {
+        receive((e) => stored.push(e as SessionStorageCommand));
+      });
+      const machine = sessionMachine.provide({ actors: { watchSession } });
+      const settle = () => vi.advanceTimersByTimeAsync(0);
+      const { emitted } = await replayOn({ machine, input, stubs, settle }, events, check);
       const rendered = emitted.map((x) => (x.type === 'notify' ? renderMessage('zh', x.message) : x.to));
-      return { logins, stored, emitted, rendered };
+      return { logins: logIn.calls, stored, emitted, rendered };
     }
 
     const chosen = shortestPaths(sessionMachine, model(signedOutInput, outInternal))
