@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError, networkError } from '../../src/domain/apiError';
 import type { Channel, ChannelTypeModels } from '../../src/domain/channel';
 import { emptyChannelForm, validateChannelForm } from '../../src/domain/channelForm';
@@ -22,7 +22,7 @@ import {
 import { controlled } from './support/stubs';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk } from './support/replay';
 
 type Snap = SnapshotFrom<typeof channelFormMachine>;
 
@@ -127,9 +127,7 @@ const coarseModelOf = (input: ChannelFormInput) => ({ fixtures: firstFixtures, i
 const realShortest = (input: ChannelFormInput) => shortestPaths(channelFormMachine, modelOf(input)).filter(isRealistic);
 
 function journey(input: ChannelFormInput, events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(channelFormMachine, input);
-  for (const e of events) [s] = transition(channelFormMachine, s, e as never);
-  return s;
+  return walk(channelFormMachine, input, events);
 }
 const loadedNew = [groupsLoaded, typeModelsLoaded, catalogueLoaded];
 const loadedEdit = [channelLoaded, ...loadedNew];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import {
@@ -23,6 +23,7 @@ import {
 } from '../../src/machines/channelList';
 import { defaultTableQuery } from '../../src/domain/tableQuery';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { journey as walk } from './support/replay';
 
 /*
  * The channel list's own workflows (detail mode, notice, delete disabled, bulk values) as a
@@ -63,9 +64,7 @@ const model = { fixtures, internal, limit: 5000 };
 const serializeState = (s: Snap) => JSON.stringify([s.value, s.context.showDetail, s.context.noticeDismissed, s.context.prompt]);
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(machine);
-  for (const e of events) [s] = transition(machine, s, e as never);
-  return s;
+  return walk(machine, undefined, events);
 }
 
 describe('channelListActions model', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure } from '../../src/domain/apiError';
 import type { DashboardRow } from '../../src/domain/dashboard';
 import { isMessageKey } from '../../src/i18n';
@@ -22,7 +22,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as journeyOf, follows } from './support/replay';
 
 type Snap = SnapshotFrom<typeof dashboardMachine>;
 
@@ -87,9 +87,7 @@ const walk = (input: typeof adminInput) => ({
 const realShortest = (model: typeof adminModel) => shortestPaths(dashboardMachine, model).filter(isRealistic);
 
 function journey(input: typeof adminInput, events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(dashboardMachine, input);
-  for (const e of events) [s] = transition(dashboardMachine, s, e as never);
-  return s;
+  return journeyOf(dashboardMachine, input, events);
 }
 
 describe('dashboard model', () => {
@@ -196,10 +194,7 @@ describe('dashboard model', () => {
         await replay(
           input,
           p.steps.map((s) => s.event),
-          (i, s) => {
-            expect(s.value).toEqual(p.steps[i]!.state.value);
-            expect(s.context).toEqual(p.steps[i]!.state.context);
-          },
+          follows(p),
         );
       },
     );

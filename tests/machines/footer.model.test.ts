@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import {
   footerMachine,
   footerPollMs,
@@ -20,7 +20,7 @@ import {
 } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk } from './support/replay';
 
 type Snap = SnapshotFrom<typeof footerMachine>;
 
@@ -36,9 +36,7 @@ const poll = afterDelay('footerPoll', 'footer', 'waiting');
 const model = { fixtures, internal: [found, none, blank, broken, poll] };
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(footerMachine, undefined);
-  for (const e of events) [s] = transition(footerMachine, s, e as never);
-  return s;
+  return walk(footerMachine, undefined, events);
 }
 /** `n` empty reads, each followed by the poll delay. */
 const emptyRounds = (n: number): AnyEventObject[] => Array.from({ length: n }, () => [none, poll]).flat();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import type { User } from '../../src/domain/user';
@@ -24,7 +24,7 @@ import {
 } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk } from './support/replay';
 
 const user: User = { id: 7, username: 'github_7', display_name: 'GitHub User', role: 1, status: 1 };
 const input: OAuthCallbackInput = { provider: 'github', code: 'c0de', state: 'st4te12chars' };
@@ -44,9 +44,7 @@ type Snap = SnapshotFrom<typeof oauthCallbackMachine>;
 
 /** Pure journey: apply events with the machine's own transition (no actor runs). */
 function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(oauthCallbackMachine, input);
-  for (const e of events) [s] = transition(oauthCallbackMachine, s, e as never);
-  return s;
+  return walk(oauthCallbackMachine, input, events);
 }
 const realShortest = () => shortestPaths(oauthCallbackMachine, model).filter(isRealistic);
 const realSimple = () => simplePaths(oauthCallbackMachine, model).filter(isRealistic);

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, networkError } from '../../src/domain/apiError';
 import type { NotifyEvent } from '../../src/domain/message';
 import { authorizeUrl, oauthLaunchMachine, selectIsBusy, selectLaunching } from '../../src/machines/oauthLaunch';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 const origin = 'https://console.example.com';
 const input = { origin };
@@ -25,9 +25,7 @@ const realShortest = () => shortestPaths(oauthLaunchMachine, model).filter(isRea
 const realSimple = () => simplePaths(oauthLaunchMachine, model).filter(isRealistic);
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(oauthLaunchMachine, input);
-  for (const e of events) [s] = transition(oauthLaunchMachine, s, e as never);
-  return s;
+  return walk(oauthLaunchMachine, input, events);
 }
 
 afterEach(() => {
@@ -109,10 +107,7 @@ describe('oauthLaunch model', () => {
     it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       await replay(
         p.steps.map((s) => s.event),
-        (i, s) => {
-          expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
-        },
+        follows(p),
       );
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { OptionEntry } from '../../src/domain/option';
 import { fieldOf } from '../../src/domain/optionSections';
@@ -28,7 +28,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as journeyOf } from './support/replay';
 
 type Snap = SnapshotFrom<typeof optionSettingsMachine>;
 
@@ -151,9 +151,7 @@ const walks = [
 const realShortest = (model: typeof rootModel) => shortestPaths(optionSettingsMachine, model).filter(isRealistic);
 
 function journey(input: OptionSettingsInput, events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(optionSettingsMachine, input);
-  for (const e of events) [s] = transition(optionSettingsMachine, s, e as never);
-  return s;
+  return journeyOf(optionSettingsMachine, input, events);
 }
 const change = (key: string, value: string) => ({ type: 'field.change', key, value });
 const save = (section: string) => ({ type: 'section.save', section });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import {
@@ -32,6 +32,7 @@ import {
   type EventFixtures,
 } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
+import { journey as walk } from './support/replay';
 
 type Snap = SnapshotFrom<typeof pageContentMachine>;
 
@@ -97,9 +98,7 @@ const modelForSimple = (kind: PageKind) => ({
 });
 
 function journey(kind: PageKind, events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(pageContentMachine, { kind });
-  for (const e of events) [s] = transition(pageContentMachine, s, e as never);
-  return s;
+  return walk(pageContentMachine, { kind }, events);
 }
 const realShortest = (kind: PageKind) => shortestPaths(pageContentMachine, model(kind)).filter(isRealistic);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import {
@@ -18,7 +18,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk } from './support/replay';
 
 type Snap = SnapshotFrom<typeof passwordResetConfirmMachine>;
 
@@ -37,9 +37,7 @@ const model = (i: PasswordResetConfirmInput = input) => ({ fixtures, internal, i
 const realShortest = () => shortestPaths(passwordResetConfirmMachine, model()).filter(isRealistic);
 
 function journey(events: readonly AnyEventObject[], i: PasswordResetConfirmInput = input): Snap {
-  let [s] = initialTransition(passwordResetConfirmMachine, i);
-  for (const e of events) [s] = transition(passwordResetConfirmMachine, s, e as never);
-  return s;
+  return walk(passwordResetConfirmMachine, i, events);
 }
 const confirm = { type: 'reset.confirm' };
 

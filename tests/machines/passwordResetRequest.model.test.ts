@@ -18,7 +18,7 @@ import { resendCooldownMachine, resendCooldownSeconds } from '../../src/machines
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk } from './support/replay';
 
 type Snap = SnapshotFrom<typeof passwordResetRequestMachine>;
 type Request = PasswordResetRequestEvent;
@@ -51,9 +51,7 @@ const internal = [sent, failed, ticked, cooled];
 const model = (input: PasswordResetRequestInput) => ({ fixtures, internal, input });
 
 function journey(events: readonly AnyEventObject[], input: PasswordResetRequestInput = on): Snap {
-  let [s] = initialTransition(passwordResetRequestMachine, input);
-  for (const e of events) [s] = transition(passwordResetRequestMachine, s, e as never);
-  return s;
+  return walk(passwordResetRequestMachine, input, events);
 }
 const realShortest = (input: PasswordResetRequestInput) => shortestPaths(passwordResetRequestMachine, model(input)).filter(isRealistic);
 

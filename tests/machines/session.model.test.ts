@@ -2,8 +2,6 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   fromCallback,
-  initialTransition,
-  transition,
   type AnyEventObject,
   type EventObject,
   type SnapshotFrom,
@@ -28,7 +26,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 const status = (JSON.parse(readFileSync(new URL('../fixtures/api/status.json', import.meta.url), 'utf8')) as { data: Status }).data;
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
@@ -78,9 +76,7 @@ const model = (input: SessionInput, internal: readonly AnyEventObject[]) => ({ f
 const outInternal = [statusLoaded, statusFailed, loggedIn, loginRefused, loggedOut, logoutFailed];
 
 function journey(input: SessionInput, events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(sessionMachine, input);
-  for (const e of events) [s] = transition(sessionMachine, s, e as never);
-  return s;
+  return walk(sessionMachine, input, events);
 }
 
 afterEach(() => {
@@ -199,10 +195,7 @@ describe('session model', () => {
       await replay(
         signedOutInput,
         p.steps.map((s) => s.event),
-        (i, s) => {
-          expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
-        },
+        follows(p),
       );
     });
 

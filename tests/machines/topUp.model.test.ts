@@ -19,7 +19,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, follows } from './support/replay';
 
 type Snap = SnapshotFrom<typeof topUpMachine>;
 
@@ -163,10 +163,7 @@ describe('topUp model', () => {
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       await replay(
         p.steps.map((s) => s.event),
-        (i, s) => {
-          expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
-        },
+        follows(p),
       );
     });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { selectIsRendered, selectPhase, selectToken, turnstileMachine } from '../../src/machines/turnstile';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 type Snap = SnapshotFrom<typeof turnstileMachine>;
 
@@ -26,9 +26,7 @@ const realShortest = () => shortestPaths(turnstileMachine, model).filter(isReali
 const realSimple = () => simplePaths(turnstileMachine, model).filter(isRealistic);
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(turnstileMachine);
-  for (const e of events) [s] = transition(turnstileMachine, s, e as never);
-  return s;
+  return walk(turnstileMachine, undefined, events);
 }
 
 describe('turnstile model', () => {
@@ -94,10 +92,7 @@ describe('turnstile model', () => {
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       const load = await replay(
         p.steps.map((s) => s.event),
-        (i, s) => {
-          expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
-        },
+        follows(p),
       );
       const loads = p.steps.filter((s) => s.event.type === 'widget.mounted' || s.event.type === 'load.retry').length;
       expect(load.calls.length).toBeLessThanOrEqual(loads);

@@ -14,7 +14,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 type Snap = SnapshotFrom<typeof updateCheckMachine>;
 
@@ -37,9 +37,7 @@ const internal = [upToDate, found, offline, limited];
 const model = { fixtures, internal, input };
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(updateCheckMachine, input);
-  for (const e of events) [s] = transition(updateCheckMachine, s, e as never);
-  return s;
+  return walk(updateCheckMachine, input, events);
 }
 const realShortest = () => shortestPaths(updateCheckMachine, model).filter(isRealistic);
 
@@ -117,10 +115,7 @@ describe('updateCheck model', () => {
       expect(isRealistic(p)).toBe(true);
       const { snapshot } = await replay(
         p.steps.map((s) => s.event),
-        (i, s) => {
-          expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
-        },
+        follows(p),
       );
       expect(snapshot.value).toEqual(p.state.value);
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
 import { isMessageKey, renderMessage } from '../../src/i18n';
@@ -24,7 +24,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 type Snap = SnapshotFrom<typeof userFormMachine>;
 
@@ -80,9 +80,7 @@ const editWalk = {
 const realShortest = (model: typeof createModel | typeof editModel) => shortestPaths(userFormMachine, model).filter(isRealistic);
 
 function journey(id: number | null, events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(userFormMachine, { id });
-  for (const e of events) [s] = transition(userFormMachine, s, e as never);
-  return s;
+  return walk(userFormMachine, { id }, events);
 }
 const change = (field: UserFormField, value: string) => ({ type: 'field.change', field, value });
 const submit = { type: 'form.submit' };
@@ -224,10 +222,7 @@ describe('userForm model', () => {
         await replay(
           id,
           p.steps.map((s) => s.event),
-          (i, s) => {
-            expect(s.value).toEqual(p.steps[i]!.state.value);
-            expect(s.context).toEqual(p.steps[i]!.state.context);
-          },
+          follows(p),
         );
       },
     );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import type { User } from '../../src/domain/user';
@@ -12,7 +12,7 @@ import {
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
-import { replay as replayOn } from './support/replay';
+import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 const user: User = { id: 3, username: 'wechat_3', display_name: 'WeChat User', role: 1, status: 1 };
 const fixtures: EventFixtures<typeof wechatLoginMachine> = {
@@ -36,9 +36,7 @@ const realShortest = () => shortestPaths(wechatLoginMachine, model).filter(isRea
 const realSimple = () => simplePaths(wechatLoginMachine, model).filter(isRealistic);
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  let [s] = initialTransition(wechatLoginMachine);
-  for (const e of events) [s] = transition(wechatLoginMachine, s, e as never);
-  return s;
+  return walk(wechatLoginMachine, undefined, events);
 }
 
 afterEach(() => {
@@ -114,10 +112,7 @@ describe('wechatLogin model', () => {
     it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       await replay(
         p.steps.map((s) => s.event),
-        (i, s) => {
-          expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
-        },
+        follows(p),
       );
     });
 

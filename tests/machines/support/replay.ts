@@ -96,17 +96,22 @@ interface PathLike<S> {
   readonly steps: readonly { readonly event: AnyEventObject; readonly state: S }[];
 }
 
+/** A replay `check` that expects the actor's value and context to equal the path's at every step. */
+export const follows =
+  <S>(path: PathLike<S>) =>
+  (i: number, s: S): void => {
+    const expected = path.steps[i]!.state as { value: unknown; context: unknown };
+    const actual = s as { value: unknown; context: unknown };
+    expect(actual.value).toEqual(expected.value);
+    expect(actual.context).toEqual(expected.context);
+  };
+
 /** Replays a path and expects the actor's value and context to equal the path's after every step, and at the end. */
 export async function replayPath<M extends AnyStateMachine>(options: ReplayOptions<M>, path: PathLike<SnapshotFrom<M>>): Promise<Replayed<M>> {
   const run = await replay(
     options,
     path.steps.map((s) => s.event),
-    (i, s) => {
-      const expected = path.steps[i]!.state as { value: unknown; context: unknown };
-      const actual = s as { value: unknown; context: unknown };
-      expect(actual.value).toEqual(expected.value);
-      expect(actual.context).toEqual(expected.context);
-    },
+    follows(path),
   );
   expect((run.snapshot as { value: unknown }).value).toEqual((path.state as { value: unknown }).value);
   return run;
