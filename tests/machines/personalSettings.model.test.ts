@@ -39,7 +39,8 @@ import {
 } from '../../src/machines/personalSettings';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
-import { controlled, type ControlledActor } from './support/stubs';
+import { replayPath } from './support/replay';
+import { controlled } from './support/stubs';
 
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1, email: '', github_id: '', wechat_id: '' };
 const origin = 'https://console.example.com';
@@ -68,28 +69,6 @@ const keysKnown = (emitted: readonly AnyEventObject[]) => {
  * Replays a path on a real actor: the path's done/error events settle the stub of the same id,
  * every other event is sent; after each step the snapshot must equal the path's.
  */
-async function replayPath(
-  actor: { start: () => void; stop: () => void; send: (e: never) => void; getSnapshot: () => AnyMachineSnapshot },
-  stubs: Readonly<Record<string, ControlledActor<unknown, unknown>>>,
-  steps: readonly { event: AnyEventObject; state: AnyMachineSnapshot }[],
-) {
-  actor.start();
-  for (const step of steps) {
-    const e = step.event as AnyEventObject & { output?: unknown; error?: unknown };
-    const settled = /^xstate\.(done|error)\.actor\.(.+)$/.exec(e.type);
-    if (e.type === 'xstate.init') {
-      // started above
-    } else if (settled) {
-      const stub = stubs[settled[2]!]!;
-      if (settled[1] === 'done') stub.resolve(e.output);
-      else stub.reject(e.error);
-    } else actor.send(e as never);
-    await new Promise((r) => setTimeout(r, 0));
-    expect(actor.getSnapshot().value).toEqual(step.state.value);
-    expect(actor.getSnapshot().context).toEqual(step.state.context);
-  }
-  actor.stop();
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -175,13 +154,7 @@ describe('personalSettings model', () => {
       fetchAffCode: controlled<string, unknown>(),
       copyText: controlled<void, CopyTextInput>(),
     };
-    const actor = createActor(
-      personalSettingsMachine.provide({ actors: Object.fromEntries(Object.entries(stubs).map(([k, v]) => [k, v.logic])) }),
-      { input: { origin } },
-    );
-    const emitted: AnyEventObject[] = [];
-    actor.on('*', (e) => emitted.push(e));
-    await replayPath(actor, stubs as never, p.steps);
+    const { emitted } = await replayPath({ machine: personalSettingsMachine, input: { origin }, stubs }, p);
     keysKnown(emitted);
   });
 });
@@ -255,8 +228,7 @@ describe('selfDelete model', () => {
 
   it.each(realShortest().filter((p) => p.steps.length > 2).map((p) => [describePath(p), p] as const))('replays %s', async (_, p) => {
     const stubs = { deleteSelf: controlled<void, unknown>() };
-    const actor = createActor(selfDeleteMachine.provide({ actors: { deleteSelf: stubs.deleteSelf.logic } }), { input: { username: 'alice' } });
-    await replayPath(actor, stubs as never, p.steps);
+    await replayPath({ machine: selfDeleteMachine, input: { username: 'alice' }, stubs }, p);
   });
 });
 
@@ -327,8 +299,7 @@ describe('wechatBind model', () => {
 
   it.each(realShortest().filter((p) => p.steps.length > 2).map((p) => [describePath(p), p] as const))('replays %s', async (_, p) => {
     const stubs = { bindWeChat: controlled<void, BindWeChatInput>() };
-    const actor = createActor(wechatBindMachine.provide({ actors: { bindWeChat: stubs.bindWeChat.logic } }));
-    await replayPath(actor, stubs as never, p.steps);
+    await replayPath({ machine: wechatBindMachine, stubs }, p);
   });
 });
 
@@ -483,11 +454,7 @@ describe('emailBind model', () => {
         .map((p) => [describePath(p), p] as const),
     )('replays %s', async (_, p) => {
       const stubs = { sendVerificationCode: controlled<void, SendBindCodeInput>(), bindEmail: controlled<void, BindEmailInput>() };
-      const actor = createActor(
-        emailBindMachine.provide({ actors: { sendVerificationCode: stubs.sendVerificationCode.logic, bindEmail: stubs.bindEmail.logic } }),
-        { input },
-      );
-      await replayPath(actor, stubs as never, p.steps);
+      await replayPath({ machine: emailBindMachine, input, stubs }, p);
     });
   });
 });
