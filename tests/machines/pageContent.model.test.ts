@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { fromPromise, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { isMessageKey } from '../../src/i18n';
 import {
@@ -15,7 +15,6 @@ import {
   selectNotice,
   selectPhase,
   type FetchContentInput,
-  type PageContentEmitted,
   type PageContentInput,
   type PageKind,
   type ReadCachedContentInput,
@@ -33,6 +32,7 @@ import {
 } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { journey as walk } from './support/replay';
+import { replay as replayOn } from './support/replay';
 
 type Snap = SnapshotFrom<typeof pageContentMachine>;
 
@@ -265,13 +265,23 @@ describe('replay on a real actor with stub actors', () => {
     vi.useFakeTimers();
     const pending = new Map<string, Settle>();
     const calls: { id: string; input: unknown }[] = [];
-    const stub = <O, I>(id: string) =>
-      fromPromise<O, I>(({ input }) => {
+    /** A stub that records its calls in one list and is settled by invoke id; settling one that does not run fails. */
+    const stub = <O, I>(id: string) => ({
+      logic: fromPromise<O, I>(({ input }) => {
         calls.push({ id, input });
         return new Promise<O>((resolve, reject) => {
           pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
         });
-      });
+      }),
+      resolve: (output: unknown) => take(id).resolve(output),
+      reject: (error: unknown) => take(id).reject(error),
+    });
+    const take = (id: string): Settle => {
+      const settle = pending.get(id);
+      expect(settle, `${id} is running`).toBeDefined();
+      pending.delete(id);
+      return settle!;
+    };
     const writes: { id: string; input: unknown }[] = [];
     const recordWrite = <I>(id: string) =>
       fromPromise<void, I>(({ input }) => {
@@ -280,35 +290,19 @@ describe('replay on a real actor with stub actors', () => {
       });
     const machine = pageContentMachine.provide({
       actors: {
-        readCachedContent: stub<string | null, ReadCachedContentInput>('readCachedContent'),
-        fetchContent: stub<string, FetchContentInput>('fetchContent'),
-        readSeenNotice: stub<string | null, unknown>('readSeenNotice'),
-        fetchNotice: stub<string, unknown>('fetchNotice'),
         writeCachedContent: recordWrite<WriteCachedContentInput>('writeCachedContent'),
         writeSeenNotice: recordWrite<WriteSeenNoticeInput>('writeSeenNotice'),
       },
     });
-    const actor = createActor(machine, { input: { kind } });
-    const emitted: PageContentEmitted[] = [];
-    actor.on('*', (e) => emitted.push(e));
-    actor.start();
-    for (const [i, e] of events.entries()) {
-      const m = /^xstate\.(done|error)\.actor\.(.+)$/.exec(e.type);
-      if (m) {
-        const settle = pending.get(m[2]!);
-        expect(settle, `${m[2]} is running`).toBeDefined();
-        pending.delete(m[2]!);
-        if (m[1] === 'done') settle!.resolve((e as unknown as { output: unknown }).output);
-        else settle!.reject((e as unknown as { error: unknown }).error);
-      } else if (e.type !== 'xstate.init') {
-        actor.send(e as never);
-      }
-      await vi.advanceTimersByTimeAsync(0);
-      check?.(i, actor.getSnapshot());
-    }
-    const snapshot = actor.getSnapshot();
-    actor.stop();
-    return { snapshot, calls, writes, emitted };
+    const stubs = {
+      readCachedContent: stub<string | null, ReadCachedContentInput>('readCachedContent'),
+      fetchContent: stub<string, FetchContentInput>('fetchContent'),
+      readSeenNotice: stub<string | null, unknown>('readSeenNotice'),
+      fetchNotice: stub<string, unknown>('fetchNotice'),
+    };
+    const settle = () => vi.advanceTimersByTimeAsync(0);
+    const run = await replayOn({ machine, input: { kind }, stubs, settle }, events, check);
+    return { ...run, calls, writes };
   }
 
   describe.each(['home', 'about'] as const)('%s', (kind) => {
