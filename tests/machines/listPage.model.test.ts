@@ -12,8 +12,8 @@ import { redemptionListPageMachine } from '../../src/machines/redemptionListPage
 import type { TableEmitted, TableMachine, TableRow } from '../../src/machines/table';
 import { tokenKeyCopyMachine, tokenQuerySchema, tokenTableMachine } from '../../src/machines/tokenList';
 import { tokenListPageMachine } from '../../src/machines/tokenListPage';
-import { describePath, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
-import { routedOf, type Routed } from './support/routing';
+import { shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { expectRoutingOnPaths, routedOf, type Routed } from './support/routing';
 import { tokenRow } from './support/rows';
 
 /*
@@ -83,16 +83,7 @@ describe.each(pages)('$name model', ({ machine }) => {
   it('keeps its rules and routes every fact on every step of its paths', () => {
     const paths = simplePaths(machine, { ...opts, serializeState: (s) => JSON.stringify([s.value, s.context]) });
     expect(paths.length).toBeGreaterThan(0);
-    for (const path of paths) {
-      let [s] = initialTransition(machine, input);
-      for (const step of path.steps) {
-        const where = describePath(path);
-        const [next, actions] = transition(machine, s, step.event);
-        check(next, where);
-        expect(routedOf(actions), `${where}: ${step.event.type}`).toEqual(expectedRouting(s, step.event));
-        s = next;
-      }
-    }
+    expectRoutingOnPaths(machine, input, paths, { check, expected: expectedRouting });
   });
 
   it('pins the routing of a refused copy: the copied text goes to the table as the search draft', () => {

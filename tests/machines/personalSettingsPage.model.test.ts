@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, createMachine, fromPromise, initialTransition, transition, waitFor, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { assign, createActor, createMachine, fromPromise, initialTransition, waitFor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import type { NavigateEvent, NotifyEvent } from '../../src/domain/message';
 import type { User } from '../../src/domain/user';
 import { personalSettingsMachine, selfDeleteMachine, wechatBindMachine, type BindWeChatInput, type CopyTextInput } from '../../src/machines/personalSettings';
 import { personalSettingsChildren, personalSettingsPageMachine } from '../../src/machines/personalSettingsPage';
-import { describePath, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
-import { routedOf, type Routed } from './support/routing';
+import { shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { expectRoutingOnPaths, type Routed } from './support/routing';
 
 /*
  * The personal settings tab's page machine: invokes the tab, the deletion dialog, the WeChat and
@@ -80,18 +80,14 @@ describe('personalSettingsPage model', () => {
   it('keeps its rules and routes every fact on every step of its paths', () => {
     const paths = simplePaths(machine, { fixtures, input, serializeState: (s) => JSON.stringify([s.value, s.context.turnstileEnabled]) });
     expect(paths.length).toBeGreaterThan(0);
-    for (const path of paths) {
-      let [s] = initialTransition(machine, input);
-      for (const step of path.steps) {
-        const where = describePath(path);
-        const [next, actions] = transition(machine, s, step.event);
-        check(next, where);
-        expect(routedOf(actions), `${where}: ${step.event.type}`).toEqual(expectedRouting(s, step.event));
-        // the page's Turnstile flag is the last status reported
-        if (step.event.type === 'status.changed') expect(next.context.turnstileEnabled, where).toBe((step.event as { turnstileEnabled: boolean }).turnstileEnabled);
-        s = next;
-      }
-    }
+    expectRoutingOnPaths(machine, input, paths, {
+      check,
+      expected: expectedRouting,
+      // the page's Turnstile flag is the last status reported
+      alsoCheck: (next, event, where) => {
+        if (event.type === 'status.changed') expect(next.context.turnstileEnabled, where).toBe((event as { turnstileEnabled: boolean }).turnstileEnabled);
+      },
+    });
   });
 });
 

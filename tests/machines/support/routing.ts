@@ -1,3 +1,7 @@
+import { expect } from 'vitest';
+import { initialTransition, transition, type AnyStateMachine, type EventFromLogic, type InputFrom, type SnapshotFrom } from 'xstate';
+import { describePath } from './model';
+
 /**
  * What a parent page machine did with one event, read from the actions of a pure transition: the
  * events it emitted to the page and those it sent to a child. Parent page model tests compare this
@@ -18,3 +22,36 @@ export const routedOf = (actions: ActionLike): Routed[] =>
     if (a.type === 'xstate.sendTo') return [{ kind: 'send', to: p?.to, event: p?.event }];
     return [];
   });
+
+/** A path as `simplePaths` gives it: the events taken from the initial state. */
+interface PathLike<E> {
+  readonly steps: readonly { readonly event: E }[];
+}
+
+/**
+ * Walks every path from the machine's initial state with pure transitions and, on every step,
+ * checks the page's rules on the next snapshot (`check`), that the routing the step did is exactly
+ * `expected(before, event)`, and any step-specific rule (`alsoCheck`).
+ */
+export function expectRoutingOnPaths<M extends AnyStateMachine>(
+  machine: M,
+  input: InputFrom<M>,
+  paths: readonly PathLike<EventFromLogic<M>>[],
+  rules: {
+    readonly check: (s: SnapshotFrom<M>, where: string) => void;
+    readonly expected: (before: SnapshotFrom<M>, event: EventFromLogic<M>) => Routed[];
+    readonly alsoCheck?: (next: SnapshotFrom<M>, event: EventFromLogic<M>, where: string) => void;
+  },
+): void {
+  for (const path of paths) {
+    let [s] = initialTransition(machine, input);
+    const where = describePath(path);
+    for (const step of path.steps) {
+      const [next, actions] = transition(machine, s, step.event);
+      rules.check(next, where);
+      expect(routedOf(actions), `${where}: ${step.event.type}`).toEqual(rules.expected(s, step.event));
+      rules.alsoCheck?.(next, step.event, where);
+      s = next;
+    }
+  }
+}
