@@ -110,8 +110,8 @@ export const bodyMessages = {
   tooMany: (limit: number) => ({ en: `request body has too many values: at most ${limit} array items and object members`, zh: `请求体的值过多：数组元素与对象成员最多 ${limit} 个` }),
 } as const;
 
-/** Reads a body of unknown length (chunked); null as soon as it exceeds `maxBytes`. */
-async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer | null> {
+/** Reads a body of unknown length (chunked); null as soon as it exceeds `maxBytes` (the rest is not read). */
+export async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();

@@ -15,7 +15,7 @@ import {
 import { precompile } from '../db/precompiled';
 import type { Database, TokenRow, UserRow } from '../db/schema';
 import type { AppEnv } from '../http/env';
-import { jsonShapeRefusal } from '../http/bodyGuard';
+import { jsonShapeRefusal, readLimited } from '../http/bodyGuard';
 import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
 import { goKind } from './request';
@@ -177,24 +177,8 @@ async function readBodyBytes(c: Context): Promise<E.Either<RelayError, Buffer>> 
 }
 
 /** Reads a body of unknown length; null as soon as it exceeds `maxRelayBodyBytes`. */
-async function readStreamLimited(c: Context): Promise<Buffer | null> {
-  const stream = c.req.raw.body;
-  if (stream === null) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxRelayBodyBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
-}
+const readStreamLimited = async (c: Context): Promise<Buffer | null> =>
+  c.req.raw.body === null ? Buffer.alloc(0) : readLimited(c.req.raw.body, maxRelayBodyBytes);
 
 /** Modes whose unparsable body is refused at once (one-api: paths /v1/completions, /v1/chat/completions, /v1/images). */
 const strictModes: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'images']);
