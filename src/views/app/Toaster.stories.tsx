@@ -19,12 +19,18 @@ function ToasterDemo() {
   );
 }
 
-const meta = { title: 'App/Toaster', component: ToasterDemo } satisfies Meta<typeof ToasterDemo>;
+const meta = { title: 'App/Toaster', component: ToasterDemo, tags: ['!autodocs'] } satisfies Meta<typeof ToasterDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
 /** The one toaster: each level with the spec's duration (notices stay until closed). */
-export const Levels: Story = {
+export const LevelsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const body = within(canvasElement.ownerDocument.body);

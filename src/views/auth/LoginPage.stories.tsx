@@ -67,6 +67,10 @@ function LoginStory({ snapshot }: { readonly snapshot: ReturnType<typeof seedSes
   );
 }
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Auth/LoginPage',
   component: LoginPage,
@@ -78,12 +82,142 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** * Session `signedOut`: the form, its links, no alternate logins (none enabled). Login validation: the session sends nothing unless both fields are filled (the username trimmed). */
+export const SignedOut: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut' })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '用户登录' })).toBeVisible();
+    await expect(c.getByRole('link', { name: '点击重置' })).toHaveAttribute('href', '/reset');
+    await expect(c.getByRole('link', { name: '点击注册' })).toHaveAttribute('href', '/register');
+    await expect(c.queryByText('其他登录方式')).toBeNull();
+    await expect(c.queryByText('未登录或登录已过期，请重新登录！')).toBeNull();
+  },
+};
+
+/** `?expired=true` (a 401 sent the browser here): the warning above the form. */
+export const SessionExpired: Story = {
+  tags: ['!dev', '!autodocs'],
+  parameters: { route: '/login?expired=true' },
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut' })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('未登录或登录已过期，请重新登录！')).toBeVisible();
+    await expect(c.getByRole('button', { name: '登录' })).toBeEnabled();
+  },
+};
+
+/** `signedOut` with GitHub, Lark and WeChat enabled by the server status. */
+export const AllAlternateLogins: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: allLogins })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('其他登录方式')).toBeVisible();
+    await expect(c.getByRole('button', { name: '使用 GitHub 登录' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '使用飞书登录' })).toBeEnabled();
+    // The WeChat dialog loads on demand, only where the server enables it.
+    const wechat = await c.findByRole('button', { name: '使用微信验证码登录' });
+    await expect(wechat).toBeEnabled();
+  },
+};
+
+/** `signedOut` with every alternate login switched off: no buttons, no separator. */
+export const NoAlternateLogins: Story = {
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: noLogins })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.queryByText('其他登录方式')).toBeNull();
+    await expect(c.queryByRole('button', { name: '使用 GitHub 登录' })).toBeNull();
+    await expect(c.queryByRole('button', { name: '使用飞书登录' })).toBeNull();
+    await expect(c.queryByRole('button', { name: '使用微信验证码登录' })).toBeNull();
+    await expect(c.getAllByRole('button')).toHaveLength(1);
+  },
+};
+
+/** The status has not arrived yet (null): no alternate logins are offered. */
+export const StatusUnknown: Story = {
+  render: () => <LoginStory snapshot={seedSession({ phase: 'loading', auth: 'signedOut', status: null })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.queryByText('其他登录方式')).toBeNull();
+    await expect(c.getByRole('button', { name: '登录' })).toBeEnabled();
+  },
+};
+
+/** Session `signingIn` (frozen: the login is on its way): the button is busy. */
+export const SigningIn: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => (
+    <LoginStory snapshot={seedSession({ auth: 'signingIn', pendingLogin: { to: '/token', defaultPassword: false } })} />
+  ),
+  play: async ({ canvasElement }) => {
+    const button = within(canvasElement).getByRole('button', { name: '登录' });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute('data-loading');
+    // A frozen snapshot starts nothing.
+    await expect(logIn).not.toHaveBeenCalled();
+  },
+};
+
+/** English: the expired warning and the form in the other language. */
+export const English: Story = {
+  tags: ['!dev', '!autodocs'],
+  parameters: { lang: 'en', route: '/login?expired=true' },
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: allLogins })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await expect(c.getByText('Not logged in or the login has expired, please log in again!')).toBeVisible();
+    await expect(c.getByLabelText('Username or e-mail')).toBeVisible();
+    await expect(c.getByRole('button', { name: 'Log in' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: 'Sign in with GitHub' })).toBeVisible();
+    await expect(c.getByRole('button', { name: 'Sign in with Lark' })).toBeVisible();
+    await expect(await c.findByRole('button', { name: 'Sign in with a WeChat code' })).toBeVisible();
+  },
+};
+
+/** Status `password_login: false` (PasswordLoginEnabled off): no password form, the OAuth/WeChat buttons stay. */
+export const PasswordLoginDisabled: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...allLogins, password_login: false } })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeVisible();
+    await expect(c.queryByLabelText('用户名或邮箱')).toBeNull();
+    await expect(c.queryByLabelText('密码')).toBeNull();
+    await expect(c.queryByRole('button', { name: '登录' })).toBeNull();
+    await expect(c.getByRole('button', { name: '使用 GitHub 登录' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '使用飞书登录' })).toBeEnabled();
+    await expect(await c.findByRole('button', { name: '使用微信验证码登录' })).toBeEnabled();
+    await expect(c.getByRole('link', { name: '点击注册' })).toHaveAttribute('href', '/register');
+  },
+};
+
+/** Status `password_login: true` (sent explicitly): the form as usual. */
+export const PasswordLoginEnabled: Story = {
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...storyStatus, password_login: true } })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('密码')).toBeVisible();
+    await expect(c.getByRole('button', { name: '登录' })).toBeEnabled();
+    await expect(c.queryByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeNull();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
 /**
  * Session `signedOut`: the form, its links, no alternate logins (none enabled). Login
  * validation: the session sends nothing unless both fields are filled (the username trimmed).
  */
-export const SignedOut: Story = {
-  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut' })} />,
+export const SignedOutInteraction: Story = {
+  ...SignedOut,
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('heading', { name: '用户登录' })).toBeVisible();
@@ -126,20 +260,10 @@ export const SignedOut: Story = {
   },
 };
 
-/** `?expired=true` (a 401 sent the browser here): the warning above the form. */
-export const SessionExpired: Story = {
-  parameters: { route: '/login?expired=true' },
-  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut' })} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByText('未登录或登录已过期，请重新登录！')).toBeVisible();
-    await expect(c.getByRole('button', { name: '登录' })).toBeEnabled();
-  },
-};
-
 /** `signedOut` with GitHub, Lark and WeChat enabled by the server status. */
-export const AllAlternateLogins: Story = {
-  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: allLogins })} />,
+export const AllAlternateLoginsInteraction: Story = {
+  ...AllAlternateLogins,
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('其他登录方式')).toBeVisible();
@@ -152,85 +276,5 @@ export const AllAlternateLogins: Story = {
     await userEvent.click(wechat);
     const dialog = within(await screen.findByRole('dialog'));
     await waitFor(() => expect(dialog.getByRole('img', { name: '微信公众号二维码' })).toHaveAttribute('src', qrCode));
-  },
-};
-
-/** `signedOut` with every alternate login switched off: no buttons, no separator. */
-export const NoAlternateLogins: Story = {
-  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: noLogins })} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.queryByText('其他登录方式')).toBeNull();
-    await expect(c.queryByRole('button', { name: '使用 GitHub 登录' })).toBeNull();
-    await expect(c.queryByRole('button', { name: '使用飞书登录' })).toBeNull();
-    await expect(c.queryByRole('button', { name: '使用微信验证码登录' })).toBeNull();
-    await expect(c.getAllByRole('button')).toHaveLength(1);
-  },
-};
-
-/** The status has not arrived yet (null): no alternate logins are offered. */
-export const StatusUnknown: Story = {
-  render: () => <LoginStory snapshot={seedSession({ phase: 'loading', auth: 'signedOut', status: null })} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.queryByText('其他登录方式')).toBeNull();
-    await expect(c.getByRole('button', { name: '登录' })).toBeEnabled();
-  },
-};
-
-/** Session `signingIn` (frozen: the login is on its way): the button is busy. */
-export const SigningIn: Story = {
-  render: () => (
-    <LoginStory snapshot={seedSession({ auth: 'signingIn', pendingLogin: { to: '/token', defaultPassword: false } })} />
-  ),
-  play: async ({ canvasElement }) => {
-    const button = within(canvasElement).getByRole('button', { name: '登录' });
-    await expect(button).toBeDisabled();
-    await expect(button).toHaveAttribute('data-loading');
-    // A frozen snapshot starts nothing.
-    await expect(logIn).not.toHaveBeenCalled();
-  },
-};
-
-/** English: the expired warning and the form in the other language. */
-export const English: Story = {
-  parameters: { lang: 'en', route: '/login?expired=true' },
-  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: allLogins })} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-    await expect(c.getByText('Not logged in or the login has expired, please log in again!')).toBeVisible();
-    await expect(c.getByLabelText('Username or e-mail')).toBeVisible();
-    await expect(c.getByRole('button', { name: 'Log in' })).toBeEnabled();
-    await expect(c.getByRole('button', { name: 'Sign in with GitHub' })).toBeVisible();
-    await expect(c.getByRole('button', { name: 'Sign in with Lark' })).toBeVisible();
-    await expect(await c.findByRole('button', { name: 'Sign in with a WeChat code' })).toBeVisible();
-  },
-};
-
-/** Status `password_login: false` (PasswordLoginEnabled off): no password form, the OAuth/WeChat buttons stay. */
-export const PasswordLoginDisabled: Story = {
-  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...allLogins, password_login: false } })} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeVisible();
-    await expect(c.queryByLabelText('用户名或邮箱')).toBeNull();
-    await expect(c.queryByLabelText('密码')).toBeNull();
-    await expect(c.queryByRole('button', { name: '登录' })).toBeNull();
-    await expect(c.getByRole('button', { name: '使用 GitHub 登录' })).toBeEnabled();
-    await expect(c.getByRole('button', { name: '使用飞书登录' })).toBeEnabled();
-    await expect(await c.findByRole('button', { name: '使用微信验证码登录' })).toBeEnabled();
-    await expect(c.getByRole('link', { name: '点击注册' })).toHaveAttribute('href', '/register');
-  },
-};
-
-/** Status `password_login: true` (sent explicitly): the form as usual. */
-export const PasswordLoginEnabled: Story = {
-  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...storyStatus, password_login: true } })} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByLabelText('密码')).toBeVisible();
-    await expect(c.getByRole('button', { name: '登录' })).toBeEnabled();
-    await expect(c.queryByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeNull();
   },
 };

@@ -37,6 +37,10 @@ const fetching = {
   }),
 };
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Auth/OAuthButtons',
   component: OAuthButtons,
@@ -45,20 +49,13 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** State `idle`: a click fetches the state and opens GitHub's authorisation page. */
+/** State `idle`. */
 export const Idle: Story = {
   render: (args) => (
     <MachineRegistryProvider machines={[resolves]} snapshots={idle}>
       <OAuthButtons {...args} />
     </MachineRegistryProvider>
   ),
-  play: async ({ canvasElement }) => {
-    openWindow.mockClear();
-    await userEvent.click(within(canvasElement).getByRole('button', { name: '使用 GitHub 登录' }));
-    await waitFor(() =>
-      expect(openWindow).toHaveBeenCalledWith(authorizeUrl('github', 'gh-client', 'AbC123xyz789', origin)),
-    );
-  },
 };
 
 /** State `fetchingState`: the GitHub button shows progress, both are disabled. */
@@ -75,8 +72,34 @@ export const FetchingState: Story = {
   },
 };
 
+/** Only the GitHub button when Lark is not configured. */
+export const GitHubOnly: Story = {
+  tags: ['!dev', '!autodocs'],
+  args: { methods: { github: 'gh-client', lark: null, wechat: null } },
+  render: Idle.render,
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** State `idle`: a click fetches the state and opens GitHub's authorisation page. */
+export const IdleInteraction: Story = {
+  ...Idle,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    openWindow.mockClear();
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '使用 GitHub 登录' }));
+    await waitFor(() =>
+      expect(openWindow).toHaveBeenCalledWith(authorizeUrl('github', 'gh-client', 'AbC123xyz789', origin)),
+    );
+  },
+};
+
 /** A live run from the start (origin from the page): Lark opens with the console's callback. */
-export const LarkLaunch: Story = {
+export const LarkLaunchInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[resolves]}>
       <OAuthButtons {...args} />
@@ -94,7 +117,8 @@ export const LarkLaunch: Story = {
 };
 
 /** The state fetch fails: the API error becomes a toast and the buttons are ready again. */
-export const StateFetchFails: Story = {
+export const StateFetchFailsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[rejects]} snapshots={idle}>
@@ -115,10 +139,4 @@ export const StateFetchFails: Story = {
     );
     await waitFor(() => expect(github).toBeEnabled());
   },
-};
-
-/** Only the GitHub button when Lark is not configured. */
-export const GitHubOnly: Story = {
-  args: { methods: { github: 'gh-client', lark: null, wechat: null } },
-  render: Idle.render,
 };

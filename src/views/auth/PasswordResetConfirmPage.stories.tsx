@@ -48,6 +48,10 @@ const seed = (value: 'idle' | 'resetting' | 'copying' | 'done', over?: Partial<P
   [passwordResetConfirmMachine.id]: passwordResetConfirmMachine.resolveState({ value, context: context(over) }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Auth/PasswordResetConfirmPage',
   component: PasswordResetConfirmPage,
@@ -56,8 +60,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** State `idle`: the button posts; the new password appears, is copied, and the button is done. */
+/** State `idle`. */
 export const Idle: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith(answers, copies)]} snapshots={seed('idle')}>
@@ -69,19 +74,12 @@ export const Idle: Story = {
     notify.mockClear();
     const c = within(canvasElement);
     await expect(c.getByLabelText('邮箱地址')).toHaveValue(email);
-    await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await expect(await c.findByLabelText('新密码')).toHaveValue(newPassword);
-    await waitFor(() => expect(c.getByRole('button', { name: '密码重置完成' })).toBeDisabled());
-    await expect(notify).toHaveBeenCalledWith({
-      type: 'notify',
-      level: 'success',
-      message: { key: 'account.resetConfirm.copied' },
-    });
   },
 };
 
 /** State `resetting`: the button shows progress. */
 export const Resetting: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <MachineRegistryProvider machines={[machineWith(pendingConfirm, pendingCopy)]} snapshots={seed('resetting')}>
       <PasswordResetConfirmPage />
@@ -106,6 +104,7 @@ export const Copying: Story = {
 
 /** State `done` (copied): the password box and the disabled 'password reset done' button. */
 export const Done: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <MachineRegistryProvider
       machines={[machineWith(pendingConfirm, pendingCopy)]}
@@ -123,6 +122,7 @@ export const Done: Story = {
 
 /** State `done` after the clipboard refused: the password stays, with a copy-by-hand note. */
 export const DoneCopyRefused: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <MachineRegistryProvider machines={[machineWith(pendingConfirm, pendingCopy)]} snapshots={seed('done', { password: newPassword })}>
       <PasswordResetConfirmPage />
@@ -135,8 +135,49 @@ export const DoneCopyRefused: Story = {
   },
 };
 
+/** Opened without the token: nothing can be posted. */
+export const IncompleteLink: Story = {
+  tags: ['!dev', '!autodocs'],
+  parameters: { route: `/user/reset?email=${email}` },
+  render: () => (
+    <MachineRegistryProvider machines={[machineWith(answers, copies)]}>
+      <PasswordResetConfirmPage />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('重置链接不完整，请从邮件中重新打开链接。')).toBeVisible();
+    await expect(c.getByRole('button', { name: '提交' })).toBeDisabled();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** State `idle`: the button posts; the new password appears, is copied, and the button is done. */
+export const IdleInteraction: Story = {
+  ...Idle,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('邮箱地址')).toHaveValue(email);
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await expect(await c.findByLabelText('新密码')).toHaveValue(newPassword);
+    await waitFor(() => expect(c.getByRole('button', { name: '密码重置完成' })).toBeDisabled());
+    await expect(notify).toHaveBeenCalledWith({
+      type: 'notify',
+      level: 'success',
+      message: { key: 'account.resetConfirm.copied' },
+    });
+  },
+};
+
 /** A live run where the clipboard refuses: a warning toast, the password stays on show. */
-export const CopyRefused: Story = {
+export const CopyRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith(answers, copyRefused)]}>
@@ -159,7 +200,8 @@ export const CopyRefused: Story = {
 };
 
 /** A live run with an expired link: the server's message, and the button works again. */
-export const LinkExpired: Story = {
+export const LinkExpiredInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith(expired, copies)]}>
@@ -175,20 +217,5 @@ export const LinkExpired: Story = {
       expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '重置链接非法或已过期' } }),
     );
     await waitFor(() => expect(button).toBeEnabled());
-  },
-};
-
-/** Opened without the token: nothing can be posted. */
-export const IncompleteLink: Story = {
-  parameters: { route: `/user/reset?email=${email}` },
-  render: () => (
-    <MachineRegistryProvider machines={[machineWith(answers, copies)]}>
-      <PasswordResetConfirmPage />
-    </MachineRegistryProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByText('重置链接不完整，请从邮件中重新打开链接。')).toBeVisible();
-    await expect(c.getByRole('button', { name: '提交' })).toBeDisabled();
   },
 };

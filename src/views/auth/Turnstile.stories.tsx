@@ -67,7 +67,7 @@ export const Loading: Story = {
   },
 };
 
-/** State `ready`: the provider's challenge is rendered; solving it hands over the token. */
+/** State `ready`. */
 export const Ready: Story = {
   render: (args) => (
     <MachineRegistryProvider machines={[resolves]} snapshots={seed('ready')}>
@@ -77,8 +77,6 @@ export const Ready: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByTestId('token')).toHaveTextContent('(no token)');
-    await userEvent.click(await c.findByRole('button', { name: 'Verify you are human' }));
-    await waitFor(() => expect(c.getByTestId('token')).toHaveTextContent('tok-from-provider'));
   },
 };
 
@@ -94,7 +92,7 @@ export const Solved: Story = {
   },
 };
 
-/** State `failed`: the script did not load; retry loads it again. */
+/** State `failed`. */
 export const Failed: Story = {
   render: (args) => (
     <MachineRegistryProvider machines={[never]} snapshots={seed('failed')}>
@@ -104,22 +102,6 @@ export const Failed: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('Failed to load Turnstile.')).toBeVisible();
-    await userEvent.click(c.getByRole('button', { name: '重试' }));
-    await expect(await c.findByText('正在加载人机验证……')).toBeVisible();
-  },
-};
-
-/** A live run: the script loads, the challenge appears and is solved. */
-export const LoadsAndSolves: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[resolves]}>
-      <Harness {...args} />
-    </MachineRegistryProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: 'Verify you are human' }));
-    await waitFor(() => expect(c.getByTestId('token')).toHaveTextContent('tok-from-provider'));
   },
 };
 
@@ -132,5 +114,49 @@ export const LoadFails: Story = {
   ),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('Failed to load Turnstile.')).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** State `ready`: the provider's challenge is rendered; solving it hands over the token. */
+export const ReadyInteraction: Story = {
+  ...Ready,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByTestId('token')).toHaveTextContent('(no token)');
+    await userEvent.click(await c.findByRole('button', { name: 'Verify you are human' }));
+    await waitFor(() => expect(c.getByTestId('token')).toHaveTextContent('tok-from-provider'));
+  },
+};
+
+/** State `failed`: the script did not load; retry loads it again. */
+export const FailedInteraction: Story = {
+  ...Failed,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('Failed to load Turnstile.')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(await c.findByText('正在加载人机验证……')).toBeVisible();
+  },
+};
+
+/** A live run: the script loads, the challenge appears and is solved. */
+export const LoadsAndSolvesInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <MachineRegistryProvider machines={[resolves]}>
+      <Harness {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: 'Verify you are human' }));
+    await waitFor(() => expect(c.getByTestId('token')).toHaveTextContent('tok-from-provider'));
   },
 };

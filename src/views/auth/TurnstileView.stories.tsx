@@ -34,15 +34,35 @@ export const Loading: Story = {
   },
 };
 export const Ready: Story = {
+};
+export const Solved: Story = { args: { phase: 'solved' } };
+export const Failed: Story = {
+  args: { phase: 'failed' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('Failed to load Turnstile.')).toBeVisible();
+  },
+};
+export const FailedEnglish: Story = { args: { phase: 'failed' }, parameters: { lang: 'en' } };
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+export const ReadyInteraction: Story = {
+  ...Ready,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: 'Verify you are human' }));
     await waitFor(() => expect(args.onToken).toHaveBeenCalledWith('fake-turnstile-token'));
   },
 };
-export const Solved: Story = { args: { phase: 'solved' } };
-export const Failed: Story = {
-  args: { phase: 'failed' },
+
+export const FailedInteraction: Story = {
+  ...Failed,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('Failed to load Turnstile.')).toBeVisible();
@@ -50,4 +70,3 @@ export const Failed: Story = {
     await expect(args.onRetry).toHaveBeenCalledTimes(1);
   },
 };
-export const FailedEnglish: Story = { args: { phase: 'failed' }, parameters: { lang: 'en' } };

@@ -56,23 +56,8 @@ export const Week: Story = {
   },
 };
 
-/** The table alternative (every day of the range, zero-filled); range and metric send events. */
+/** The table alternative (every day of the range, zero-filled). */
 export const TableAndControls: Story = {
-  play: async ({ args, canvasElement }) => {
-    const c = within(canvasElement);
-    // the table alternative: every day of the range, zero-filled
-    await userEvent.click(c.getAllByText('以表格查看')[0]!);
-    const daily = c.getByRole('table', { name: '每日用量明细' });
-    await expect(within(daily).getAllByRole('row')).toHaveLength(8);
-    await expect(within(daily).getByRole('cell', { name: '2026-11-19' })).toBeInTheDocument();
-    await userEvent.selectOptions(c.getByLabelText('时间范围'), '30d');
-    await expect(args.onPreset).toHaveBeenCalledWith('30d');
-    await userEvent.click(c.getByRole('button', { name: '请求次数' }));
-    await expect(args.onMetric).toHaveBeenCalledWith('requests');
-    await expect(c.getByRole('button', { name: '消耗额度' })).toHaveAttribute('aria-pressed', 'true');
-    // a common user has no user picker
-    await expect(c.queryByLabelText('查看用户')).toBeNull();
-  },
 };
 
 /** Requests as the metric, quota in currency. */
@@ -85,15 +70,13 @@ export const RequestsInCurrency: Story = {
   },
 };
 
-/** The custom range: two dates and apply; a refused range says why. */
+/** The custom range: two dates and apply. */
 export const CustomRange: Story = {
   args: { preset: 'custom', rangeProblem: 'endBeforeStart', customStart: '2026-11-23', customEnd: '2026-11-01' },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('alert')).toHaveTextContent('结束日期不能早于开始日期');
     await expect(c.getByLabelText('开始日期')).toHaveValue('2026-11-23');
-    await userEvent.click(c.getByRole('button', { name: '应用' }));
-    await expect(args.onApplyCustom).toHaveBeenCalledTimes(1);
   },
 };
 
@@ -106,17 +89,6 @@ export const AdminSearch: Story = {
       { id: 2, username: 'alice', display_name: 'Alice' },
       { id: 5, username: 'alibaba', display_name: '' },
     ],
-  },
-  play: async ({ args, canvasElement }) => {
-    const c = within(canvasElement);
-    await userEvent.selectOptions(c.getByLabelText('查看用户'), 'all');
-    await expect(args.onViewer).toHaveBeenCalledWith({ kind: 'all' });
-    await userEvent.type(c.getByLabelText('搜索用户'), 'c');
-    await expect(args.onKeyword).toHaveBeenLastCalledWith('alic');
-    await userEvent.click(c.getByRole('button', { name: '搜索' }));
-    await expect(args.onSearch).toHaveBeenCalledTimes(1);
-    await userEvent.click(c.getByRole('button', { name: /^查看 alice（#2）/ }));
-    await expect(args.onViewer).toHaveBeenLastCalledWith({ kind: 'user', id: 2, username: 'alice' });
   },
 };
 
@@ -171,11 +143,9 @@ export const Loading: Story = {
 /** A failed load: the retry. */
 export const Failed: Story = {
   args: { rows: [], account: null, loadFailed: true },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('无法加载统计数据。')).toBeVisible();
-    await userEvent.click(c.getByRole('button', { name: '重试' }));
-    await expect(args.onRetry).toHaveBeenCalledTimes(1);
   },
 };
 
@@ -199,5 +169,73 @@ export const PhoneDarkEnglish: Story = {
     await expect(c.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
     await expect(c.getByRole('img', { name: /Quota used: 250\.0k over 7 days/ })).toBeInTheDocument();
     await expect(canvasElement.ownerDocument.documentElement.scrollWidth).toBeLessThanOrEqual(375);
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** The table alternative (every day of the range, zero-filled); range and metric send events. */
+export const TableAndControlsInteraction: Story = {
+  ...TableAndControls,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    // the table alternative: every day of the range, zero-filled
+    await userEvent.click(c.getAllByText('以表格查看')[0]!);
+    const daily = c.getByRole('table', { name: '每日用量明细' });
+    await expect(within(daily).getAllByRole('row')).toHaveLength(8);
+    await expect(within(daily).getByRole('cell', { name: '2026-11-19' })).toBeInTheDocument();
+    await userEvent.selectOptions(c.getByLabelText('时间范围'), '30d');
+    await expect(args.onPreset).toHaveBeenCalledWith('30d');
+    await userEvent.click(c.getByRole('button', { name: '请求次数' }));
+    await expect(args.onMetric).toHaveBeenCalledWith('requests');
+    await expect(c.getByRole('button', { name: '消耗额度' })).toHaveAttribute('aria-pressed', 'true');
+    // a common user has no user picker
+    await expect(c.queryByLabelText('查看用户')).toBeNull();
+  },
+};
+
+/** The custom range: two dates and apply; a refused range says why. */
+export const CustomRangeInteraction: Story = {
+  ...CustomRange,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('alert')).toHaveTextContent('结束日期不能早于开始日期');
+    await expect(c.getByLabelText('开始日期')).toHaveValue('2026-11-23');
+    await userEvent.click(c.getByRole('button', { name: '应用' }));
+    await expect(args.onApplyCustom).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** An admin: the user picker, the search and its results. */
+export const AdminSearchInteraction: Story = {
+  ...AdminSearch,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.selectOptions(c.getByLabelText('查看用户'), 'all');
+    await expect(args.onViewer).toHaveBeenCalledWith({ kind: 'all' });
+    await userEvent.type(c.getByLabelText('搜索用户'), 'c');
+    await expect(args.onKeyword).toHaveBeenLastCalledWith('alic');
+    await userEvent.click(c.getByRole('button', { name: '搜索' }));
+    await expect(args.onSearch).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: /^查看 alice（#2）/ }));
+    await expect(args.onViewer).toHaveBeenLastCalledWith({ kind: 'user', id: 2, username: 'alice' });
+  },
+};
+
+/** A failed load: the retry. */
+export const FailedInteraction: Story = {
+  ...Failed,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载统计数据。')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
   },
 };

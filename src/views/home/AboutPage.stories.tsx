@@ -47,6 +47,10 @@ const seed = (content: 'ready' | 'failed' | { loading: 'readingCache' | 'fetchin
   [pageContentMachine.id]: pageContentMachine.resolveState({ value: { content, notice: 'off' }, context: context(over) }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Home/AboutPage',
   component: AboutPage,
@@ -83,6 +87,7 @@ export const LoadingWithCachedCopy: Story = {
 
 /** State `content.ready` with Markdown. */
 export const ReadyMarkdown: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <MachineRegistryProvider machines={[frozen]} snapshots={seed('ready', { content: about, fresh: true })}>
       <AboutPage />
@@ -95,6 +100,7 @@ export const ReadyMarkdown: Story = {
 
 /** State `content.ready` with an https:// address. */
 export const ReadyFramed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <MachineRegistryProvider
       machines={[frozen]}
@@ -110,6 +116,7 @@ export const ReadyFramed: Story = {
 
 /** State `content.ready` with About empty: how to set it. */
 export const ReadyEmpty: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <MachineRegistryProvider machines={[frozen]} snapshots={seed('ready', { content: '', fresh: true })}>
       <AboutPage />
@@ -122,6 +129,7 @@ export const ReadyEmpty: Story = {
 
 /** State `content.failed`. */
 export const Failed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <MachineRegistryProvider machines={[frozen]} snapshots={seed('failed', { error: { text: '服务器繁忙' } })}>
       <AboutPage />
@@ -143,8 +151,14 @@ const failsOnce = fromPromise<string, FetchContentInput>(async ({ input }) => {
   return about;
 });
 
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
 /** A live run: the first load fails (toast), retry loads the page. */
-export const LiveRetry: Story = {
+export const LiveRetryInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   beforeEach: () => {
     attempts = 0;
     notify.mockClear();

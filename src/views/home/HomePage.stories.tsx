@@ -108,6 +108,10 @@ const seed = (content: ContentValue, noticeValue: NoticeValue, over?: Partial<Pa
   }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Home/HomePage',
   component: HomePage,
@@ -147,6 +151,7 @@ export const LoadingWithCachedCopy: Story = {
 
 /** State `content.ready`: the server's Markdown. */
 export const ReadyMarkdown: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[frozen]} snapshots={seed('ready', 'off', { content: serverMarkdown, fresh: true })}>
       <HomePage {...args} />
@@ -162,6 +167,7 @@ export const ReadyMarkdown: Story = {
 
 /** State `content.ready` with an https:// address: framed full width. */
 export const ReadyFramed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider
       machines={[frozen]}
@@ -177,6 +183,7 @@ export const ReadyFramed: Story = {
 
 /** State `content.ready` with HomePageContent empty: the built-in home with the system status. */
 export const ReadyDefaultHome: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[frozen]} snapshots={seed('ready', 'off', { content: '', fresh: true })}>
       <HomePage {...args} />
@@ -221,8 +228,9 @@ export const FailedWithoutCachedCopy: Story = {
   },
 };
 
-/** State `notice.showing`: the new notice above the page; closing it sends `notice.dismiss`. */
+/** State `notice.showing`. */
 export const NoticeShowing: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider
       machines={[frozen]}
@@ -234,8 +242,6 @@ export const NoticeShowing: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('region', { name: '公告' })).toHaveTextContent('维护通知：今晚 23:00 升级。');
-    await userEvent.click(c.getByRole('button', { name: '关闭公告' }));
-    await waitFor(() => expect(c.queryByRole('region', { name: '公告' })).toBeNull());
   },
 };
 
@@ -289,5 +295,22 @@ export const LiveFailure: Story = {
     await expect(await c.findByRole('button', { name: '重试' })).toBeVisible();
     await expect(c.getByText('（上次访问时的首页）')).toBeVisible();
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'error.internal' } });
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** State `notice.showing`: the new notice above the page; closing it sends `notice.dismiss`. */
+export const NoticeShowingInteraction: Story = {
+  ...NoticeShowing,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('region', { name: '公告' })).toHaveTextContent('维护通知：今晚 23:00 升级。');
+    await userEvent.click(c.getByRole('button', { name: '关闭公告' }));
+    await waitFor(() => expect(c.queryByRole('region', { name: '公告' })).toBeNull());
   },
 };

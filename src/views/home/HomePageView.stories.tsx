@@ -99,12 +99,10 @@ export const FramedContent: Story = {
 
 export const WithNotice: Story = {
   args: { notice: '**维护通知**：今晚 23:00 至 23:30 升级，期间接口可能短暂不可用。' },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const region = c.getByRole('region', { name: '公告' });
     await expect(within(region).getByText('维护通知')).toBeVisible();
-    await userEvent.click(c.getByRole('button', { name: '关闭公告' }));
-    await expect(args.onDismissNotice).toHaveBeenCalledTimes(1);
   },
 };
 
@@ -117,6 +115,32 @@ export const Loading: Story = {
 
 export const Failed: Story = {
   args: { error: { key: 'error.tooManyRequests' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('错误：请求次数过多，请稍后再试！')).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+export const WithNoticeInteraction: Story = {
+  ...WithNotice,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    const region = c.getByRole('region', { name: '公告' });
+    await expect(within(region).getByText('维护通知')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '关闭公告' }));
+    await expect(args.onDismissNotice).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const FailedInteraction: Story = {
+  ...Failed,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('错误：请求次数过多，请稍后再试！')).toBeVisible();

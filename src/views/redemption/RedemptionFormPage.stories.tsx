@@ -58,6 +58,10 @@ const seed = (value: Value, over: Partial<RedemptionFormContext> = {}) => ({
   }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Redemption/RedemptionFormPage',
   component: RedemptionFormPage,
@@ -67,8 +71,80 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+const frozenStory = (snapshots: ReturnType<typeof seed>, id: number | null = null): Story => ({
+  args: { id },
+  render: (args) => (
+    <MachineRegistryProvider machines={[frozen]} snapshots={snapshots}>
+      <RedemptionFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+});
+
+export const Loading: Story = {
+  tags: ['!dev', '!autodocs'],
+  ...frozenStory(seed('loading', { id: 12 }), 12),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('status')).toBeVisible();
+  },
+};
+export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
+  ...frozenStory(seed('loadFailed', { id: 12 }), 12),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('无法加载兑换码信息。')).toBeVisible();
+  },
+};
+export const Editing: Story = {
+  tags: ['!dev', '!autodocs'],
+  ...frozenStory(seed('editing', { id: 12, form: { name: 'spring-promo', quota: '100000', count: '1' } }), 12),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).queryByLabelText('生成数量')).toBeNull();
+  },
+};
+export const Saving: Story = {
+  tags: ['!dev', '!autodocs'],
+  ...frozenStory(seed('saving', { form: { name: 'promo', quota: '100000', count: '2' } })),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByLabelText(/名称/)).toBeDisabled();
+  },
+};
+export const Downloading: Story = {
+  ...frozenStory(seed({ created: 'downloading' }, { form: { name: 'promo', quota: '100000', count: '2' }, keys, createdName: 'promo' })),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: '重新下载' })).toBeDisabled();
+  },
+};
+export const Shown: Story = {
+  tags: ['!dev', '!autodocs'],
+  ...frozenStory(seed({ created: 'shown' }, { form: { name: 'promo', quota: '100000', count: '2' }, keys, createdName: 'promo' })),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('兑换码已下载为 promo.txt，每行一个。')).toBeVisible();
+  },
+};
+export const Copying: Story = {
+  tags: ['!dev', '!autodocs'],
+  ...frozenStory(seed({ created: 'copying' }, { form: { name: 'promo', quota: '100000', count: '2' }, keys, createdName: 'promo' })),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: /复制全部/ })).toBeDisabled();
+  },
+};
+export const EnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
+  ...frozenStory(seed('editing')),
+  parameters: { lang: 'en', colorMode: 'dark' },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('heading', { name: 'Create redemption codes' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
 /** A live create: the name rule, then two codes created, downloaded and listed. */
-export const LiveCreate: Story = {
+export const LiveCreateInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[live]}>
@@ -95,7 +171,8 @@ export const LiveCreate: Story = {
 };
 
 /** A live edit: the code loads, the save goes back to the list. */
-export const LiveEdit: Story = {
+export const LiveEditInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   parameters: { route: '/redemption/edit/12' },
   args: { id: 12 },
   render: (args) => (
@@ -115,7 +192,8 @@ export const LiveEdit: Story = {
 };
 
 /** A refused save keeps what was typed and shows the server's message. */
-export const SaveRefused: Story = {
+export const SaveRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[refusing]} snapshots={seed('editing', { form: { ...emptyRedemptionForm, name: 'a-very-long-name-indeed' } })}>
@@ -129,64 +207,5 @@ export const SaveRefused: Story = {
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '兑换码名称长度必须在1-20之间' } }));
     await expect(c.getByLabelText(/名称/)).toHaveValue('a-very-long-name-indeed');
-  },
-};
-
-const frozenStory = (snapshots: ReturnType<typeof seed>, id: number | null = null): Story => ({
-  args: { id },
-  render: (args) => (
-    <MachineRegistryProvider machines={[frozen]} snapshots={snapshots}>
-      <RedemptionFormPage {...args} />
-    </MachineRegistryProvider>
-  ),
-});
-
-export const Loading: Story = {
-  ...frozenStory(seed('loading', { id: 12 }), 12),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('status')).toBeVisible();
-  },
-};
-export const LoadFailed: Story = {
-  ...frozenStory(seed('loadFailed', { id: 12 }), 12),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByText('无法加载兑换码信息。')).toBeVisible();
-  },
-};
-export const Editing: Story = {
-  ...frozenStory(seed('editing', { id: 12, form: { name: 'spring-promo', quota: '100000', count: '1' } }), 12),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).queryByLabelText('生成数量')).toBeNull();
-  },
-};
-export const Saving: Story = {
-  ...frozenStory(seed('saving', { form: { name: 'promo', quota: '100000', count: '2' } })),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByLabelText(/名称/)).toBeDisabled();
-  },
-};
-export const Downloading: Story = {
-  ...frozenStory(seed({ created: 'downloading' }, { form: { name: 'promo', quota: '100000', count: '2' }, keys, createdName: 'promo' })),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('button', { name: '重新下载' })).toBeDisabled();
-  },
-};
-export const Shown: Story = {
-  ...frozenStory(seed({ created: 'shown' }, { form: { name: 'promo', quota: '100000', count: '2' }, keys, createdName: 'promo' })),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByText('兑换码已下载为 promo.txt，每行一个。')).toBeVisible();
-  },
-};
-export const Copying: Story = {
-  ...frozenStory(seed({ created: 'copying' }, { form: { name: 'promo', quota: '100000', count: '2' }, keys, createdName: 'promo' })),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('button', { name: /复制全部/ })).toBeDisabled();
-  },
-};
-export const EnglishDark: Story = {
-  ...frozenStory(seed('editing')),
-  parameters: { lang: 'en', colorMode: 'dark' },
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('heading', { name: 'Create redemption codes' })).toBeVisible();
   },
 };

@@ -50,6 +50,10 @@ const seed = (value: TableValue, over: Partial<TableContext<Redemption>> = {}) =
   [redemptionTableMachine.id]: redemptionTableMachine.resolveState({ value, context: tableContext(over) }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Redemption/RedemptionListPage',
   component: RedemptionListPage,
@@ -59,47 +63,6 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** A live run: the codes load, a code is disabled, another deleted after the confirmation. */
-export const Live: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[table, copies]}>
-        <RedemptionListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '禁用兑换码 #12' }));
-    await expect(await c.findByRole('button', { name: '启用兑换码 #12' })).toBeEnabled();
-    await userEvent.click(c.getByRole('button', { name: '删除兑换码 #10' }));
-    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
-    await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
-    await waitFor(() => expect(c.queryByRole('button', { name: '删除兑换码 #10' })).toBeNull());
-    await userEvent.click(c.getByRole('button', { name: '复制兑换码 #12' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'redemptions.copied' } }));
-  },
-};
-
-/** The clipboard refuses: the spec's warning, and the key lands in the search box. */
-export const CopyRefused: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[frozenTable, copyRefused]} snapshots={seed({ ready: 'idle' })}>
-        <RedemptionListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(c.getByRole('button', { name: '复制兑换码 #10' }));
-    await waitFor(() => expect(c.getByRole('searchbox')).toHaveValue(redemptionRows[2]!.key));
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'warning', message: { key: 'redemptions.copyFailed' } });
-  },
-};
-
 const frozen = (snapshots: ReturnType<typeof seed>) => (args: { quotaDisplay: { displayInCurrency: boolean; quotaPerUnit: number } }) => (
   <MachineRegistryProvider machines={[frozenTable, copies]} snapshots={snapshots}>
     <RedemptionListPage {...args} />
@@ -108,6 +71,7 @@ const frozen = (snapshots: ReturnType<typeof seed>) => (args: { quotaDisplay: { 
 
 /** State `loading` with nothing loaded: skeleton rows. */
 export const FirstLoad: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('loading', { rows: [], shown: [], pagesLoaded: 0, exhausted: false })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('table', { name: '兑换码' }).closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true');
@@ -115,6 +79,7 @@ export const FirstLoad: Story = {
 };
 
 export const Ready: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'idle' })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('partner-batch')).toBeVisible();
@@ -122,6 +87,7 @@ export const Ready: Story = {
 };
 
 export const Empty: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'idle' }, { rows: [], shown: [] })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('暂无数据')).toBeVisible();
@@ -154,6 +120,7 @@ export const FilteredUsed: Story = {
 };
 
 export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('failed', { rows: [], shown: [] })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('列表加载失败')).toBeVisible();
@@ -161,6 +128,7 @@ export const LoadFailed: Story = {
 };
 
 export const RowBusy: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'idle' }, { busy: { 12: 'toggle' } })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '禁用兑换码 #12' })).toBeDisabled();
@@ -168,6 +136,7 @@ export const RowBusy: Story = {
 };
 
 export const ConfirmingRow: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'confirmingRow' }, { pending: { id: 12, action: 'delete', value: '' } })),
   play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
@@ -176,6 +145,7 @@ export const ConfirmingRow: Story = {
 };
 
 export const ConfirmingBulk: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'confirmingBulk' }, { selected: [12, 10], bulk: bulkRun() })),
   play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
@@ -184,6 +154,7 @@ export const ConfirmingBulk: Story = {
 };
 
 export const BulkRunning: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: { bulkRunning: 'running' } }, { selected: [12, 10], bulk: bulkRun({ done: 1, succeeded: [12] }) })),
   play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
@@ -192,6 +163,7 @@ export const BulkRunning: Story = {
 };
 
 export const BulkReport: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(
     seed(
       { ready: 'bulkReport' },
@@ -208,6 +180,7 @@ export const BulkReport: Story = {
 };
 
 export const Phone: Story = {
+  tags: ['!dev', '!autodocs'],
   ...phoneViewport,
   render: frozen(seed({ ready: 'idle' }, { selected: [12] })),
   play: async ({ canvasElement }) => {
@@ -216,9 +189,58 @@ export const Phone: Story = {
 };
 
 export const EnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: frozen(seed({ ready: 'idle' })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('table', { name: 'Redemption codes' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** A live run: the codes load, a code is disabled, another deleted after the confirmation. */
+export const LiveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[table, copies]}>
+        <RedemptionListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '禁用兑换码 #12' }));
+    await expect(await c.findByRole('button', { name: '启用兑换码 #12' })).toBeEnabled();
+    await userEvent.click(c.getByRole('button', { name: '删除兑换码 #10' }));
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
+    await waitFor(() => expect(c.queryByRole('button', { name: '删除兑换码 #10' })).toBeNull());
+    await userEvent.click(c.getByRole('button', { name: '复制兑换码 #12' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'redemptions.copied' } }));
+  },
+};
+
+/** The clipboard refuses: the spec's warning, and the key lands in the search box. */
+export const CopyRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[frozenTable, copyRefused]} snapshots={seed({ ready: 'idle' })}>
+        <RedemptionListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '复制兑换码 #10' }));
+    await waitFor(() => expect(c.getByRole('searchbox')).toHaveValue(redemptionRows[2]!.key));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'warning', message: { key: 'redemptions.copyFailed' } });
   },
 };

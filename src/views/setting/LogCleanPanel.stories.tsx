@@ -49,6 +49,10 @@ function CleanStory({
   );
 }
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Setting/LogCleanPanel',
   component: LogCleanPanel,
@@ -74,9 +78,56 @@ export const Fresh: Story = {
   },
 };
 
-/** State `idle`: pick a target, ask, confirm: the delete gets the target and the toast the count. */
+/** State `idle`. */
 export const Idle: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <CleanStory snapshots={seed('idle')} />,
+};
+
+/** State `idle` with an emptied field. */
+export const InvalidTarget: Story = {
+  render: () => <CleanStory snapshots={seed('idle', { target: '' })} />,
+};
+
+/** State `confirming`. */
+export const Confirming: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <CleanStory snapshots={seed('confirming')} />,
+  play: async () => {
+    const dialog = within(await screen.findByRole('alertdialog'));
+    await waitFor(() => expect(dialog.getByText('2025-05-16 10:30:00 之前的全部日志将被删除，此操作不可撤销。')).toBeVisible());
+  },
+};
+
+/** State `clearing` (frozen): the dialog's button is busy. */
+export const Clearing: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <CleanStory machine={pending} snapshots={seed('clearing')} />,
+  play: async () => {
+    const dialog = within(await screen.findByRole('alertdialog'));
+    await expect(dialog.getByRole('button', { name: '确认清除' })).toBeDisabled();
+    await expect(clearLogs).not.toHaveBeenCalled();
+  },
+};
+
+/** State `idle` after a clean: the count stays shown. */
+export const Cleared: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <CleanStory snapshots={seed('idle', { lastCount: 5 })} />,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('上次清理了 5 条日志')).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** State `idle`: pick a target, ask, confirm: the delete gets the target and the toast the count. */
+export const IdleInteraction: Story = {
+  ...Idle,
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const field = c.getByLabelText('日志清理时间');
@@ -100,8 +151,9 @@ export const Idle: Story = {
 };
 
 /** State `idle` with an emptied field: an error toast, nothing asked, nothing sent. */
-export const InvalidTarget: Story = {
-  render: () => <CleanStory snapshots={seed('idle', { target: '' })} />,
+export const InvalidTargetInteraction: Story = {
+  ...InvalidTarget,
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '清除历史日志' }));
     await waitFor(() =>
@@ -113,8 +165,9 @@ export const InvalidTarget: Story = {
 };
 
 /** State `confirming`: cancelling closes the dialog and sends nothing. */
-export const Confirming: Story = {
-  render: () => <CleanStory snapshots={seed('confirming')} />,
+export const ConfirmingInteraction: Story = {
+  ...Confirming,
+  tags: ['interaction', '!autodocs'],
   play: async () => {
     const dialog = within(await screen.findByRole('alertdialog'));
     await waitFor(() => expect(dialog.getByText('2025-05-16 10:30:00 之前的全部日志将被删除，此操作不可撤销。')).toBeVisible());
@@ -126,7 +179,8 @@ export const Confirming: Story = {
 };
 
 /** State `confirming`, the server refuses: 'log cleanup failed: {message}'. */
-export const Refused: Story = {
+export const RefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => <CleanStory machine={failing} snapshots={seed('confirming')} />,
   play: async () => {
     const dialog = within(await screen.findByRole('alertdialog'));
@@ -138,23 +192,5 @@ export const Refused: Story = {
         message: { key: 'settingsExtras.logClean.failed', params: { message: '无权进行此操作，权限不足' } },
       }),
     );
-  },
-};
-
-/** State `clearing` (frozen): the dialog's button is busy. */
-export const Clearing: Story = {
-  render: () => <CleanStory machine={pending} snapshots={seed('clearing')} />,
-  play: async () => {
-    const dialog = within(await screen.findByRole('alertdialog'));
-    await expect(dialog.getByRole('button', { name: '确认清除' })).toBeDisabled();
-    await expect(clearLogs).not.toHaveBeenCalled();
-  },
-};
-
-/** State `idle` after a clean: the count stays shown. */
-export const Cleared: Story = {
-  render: () => <CleanStory snapshots={seed('idle', { lastCount: 5 })} />,
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByText('上次清理了 5 条日志')).toBeVisible();
   },
 };

@@ -118,6 +118,10 @@ function Frame({
   );
 }
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Setting/PersonalSettings',
   component: PersonalSettings,
@@ -126,107 +130,10 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** A live run: a token is generated and copied, then the invite link. */
-export const TokenAndInvite: Story = {
-  render: () => (
-    <Frame machines={liveAll}>
-      <PersonalSettings />
-    </Frame>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    copied.mockClear();
-    stored = alice;
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '生成系统访问令牌' }));
-    await waitFor(() => expect(copied).toHaveBeenCalledWith(token));
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.token.copied' } });
-    await userEvent.click(c.getByRole('button', { name: '复制邀请链接' }));
-    await waitFor(() => expect(copied).toHaveBeenCalledWith('http://localhost/register?aff=Ab3x'));
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.invite.copied' } });
-  },
-};
-
-/** The clipboard refuses: the token is shown in a read-only box instead. */
-export const ClipboardRefused: Story = {
-  render: () => (
-    <Frame machines={[settingsNoClipboard, deleteFrozen, wechatFrozen, emailFrozen, oauthFrozen]}>
-      <PersonalSettings />
-    </Frame>
-  ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await userEvent.click(c.getByRole('button', { name: '生成系统访问令牌' }));
-    await expect(await c.findByLabelText('系统访问令牌')).toHaveValue(token);
-    await expect(c.getByText('未能复制到剪贴板，请选中下方内容手动复制。')).toBeVisible();
-  },
-};
-
-/** Delete: a wrong name is refused, the right one deletes and the session logs out. */
-export const DeleteAccount: Story = {
-  render: () => (
-    <Frame machines={liveAll}>
-      <PersonalSettings />
-    </Frame>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    await userEvent.click(within(canvasElement).getByRole('button', { name: '删除个人账户' }));
-    const input = await screen.findByLabelText('输入你的账户名 alice 以确认删除');
-    await userEvent.type(input, 'bob');
-    await userEvent.click(screen.getByRole('button', { name: '确认删除' }));
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'validation.selfDelete.mismatch' } });
-    await userEvent.clear(input);
-    await userEvent.type(input, 'alice');
-    await userEvent.click(screen.getByRole('button', { name: '确认删除' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.delete.done' } }));
-  },
-};
-
-/** WeChat: an empty code does nothing; a good one binds and the bindings reload. */
-export const BindWeChat: Story = {
-  render: () => (
-    <Frame machines={liveAll}>
-      <PersonalSettings />
-    </Frame>
-  ),
-  play: async ({ canvasElement }) => {
-    stored = alice;
-    notify.mockClear();
-    await userEvent.click(within(canvasElement).getByRole('button', { name: '绑定微信账号' }));
-    await userEvent.click(await screen.findByRole('button', { name: '绑定' }));
-    await expect(notify).not.toHaveBeenCalled();
-    await userEvent.type(screen.getByLabelText('验证码'), '123456');
-    await userEvent.click(screen.getByRole('button', { name: '绑定' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.wechat.bound' } }));
-    await expect(await within(canvasElement).findByText('oWx-alice')).toBeVisible();
-  },
-};
-
-/** E-mail: send a code (the countdown starts), then bind. */
-export const BindEmail: Story = {
-  render: () => (
-    <Frame machines={liveAll}>
-      <PersonalSettings />
-    </Frame>
-  ),
-  play: async ({ canvasElement }) => {
-    stored = alice;
-    notify.mockClear();
-    await userEvent.click(within(canvasElement).getByRole('button', { name: '绑定邮箱地址' }));
-    await enterText(await screen.findByLabelText('邮箱地址'), 'alice@example.com');
-    await userEvent.click(screen.getByRole('button', { name: '获取验证码' }));
-    await expect(await screen.findByRole('button', { name: /重新发送 \(\d+\)/ })).toBeDisabled();
-    await userEvent.type(screen.getByLabelText('验证码'), '8d3f');
-    await userEvent.click(screen.getByRole('button', { name: '确认绑定' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.email.bound' } }));
-    await expect(await within(canvasElement).findByText('alice@example.com')).toBeVisible();
-  },
-};
-
 // One story per machine state (frozen snapshots).
 
 export const SettingsLoading: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame snapshots={{ personalSettings: settingsState('loading', { user: null }) }}>
       <PersonalSettings />
@@ -237,6 +144,7 @@ export const SettingsLoading: Story = {
   },
 };
 export const SettingsReady: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame snapshots={{ personalSettings: settingsState('ready', { user: { ...alice, github_id: '1024' } }) }}>
       <PersonalSettings />
@@ -247,6 +155,7 @@ export const SettingsReady: Story = {
   },
 };
 export const SettingsGeneratingToken: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame snapshots={{ personalSettings: settingsState('generatingToken') }}>
       <PersonalSettings />
@@ -287,6 +196,7 @@ export const SettingsCopyingInvite: Story = {
   },
 };
 export const DeleteOpen: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame snapshots={{ selfDelete: deleteState('open', 'ali') }}>
       <PersonalSettings />
@@ -317,6 +227,7 @@ export const Deleted: Story = {
   },
 };
 export const WeChatOpen: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame snapshots={{ wechatBind: wechatState('open') }}>
       <PersonalSettings />
@@ -339,6 +250,7 @@ export const WeChatBinding: Story = {
   },
 };
 export const EmailOpen: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame snapshots={{ emailBind: emailState({ dialog: 'open', code: 'idle' }, { email: 'alice@example.com' }) }}>
       <PersonalSettings />
@@ -379,6 +291,7 @@ export const EmailBinding: Story = {
   },
 };
 export const EnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: () => (
     <Frame>
@@ -387,5 +300,113 @@ export const EnglishDark: Story = {
   ),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: 'Generate access token' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** A live run: a token is generated and copied, then the invite link. */
+export const TokenAndInviteInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: () => (
+    <Frame machines={liveAll}>
+      <PersonalSettings />
+    </Frame>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    copied.mockClear();
+    stored = alice;
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '生成系统访问令牌' }));
+    await waitFor(() => expect(copied).toHaveBeenCalledWith(token));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.token.copied' } });
+    await userEvent.click(c.getByRole('button', { name: '复制邀请链接' }));
+    await waitFor(() => expect(copied).toHaveBeenCalledWith('http://localhost/register?aff=Ab3x'));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.invite.copied' } });
+  },
+};
+
+/** The clipboard refuses: the token is shown in a read-only box instead. */
+export const ClipboardRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: () => (
+    <Frame machines={[settingsNoClipboard, deleteFrozen, wechatFrozen, emailFrozen, oauthFrozen]}>
+      <PersonalSettings />
+    </Frame>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '生成系统访问令牌' }));
+    await expect(await c.findByLabelText('系统访问令牌')).toHaveValue(token);
+    await expect(c.getByText('未能复制到剪贴板，请选中下方内容手动复制。')).toBeVisible();
+  },
+};
+
+/** Delete: a wrong name is refused, the right one deletes and the session logs out. */
+export const DeleteAccountInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: () => (
+    <Frame machines={liveAll}>
+      <PersonalSettings />
+    </Frame>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '删除个人账户' }));
+    const input = await screen.findByLabelText('输入你的账户名 alice 以确认删除');
+    await userEvent.type(input, 'bob');
+    await userEvent.click(screen.getByRole('button', { name: '确认删除' }));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'validation.selfDelete.mismatch' } });
+    await userEvent.clear(input);
+    await userEvent.type(input, 'alice');
+    await userEvent.click(screen.getByRole('button', { name: '确认删除' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.delete.done' } }));
+  },
+};
+
+/** WeChat: an empty code does nothing; a good one binds and the bindings reload. */
+export const BindWeChatInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: () => (
+    <Frame machines={liveAll}>
+      <PersonalSettings />
+    </Frame>
+  ),
+  play: async ({ canvasElement }) => {
+    stored = alice;
+    notify.mockClear();
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '绑定微信账号' }));
+    await userEvent.click(await screen.findByRole('button', { name: '绑定' }));
+    await expect(notify).not.toHaveBeenCalled();
+    await userEvent.type(screen.getByLabelText('验证码'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: '绑定' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.wechat.bound' } }));
+    await expect(await within(canvasElement).findByText('oWx-alice')).toBeVisible();
+  },
+};
+
+/** E-mail: send a code (the countdown starts), then bind. */
+export const BindEmailInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: () => (
+    <Frame machines={liveAll}>
+      <PersonalSettings />
+    </Frame>
+  ),
+  play: async ({ canvasElement }) => {
+    stored = alice;
+    notify.mockClear();
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '绑定邮箱地址' }));
+    await enterText(await screen.findByLabelText('邮箱地址'), 'alice@example.com');
+    await userEvent.click(screen.getByRole('button', { name: '获取验证码' }));
+    await expect(await screen.findByRole('button', { name: /重新发送 \(\d+\)/ })).toBeDisabled();
+    await userEvent.type(screen.getByLabelText('验证码'), '8d3f');
+    await userEvent.click(screen.getByRole('button', { name: '确认绑定' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'personal.email.bound' } }));
+    await expect(await within(canvasElement).findByText('alice@example.com')).toBeVisible();
   },
 };

@@ -49,6 +49,48 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Ready: Story = {
+};
+export const NoProviders: Story = {
+  args: { providers: { wechat: false, github: false, lark: false } },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).queryByRole('button', { name: '绑定 GitHub 账号' })).toBeNull();
+    await expect(within(canvasElement).getByRole('button', { name: '绑定邮箱地址' })).toBeVisible();
+  },
+};
+export const LoadingAccount: Story = { args: { account: null, loadingAccount: true } };
+export const Generating: Story = { args: { generatingToken: true, busy: true } };
+export const TokenShown: Story = {
+  args: { shown: { kind: 'token', text: '0123456789abcdef0123456789abcdef' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('系统访问令牌')).toHaveValue('0123456789abcdef0123456789abcdef');
+    await expect(c.getByLabelText('系统访问令牌')).toHaveAttribute('readonly');
+  },
+};
+export const DeleteOpen: Story = {
+  args: { selfDelete: { ...meta.args.selfDelete, open: true, confirmation: 'ali' } },
+};
+export const WeChatOpen: Story = {
+  args: { wechat: { ...meta.args.wechat, open: true } },
+};
+export const EmailOpen: Story = {
+  args: { email: { ...meta.args.email, open: true, email: 'alice@example.com', codeSecondsLeft: 12, canSendCode: false } },
+  play: async () => {
+    await expect(await screen.findByRole('button', { name: '重新发送 (12)' })).toBeDisabled();
+  },
+};
+export const Narrow: Story = { globals: { viewport: { value: 'mobile1' } } };
+export const Dark: Story = { parameters: { colorMode: 'dark' } };
+export const English: Story = { parameters: { lang: 'en' } };
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+export const ReadyInteraction: Story = {
+  ...Ready,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '生成系统访问令牌' }));
@@ -65,17 +107,10 @@ export const Ready: Story = {
     await expect(args.selfDelete.onOpen).toHaveBeenCalledTimes(1);
   },
 };
-export const NoProviders: Story = {
-  args: { providers: { wechat: false, github: false, lark: false } },
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).queryByRole('button', { name: '绑定 GitHub 账号' })).toBeNull();
-    await expect(within(canvasElement).getByRole('button', { name: '绑定邮箱地址' })).toBeVisible();
-  },
-};
-export const LoadingAccount: Story = { args: { account: null, loadingAccount: true } };
-export const Generating: Story = { args: { generatingToken: true, busy: true } };
-export const TokenShown: Story = {
-  args: { shown: { kind: 'token', text: '0123456789abcdef0123456789abcdef' } },
+
+export const TokenShownInteraction: Story = {
+  ...TokenShown,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText('系统访问令牌')).toHaveValue('0123456789abcdef0123456789abcdef');
@@ -84,8 +119,10 @@ export const TokenShown: Story = {
     await expect(args.onDismissShown).toHaveBeenCalledTimes(1);
   },
 };
-export const DeleteOpen: Story = {
-  args: { selfDelete: { ...meta.args.selfDelete, open: true, confirmation: 'ali' } },
+
+export const DeleteOpenInteraction: Story = {
+  ...DeleteOpen,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args }) => {
     const input = await screen.findByLabelText('输入你的账户名 alice 以确认删除');
     await userEvent.type(input, 'c');
@@ -94,16 +131,20 @@ export const DeleteOpen: Story = {
     await expect(args.selfDelete.onConfirm).toHaveBeenCalledTimes(1);
   },
 };
-export const WeChatOpen: Story = {
-  args: { wechat: { ...meta.args.wechat, open: true } },
+
+export const WeChatOpenInteraction: Story = {
+  ...WeChatOpen,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args }) => {
     await userEvent.type(await screen.findByLabelText('验证码'), '123456');
     await userEvent.click(screen.getByRole('button', { name: '绑定' }));
     await expect(args.wechat.onSubmit).toHaveBeenCalledWith('123456');
   },
 };
-export const EmailOpen: Story = {
-  args: { email: { ...meta.args.email, open: true, email: 'alice@example.com', codeSecondsLeft: 12, canSendCode: false } },
+
+export const EmailOpenInteraction: Story = {
+  ...EmailOpen,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args }) => {
     await expect(await screen.findByRole('button', { name: '重新发送 (12)' })).toBeDisabled();
     await userEvent.type(screen.getByLabelText('验证码'), '9');
@@ -112,6 +153,3 @@ export const EmailOpen: Story = {
     await expect(args.email.onSubmit).toHaveBeenCalledTimes(1);
   },
 };
-export const Narrow: Story = { globals: { viewport: { value: 'mobile1' } } };
-export const Dark: Story = { parameters: { colorMode: 'dark' } };
-export const English: Story = { parameters: { lang: 'en' } };

@@ -55,8 +55,14 @@ function CheckStory({
   );
 }
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Setting/UpdateCheck',
+  // Every state here is one UpdateCheckView's stories show: no docs page of its own.
+  tags: ['!autodocs'],
   component: UpdateCheck,
   parameters: { route: '/setting' },
   beforeEach: () => {
@@ -67,9 +73,46 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** State `idle`, a newer release out: the dialog opens with it; closing returns to idle. */
+/** State `idle`, a newer release out. */
 export const Idle: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <CheckStory snapshots={seed('idle')} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('当前版本：v0.1.0')).toBeVisible();
+  },
+};
+
+/** State `checking` (frozen): the button is busy. */
+export const Checking: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <CheckStory machine={pending} snapshots={seed('checking')} />,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: '检查更新' })).toBeDisabled();
+    await expect(fetchLatestRelease).not.toHaveBeenCalled();
+  },
+};
+
+/** State `showing`: the dialog with the seeded release. */
+export const Showing: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <CheckStory snapshots={seed('showing', { release: newer })} />,
+  play: async () => {
+    const dialog = within(await screen.findByRole('dialog'));
+    await waitFor(() => expect(dialog.getByRole('heading', { name: '新版本：v0.2.0' })).toBeVisible());
+    await waitFor(() => expect(dialog.getByText('价格一览')).toBeVisible());
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** State `idle`, a newer release out: the dialog opens with it; closing returns to idle. */
+export const IdleInteraction: Story = {
+  ...Idle,
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('当前版本：v0.1.0')).toBeVisible();
@@ -85,7 +128,8 @@ export const Idle: Story = {
 };
 
 /** State `idle`, the latest release is this console's: '已是最新版本：v0.1.0', no dialog. */
-export const UpToDate: Story = {
+export const UpToDateInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => <CheckStory machine={upToDate} snapshots={seed('idle')} />,
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '检查更新' }));
@@ -101,7 +145,8 @@ export const UpToDate: Story = {
 };
 
 /** State `idle`, the listing cannot be reached: an error toast. */
-export const Offline: Story = {
+export const OfflineInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => <CheckStory machine={offline} snapshots={seed('idle')} />,
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '检查更新' }));
@@ -112,24 +157,5 @@ export const Offline: Story = {
         message: { key: 'error.prefixed', params: { message: 'Failed to fetch' } },
       }),
     );
-  },
-};
-
-/** State `checking` (frozen): the button is busy. */
-export const Checking: Story = {
-  render: () => <CheckStory machine={pending} snapshots={seed('checking')} />,
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('button', { name: '检查更新' })).toBeDisabled();
-    await expect(fetchLatestRelease).not.toHaveBeenCalled();
-  },
-};
-
-/** State `showing`: the dialog with the seeded release. */
-export const Showing: Story = {
-  render: () => <CheckStory snapshots={seed('showing', { release: newer })} />,
-  play: async () => {
-    const dialog = within(await screen.findByRole('dialog'));
-    await waitFor(() => expect(dialog.getByRole('heading', { name: '新版本：v0.2.0' })).toBeVisible());
-    await waitFor(() => expect(dialog.getByText('价格一览')).toBeVisible());
   },
 };

@@ -17,46 +17,15 @@ type Story = StoryObj<typeof meta>;
 
 /** Open: the title, what will change, and the two answers. */
 export const Open: Story = {
-  play: async ({ args }) => {
+  play: async () => {
     const dialog = await screen.findByRole('alertdialog', { name: '请确认' });
     await expect(dialog).toHaveAccessibleDescription('确定删除渠道「openai-main」吗？');
-    await userEvent.click(screen.getByRole('button', { name: '确定' }));
-    await expect(args.onConfirm).toHaveBeenCalledTimes(1);
-    await expect(args.onCancel).not.toHaveBeenCalled();
-  },
-};
-
-/** Escape cancels. */
-export const EscapeCancels: Story = {
-  play: async ({ args }) => {
-    await screen.findByRole('alertdialog');
-    await waitFor(() => expect(screen.getByRole('alertdialog')).toContainElement(document.activeElement as HTMLElement));
-    await userEvent.keyboard('{Escape}');
-    await expect(args.onCancel).toHaveBeenCalledTimes(1);
-    await expect(args.onConfirm).not.toHaveBeenCalled();
-  },
-};
-
-/** The cancel button (and the corner close button) cancel. */
-export const CancelButton: Story = {
-  play: async ({ args }) => {
-    await screen.findByRole('alertdialog');
-    const [cancel, close] = screen.getAllByRole('button', { name: '取消' });
-    await userEvent.click(cancel!);
-    await expect(args.onCancel).toHaveBeenCalledTimes(1);
-    await userEvent.click(close!);
-    await expect(args.onCancel).toHaveBeenCalledTimes(2);
   },
 };
 
 /** A destructive action with its own title and button text. */
 export const Danger: Story = {
   args: { danger: true, title: '删除渠道', confirmLabel: '删除' },
-  play: async ({ args }) => {
-    await screen.findByRole('alertdialog', { name: '删除渠道' });
-    await userEvent.click(screen.getByRole('button', { name: '删除' }));
-    await expect(args.onConfirm).toHaveBeenCalledTimes(1);
-  },
 };
 
 /** Waiting for the answer: cancel is off, confirm spins. */
@@ -85,5 +54,59 @@ export const English: Story = {
   parameters: { lang: 'en' },
   play: async () => {
     await screen.findByRole('alertdialog', { name: 'Please confirm' });
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** Open: the title, what will change, and the two answers. */
+export const OpenInteraction: Story = {
+  ...Open,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args }) => {
+    const dialog = await screen.findByRole('alertdialog', { name: '请确认' });
+    await expect(dialog).toHaveAccessibleDescription('确定删除渠道「openai-main」吗？');
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await expect(args.onConfirm).toHaveBeenCalledTimes(1);
+    await expect(args.onCancel).not.toHaveBeenCalled();
+  },
+};
+
+/** Escape cancels. */
+export const EscapeCancelsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args }) => {
+    await screen.findByRole('alertdialog');
+    await waitFor(() => expect(screen.getByRole('alertdialog')).toContainElement(document.activeElement as HTMLElement));
+    await userEvent.keyboard('{Escape}');
+    await expect(args.onCancel).toHaveBeenCalledTimes(1);
+    await expect(args.onConfirm).not.toHaveBeenCalled();
+  },
+};
+
+/** The cancel button (and the corner close button) cancel. */
+export const CancelButtonInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args }) => {
+    await screen.findByRole('alertdialog');
+    const [cancel, close] = screen.getAllByRole('button', { name: '取消' });
+    await userEvent.click(cancel!);
+    await expect(args.onCancel).toHaveBeenCalledTimes(1);
+    await userEvent.click(close!);
+    await expect(args.onCancel).toHaveBeenCalledTimes(2);
+  },
+};
+
+/** A destructive action with its own title and button text. */
+export const DangerInteraction: Story = {
+  ...Danger,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args }) => {
+    await screen.findByRole('alertdialog', { name: '删除渠道' });
+    await userEvent.click(screen.getByRole('button', { name: '删除' }));
+    await expect(args.onConfirm).toHaveBeenCalledTimes(1);
   },
 };

@@ -39,28 +39,17 @@ export const NothingSelected: Story = {
 
 /** Some rows selected while the server has more: "select all matching" loads the rest. */
 export const SomeSelected: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     disable.mockClear();
     const c = within(canvasElement);
     const bar = c.getByRole('region', { name: '已选择 2 项' });
     await expect(within(bar).getByText('已选择 2 项')).toBeVisible();
-    await userEvent.click(c.getByRole('button', { name: '选择全部符合条件的记录（将加载所有页）' }));
-    await expect(args.onSelectAllMatching).toHaveBeenCalledTimes(1);
-    await userEvent.click(c.getByRole('button', { name: '禁用' }));
-    await expect(disable).toHaveBeenCalledTimes(1);
-    await userEvent.click(c.getByRole('button', { name: '取消选择' }));
-    await expect(args.onClear).toHaveBeenCalledTimes(1);
   },
 };
 
 /** Every row is loaded: the offer names how many rows "all" is. */
 export const SomeSelectedComplete: Story = {
   args: { complete: true, shownCount: 37 },
-  play: async ({ args, canvasElement }) => {
-    const c = within(canvasElement);
-    await userEvent.click(c.getByRole('button', { name: '选择全部 37 项' }));
-    await expect(args.onSelectAllMatching).toHaveBeenCalledTimes(1);
-  },
 };
 
 /** All matching rows are selected: nothing more to offer. */
@@ -93,3 +82,37 @@ export const Narrow: Story = {
 };
 
 export const English: Story = { parameters: { lang: 'en' } };
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** Some rows selected while the server has more: "select all matching" loads the rest. */
+export const SomeSelectedInteraction: Story = {
+  ...SomeSelected,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    disable.mockClear();
+    const c = within(canvasElement);
+    const bar = c.getByRole('region', { name: '已选择 2 项' });
+    await expect(within(bar).getByText('已选择 2 项')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '选择全部符合条件的记录（将加载所有页）' }));
+    await expect(args.onSelectAllMatching).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '禁用' }));
+    await expect(disable).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '取消选择' }));
+    await expect(args.onClear).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** Every row is loaded: the offer names how many rows "all" is. */
+export const SomeSelectedCompleteInteraction: Story = {
+  ...SomeSelectedComplete,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '选择全部 37 项' }));
+    await expect(args.onSelectAllMatching).toHaveBeenCalledTimes(1);
+  },
+};

@@ -34,35 +34,12 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Typing sends every draft; Enter searches; without a search in effect there is no clear button. */
-export const Typing: Story = {
-  play: async ({ args, canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByRole('search', { name: args.label })).toBeVisible();
-    const box = c.getByRole('searchbox', { name: args.label });
-    await expect(box).toHaveAttribute('placeholder', args.label);
-    await expect(c.queryByRole('button', { name: '清除搜索' })).toBeNull();
-    await userEvent.type(box, 'gpt');
-    await expect(args.onDraft).toHaveBeenCalledTimes(3);
-    await expect(args.onDraft).toHaveBeenLastCalledWith('gpt');
-    await expect(box).toHaveValue('gpt');
-    await userEvent.keyboard('{Enter}');
-    await expect(args.onSubmit).toHaveBeenCalledTimes(1);
-    await userEvent.click(c.getByRole('button', { name: '搜索' }));
-    await expect(args.onSubmit).toHaveBeenCalledTimes(2);
-    await expect(args.onClear).not.toHaveBeenCalled();
-  },
-};
-
 /** A search in effect: the clear button shows and goes back to the list. */
 export const WithKeyword: Story = {
   args: { draft: 'openai', keyword: 'openai' },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('searchbox')).toHaveValue('openai');
-    await userEvent.click(c.getByRole('button', { name: '清除搜索' }));
-    await expect(args.onClear).toHaveBeenCalledTimes(1);
-    await expect(args.onSubmit).not.toHaveBeenCalled();
   },
 };
 
@@ -99,5 +76,44 @@ export const English: Story = {
   parameters: { lang: 'en' },
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: 'Clear search' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** Typing sends every draft; Enter searches; without a search in effect there is no clear button. */
+export const TypingInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('search', { name: args.label })).toBeVisible();
+    const box = c.getByRole('searchbox', { name: args.label });
+    await expect(box).toHaveAttribute('placeholder', args.label);
+    await expect(c.queryByRole('button', { name: '清除搜索' })).toBeNull();
+    await userEvent.type(box, 'gpt');
+    await expect(args.onDraft).toHaveBeenCalledTimes(3);
+    await expect(args.onDraft).toHaveBeenLastCalledWith('gpt');
+    await expect(box).toHaveValue('gpt');
+    await userEvent.keyboard('{Enter}');
+    await expect(args.onSubmit).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '搜索' }));
+    await expect(args.onSubmit).toHaveBeenCalledTimes(2);
+    await expect(args.onClear).not.toHaveBeenCalled();
+  },
+};
+
+/** A search in effect: the clear button shows and goes back to the list. */
+export const WithKeywordInteraction: Story = {
+  ...WithKeyword,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('searchbox')).toHaveValue('openai');
+    await userEvent.click(c.getByRole('button', { name: '清除搜索' }));
+    await expect(args.onClear).toHaveBeenCalledTimes(1);
+    await expect(args.onSubmit).not.toHaveBeenCalled();
   },
 };

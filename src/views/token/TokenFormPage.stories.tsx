@@ -66,6 +66,10 @@ const seed = (value: Value, over: Partial<TokenFormContext> = {}) => ({
   }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Token/TokenFormPage',
   component: TokenFormPage,
@@ -86,33 +90,6 @@ const live = (machine: ReturnType<typeof machineWith>, snapshots?: ReturnType<ty
     );
   };
 
-/** An invalid IP restriction: the field names the bad entry, nothing is sent. */
-export const SubnetInvalid: Story = {
-  render: live(machineWith(), seed('editing')),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    saves.mockClear();
-    const c = within(canvasElement);
-    await enterText(c.getByLabelText('IP 限制'), '10.0.0.0/8, 999.1.1.1');
-    await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await expect(await c.findByText('无效的网段：999.1.1.1')).toBeVisible();
-    await expect(saves).not.toHaveBeenCalled();
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'tokenForm.subnetInvalid', params: { entry: '999.1.1.1' } } });
-  },
-};
-
-/** A refused save: the server's message, and what was typed stays. */
-export const SaveRefused: Story = {
-  render: live(machineWith({ save: 'refused' }), seed('editing', { form: { ...tokenFormOf(stored), name: 'a very long token name indeed!!' } })),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '参数错误：令牌名称过长' } }));
-    await expect(c.getByLabelText('名称')).toHaveValue('a very long token name indeed!!');
-  },
-};
-
 /** A live load refused by the server: the toast and the retry button. */
 export const LoadRefused: Story = {
   render: live(machineWith({ load: 'fails' })),
@@ -130,13 +107,15 @@ const frozen = (snapshots: ReturnType<typeof seed>) => (args: { id: number | nul
 
 /** State `loading`. */
 export const Loading: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ loading: { token: 'fetching', models: 'fetching' } }, { form: emptyTokenForm, availableModels: [] })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载令牌信息……');
   },
 };
-/** State `loadFailed`, then a retry that loads. */
+/** State `loadFailed`. */
 export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[machineWith()]} snapshots={seed('loadFailed', { form: emptyTokenForm, availableModels: [] })}>
       <TokenFormPage {...args} />
@@ -145,12 +124,11 @@ export const LoadFailed: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('无法加载令牌信息。')).toBeVisible();
-    await userEvent.click(c.getByRole('button', { name: '重试' }));
-    await expect(await c.findByLabelText('名称')).toHaveValue('ci-runner');
   },
 };
 /** State `editing`. */
 export const Editing: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('editing')),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -158,20 +136,10 @@ export const Editing: Story = {
     await expect(c.getByRole('checkbox', { name: 'gpt-4o' })).toBeChecked();
   },
 };
-/** State `editing` with the filter typed: the list narrows. */
-export const EditingFiltered: Story = {
-  render: live(machineWith(), seed('editing')),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await userEvent.type(c.getByLabelText('搜索模型'), 'claude');
-    await waitFor(() => expect(c.queryByRole('checkbox', { name: 'gpt-4o-mini' })).toBeNull());
-    await expect(c.getByRole('checkbox', { name: 'claude-3-haiku' })).toBeVisible();
-    await userEvent.click(c.getByRole('checkbox', { name: '无限额度' }));
-    await expect(c.getByLabelText('额度')).toBeDisabled();
-  },
-};
+
 /** State `saving`: fields disabled, the button spins. */
 export const Saving: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('saving')),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByLabelText('名称')).toBeDisabled();
@@ -185,6 +153,7 @@ export const Saved: Story = {
   },
 };
 export const EditingEnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: frozen(seed('editing')),
   play: async ({ canvasElement }) => {
@@ -192,8 +161,69 @@ export const EditingEnglishDark: Story = {
   },
 };
 
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** An invalid IP restriction: the field names the bad entry, nothing is sent. */
+export const SubnetInvalidInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: live(machineWith(), seed('editing')),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    saves.mockClear();
+    const c = within(canvasElement);
+    await enterText(c.getByLabelText('IP 限制'), '10.0.0.0/8, 999.1.1.1');
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await expect(await c.findByText('无效的网段：999.1.1.1')).toBeVisible();
+    await expect(saves).not.toHaveBeenCalled();
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'tokenForm.subnetInvalid', params: { entry: '999.1.1.1' } } });
+  },
+};
+
+/** A refused save: the server's message, and what was typed stays. */
+export const SaveRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: live(machineWith({ save: 'refused' }), seed('editing', { form: { ...tokenFormOf(stored), name: 'a very long token name indeed!!' } })),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '参数错误：令牌名称过长' } }));
+    await expect(c.getByLabelText('名称')).toHaveValue('a very long token name indeed!!');
+  },
+};
+
+/** State `loadFailed`, then a retry that loads. */
+export const LoadFailedInteraction: Story = {
+  ...LoadFailed,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载令牌信息。')).toBeVisible();
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(await c.findByLabelText('名称')).toHaveValue('ci-runner');
+  },
+};
+
+/** State `editing` with the filter typed: the list narrows. */
+export const EditingFilteredInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: live(machineWith(), seed('editing')),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.type(c.getByLabelText('搜索模型'), 'claude');
+    await waitFor(() => expect(c.queryByRole('checkbox', { name: 'gpt-4o-mini' })).toBeNull());
+    await expect(c.getByRole('checkbox', { name: 'claude-3-haiku' })).toBeVisible();
+    await userEvent.click(c.getByRole('checkbox', { name: '无限额度' }));
+    await expect(c.getByLabelText('额度')).toBeDisabled();
+  },
+};
+
 /** A live create: the name, a model, 'one day', submit; the toast and /token. */
-export const CreateLive: Story = {
+export const CreateLiveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   args: { id: null },
   parameters: { route: '/token/add' },
   render: live(machineWith()),
@@ -218,7 +248,8 @@ export const CreateLive: Story = {
 };
 
 /** A live edit: the token loads, the name changes; the toast and /token. */
-export const EditLive: Story = {
+export const EditLiveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: live(machineWith()),
   play: async ({ canvasElement }) => {
     notify.mockClear();

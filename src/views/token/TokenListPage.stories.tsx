@@ -59,6 +59,10 @@ const seed = (value: TableValue, over: Partial<TableContext<Token>> = {}) => ({
   [tokenTableMachine.id]: tokenTableMachine.resolveState({ value, context: tableContext(over) }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Token/TokenListPage',
   component: TokenListPage,
@@ -67,103 +71,6 @@ const meta = {
 } satisfies Meta<typeof TokenListPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-
-/** A live run: the tokens load and one is disabled (the answer replaces the row). */
-export const Live: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[table, copies]}>
-        <TokenListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    clipboard.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '禁用令牌 chat-client（#7）' }));
-    await expect(await c.findByRole('button', { name: '启用令牌 chat-client（#7）' })).toBeEnabled();
-  },
-};
-
-/** A live delete: the confirmation first, then the row leaves the list. */
-export const LiveDelete: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[table, copies]}>
-        <TokenListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '删除令牌 old-demo（#5）' }));
-    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
-    await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
-    await waitFor(() => expect(c.queryByRole('button', { name: '删除令牌 old-demo（#5）' })).toBeNull());
-  },
-};
-
-/** A live copy: exactly sk-<key> goes to the clipboard, the toast does not show it. */
-export const LiveCopy: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[table, copies]}>
-        <TokenListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    clipboard.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '复制令牌 batch-jobs（#6）' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'tokens.copied' } }));
-    await expect(clipboard).toHaveBeenCalledWith(`sk-${tokenRows[1]!.key}`);
-  },
-};
-
-/** The NextChat format copies the link with the key and the server address. */
-export const CopyNextChatLink: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[frozenTable, copies]} snapshots={seed({ ready: 'idle' })}>
-        <TokenListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    clipboard.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(c.getByRole('button', { name: '令牌 chat-client（#7） 的复制格式' }));
-    const menu = await within(canvasElement.ownerDocument.body).findByRole('menu');
-    await userEvent.click(await within(menu).findByRole('menuitem', { name: '复制 NextChat 链接' }));
-    await waitFor(() =>
-      expect(clipboard).toHaveBeenCalledWith(
-        `https://app.nextchat.dev/#/?settings={"key":"sk-${tokenRows[0]!.key}","url":"${storyServerAddress}"}`,
-      ),
-    );
-  },
-};
-
-/** The clipboard refuses: the spec's warning, and the text lands in the search box (not the address bar). */
-export const CopyRefused: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[frozenTable, copyRefused]} snapshots={seed({ ready: 'idle' })}>
-        <TokenListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(c.getByRole('button', { name: '复制令牌 spent（#4）' }));
-    await waitFor(() => expect(c.getByRole('searchbox')).toHaveValue(`sk-${tokenRows[3]!.key}`));
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'warning', message: { key: 'tokens.copyFailed' } });
-    await expect(canvasElement.ownerDocument.defaultView?.location.href ?? '').not.toContain(tokenRows[3]!.key);
-  },
-};
 
 /** The token test's answers: the relay's reply, or its refusal of a disabled token (contract §4.2). */
 const testSucceeded: Message = {
@@ -187,43 +94,6 @@ const tested = (outcome: 'success' | 'refused') =>
     },
   });
 
-/** 'Test' on a working token: the success toast names the model, the seconds and the reply; the row is usable again. */
-export const TestSucceeded: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[tested('success'), copies]}>
-        <TokenListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '测试令牌 chat-client（#7）' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: testSucceeded }));
-    await expect(c.getByRole('button', { name: '测试令牌 chat-client（#7）' })).toBeEnabled();
-    await expect(c.getByRole('button', { name: '禁用令牌 chat-client（#7）' })).toBeEnabled();
-  },
-};
-
-/** 'Test' on a disabled token: the relay's own refusal is the error toast, verbatim. */
-export const TestRefused: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[tested('refused'), copies]}>
-        <TokenListPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    notify.mockClear();
-    const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '测试令牌 batch-jobs（#6）' }));
-    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: testRefusal } }));
-    await expect(c.getByRole('button', { name: '测试令牌 batch-jobs（#6）' })).toBeEnabled();
-  },
-};
-
 const frozen = (snapshots: ReturnType<typeof seed>) => (args: TokenListPageProps) => (
   <MachineRegistryProvider machines={[frozenTable, copies]} snapshots={snapshots}>
     <TokenListPage {...args} />
@@ -232,6 +102,7 @@ const frozen = (snapshots: ReturnType<typeof seed>) => (args: TokenListPageProps
 
 /** State `loading` with nothing loaded: skeleton rows. */
 export const FirstLoad: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('loading', { rows: [], shown: [], pagesLoaded: 0, exhausted: false })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('table', { name: '令牌' }).closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true');
@@ -248,6 +119,7 @@ export const Searching: Story = {
 };
 
 export const Ready: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'idle' })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('batch-jobs')).toBeVisible();
@@ -263,6 +135,7 @@ export const OrderedByRemaining: Story = {
 };
 
 export const Empty: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'idle' }, { rows: [], shown: [] })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('暂无数据')).toBeVisible();
@@ -279,6 +152,7 @@ export const SearchResults: Story = {
 };
 
 export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('failed', { rows: [], shown: [] })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('列表加载失败')).toBeVisible();
@@ -286,6 +160,7 @@ export const LoadFailed: Story = {
 };
 
 export const RowBusy: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'idle' }, { busy: { 7: 'toggle' } })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '禁用令牌 chat-client（#7）' })).toBeDisabled();
@@ -294,6 +169,7 @@ export const RowBusy: Story = {
 
 /** A token under test (state ready.idle, the row busy with 'test'): its buttons wait, the others do not. */
 export const RowTesting: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'idle' }, { busy: { 7: 'test' } })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -304,6 +180,7 @@ export const RowTesting: Story = {
 };
 
 export const ConfirmingRow: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'confirmingRow' }, { pending: { id: 7, action: 'delete', value: '' } })),
   play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
@@ -312,6 +189,7 @@ export const ConfirmingRow: Story = {
 };
 
 export const ConfirmingBulk: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed({ ready: 'confirmingBulk' }, { selected: [7, 6], bulk: bulkRun() })),
   play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
@@ -328,6 +206,7 @@ export const BulkRunning: Story = {
 };
 
 export const BulkReport: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(
     seed(
       { ready: 'bulkReport' },
@@ -351,6 +230,7 @@ export const Exporting: Story = {
 };
 
 export const Phone: Story = {
+  tags: ['!dev', '!autodocs'],
   ...phoneViewport,
   render: frozen(seed({ ready: 'idle' }, { selected: [7] })),
   play: async ({ canvasElement }) => {
@@ -359,9 +239,156 @@ export const Phone: Story = {
 };
 
 export const EnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: frozen(seed({ ready: 'idle' })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('table', { name: 'Tokens' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** A live run: the tokens load and one is disabled (the answer replaces the row). */
+export const LiveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[table, copies]}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    clipboard.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '禁用令牌 chat-client（#7）' }));
+    await expect(await c.findByRole('button', { name: '启用令牌 chat-client（#7）' })).toBeEnabled();
+  },
+};
+
+/** A live delete: the confirmation first, then the row leaves the list. */
+export const LiveDeleteInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[table, copies]}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '删除令牌 old-demo（#5）' }));
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
+    await waitFor(() => expect(c.queryByRole('button', { name: '删除令牌 old-demo（#5）' })).toBeNull());
+  },
+};
+
+/** A live copy: exactly sk-<key> goes to the clipboard, the toast does not show it. */
+export const LiveCopyInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[table, copies]}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    clipboard.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '复制令牌 batch-jobs（#6）' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'tokens.copied' } }));
+    await expect(clipboard).toHaveBeenCalledWith(`sk-${tokenRows[1]!.key}`);
+  },
+};
+
+/** The NextChat format copies the link with the key and the server address. */
+export const CopyNextChatLinkInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[frozenTable, copies]} snapshots={seed({ ready: 'idle' })}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    clipboard.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '令牌 chat-client（#7） 的复制格式' }));
+    const menu = await within(canvasElement.ownerDocument.body).findByRole('menu');
+    await userEvent.click(await within(menu).findByRole('menuitem', { name: '复制 NextChat 链接' }));
+    await waitFor(() =>
+      expect(clipboard).toHaveBeenCalledWith(
+        `https://app.nextchat.dev/#/?settings={"key":"sk-${tokenRows[0]!.key}","url":"${storyServerAddress}"}`,
+      ),
+    );
+  },
+};
+
+/** The clipboard refuses: the spec's warning, and the text lands in the search box (not the address bar). */
+export const CopyRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[frozenTable, copyRefused]} snapshots={seed({ ready: 'idle' })}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '复制令牌 spent（#4）' }));
+    await waitFor(() => expect(c.getByRole('searchbox')).toHaveValue(`sk-${tokenRows[3]!.key}`));
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'warning', message: { key: 'tokens.copyFailed' } });
+    await expect(canvasElement.ownerDocument.defaultView?.location.href ?? '').not.toContain(tokenRows[3]!.key);
+  },
+};
+
+/** 'Test' on a working token: the success toast names the model, the seconds and the reply; the row is usable again. */
+export const TestSucceededInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[tested('success'), copies]}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '测试令牌 chat-client（#7）' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: testSucceeded }));
+    await expect(c.getByRole('button', { name: '测试令牌 chat-client（#7）' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '禁用令牌 chat-client（#7）' })).toBeEnabled();
+  },
+};
+
+/** 'Test' on a disabled token: the relay's own refusal is the error toast, verbatim. */
+export const TestRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[tested('refused'), copies]}>
+        <TokenListPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: '测试令牌 batch-jobs（#6）' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: testRefusal } }));
+    await expect(c.getByRole('button', { name: '测试令牌 batch-jobs（#6）' })).toBeEnabled();
   },
 };

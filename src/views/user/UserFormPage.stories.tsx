@@ -55,6 +55,10 @@ const seed = (value: Value, over: Partial<UserFormContext> = {}) => ({
   }),
 });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'User/UserFormPage',
   component: UserFormPage,
@@ -64,8 +68,93 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+const frozen = (snapshots: ReturnType<typeof seed>) => (args: { id: number | null; quotaDisplay: { displayInCurrency: boolean; quotaPerUnit: number } }) => (
+  <MachineRegistryProvider machines={[machineWith({ load: 'never', save: 'never' })]} snapshots={snapshots}>
+    <UserFormPage {...args} />
+  </MachineRegistryProvider>
+);
+
+/** State `loading`. */
+export const Loading: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: frozen(seed({ loading: { user: 'fetching', groups: 'fetching' } }, { form: emptyUserForm })),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载用户信息……');
+  },
+};
+/** State `loadFailed`. */
+export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: (args) => (
+    <MachineRegistryProvider machines={[machineWith()]} snapshots={seed('loadFailed', { form: emptyUserForm })}>
+      <UserFormPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载用户信息。')).toBeVisible();
+  },
+};
+/** A live load refused by the server: the toast and the retry button. */
+export const LoadRefused: Story = {
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith({ load: 'fails' })]}>
+        <UserFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('button', { name: '重试' })).toBeVisible();
+    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '无权获取同级或更高等级用户的信息' } });
+  },
+};
+/** State `editing`. */
+export const Editing: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: frozen(seed('editing')),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByLabelText('剩余额度')).toHaveValue('500000');
+  },
+};
+/** State `saving`: fields disabled, the button spins. */
+export const Saving: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: frozen(seed('saving')),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByLabelText('用户名')).toBeDisabled();
+  },
+};
+/** State `created` (create is done; the shell is navigating to /user). */
+export const Created: Story = {
+  args: { id: null },
+  render: frozen({
+    [userFormMachine.id]: userFormMachine.resolveState({
+      value: 'created',
+      context: { id: null, form: { ...emptyUserForm, username: 'carol', password: 'carol-pass-1' }, groupOptions: [], problem: null },
+    }),
+  }),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: '提交' })).toBeDisabled();
+  },
+};
+export const EditingEnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
+  parameters: { lang: 'en', colorMode: 'dark' },
+  render: frozen(seed('editing')),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('heading', { name: 'Update user info' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
 /** A live edit: the user loads, group and quota change, the save says so and the page stays. */
-export const EditLive: Story = {
+export const EditLiveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith()]}>
@@ -93,7 +182,8 @@ export const EditLive: Story = {
 };
 
 /** A live create: nothing is sent until username and password are filled; then the toast and /user. */
-export const CreateLive: Story = {
+export const CreateLiveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   args: { id: null },
   parameters: { route: '/user/add' },
   render: (args) => (
@@ -119,10 +209,11 @@ export const CreateLive: Story = {
 };
 
 /** Create with a 13-character username: nothing is sent, the toast names the field and the rule. */
-export const UsernameBreaksRule: Story = {
+export const UsernameBreaksRuleInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   args: { id: null },
   parameters: { route: '/user/add' },
-  render: CreateLive.render,
+  render: CreateLiveInteraction.render,
   play: async ({ canvasElement }) => {
     notify.mockClear();
     saves.mockClear();
@@ -138,7 +229,8 @@ export const UsernameBreaksRule: Story = {
 };
 
 /** A refused save: the server's message, and what was typed stays. */
-export const SaveRefused: Story = {
+export const SaveRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith({ save: 'refused' })]} snapshots={seed('editing', { form: { ...userFormOf(alice), username: 'bob' } })}>
@@ -156,7 +248,8 @@ export const SaveRefused: Story = {
 };
 
 /** An invalid quota: the field says so, nothing is sent. */
-export const QuotaInvalid: Story = {
+export const QuotaInvalidInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith()]} snapshots={seed('editing', { form: { ...userFormOf(alice), quota: 'lots' } })}>
@@ -173,78 +266,14 @@ export const QuotaInvalid: Story = {
   },
 };
 
-const frozen = (snapshots: ReturnType<typeof seed>) => (args: { id: number | null; quotaDisplay: { displayInCurrency: boolean; quotaPerUnit: number } }) => (
-  <MachineRegistryProvider machines={[machineWith({ load: 'never', save: 'never' })]} snapshots={snapshots}>
-    <UserFormPage {...args} />
-  </MachineRegistryProvider>
-);
-
-/** State `loading`. */
-export const Loading: Story = {
-  render: frozen(seed({ loading: { user: 'fetching', groups: 'fetching' } }, { form: emptyUserForm })),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载用户信息……');
-  },
-};
 /** State `loadFailed`, then a retry that loads. */
-export const LoadFailed: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[machineWith()]} snapshots={seed('loadFailed', { form: emptyUserForm })}>
-      <UserFormPage {...args} />
-    </MachineRegistryProvider>
-  ),
+export const LoadFailedInteraction: Story = {
+  ...LoadFailed,
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('无法加载用户信息。')).toBeVisible();
     await userEvent.click(c.getByRole('button', { name: '重试' }));
     await expect(await c.findByLabelText('用户名')).toHaveValue('alice');
-  },
-};
-/** A live load refused by the server: the toast and the retry button. */
-export const LoadRefused: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[machineWith({ load: 'fails' })]}>
-        <UserFormPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
-  ),
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByRole('button', { name: '重试' })).toBeVisible();
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '无权获取同级或更高等级用户的信息' } });
-  },
-};
-/** State `editing`. */
-export const Editing: Story = {
-  render: frozen(seed('editing')),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByLabelText('剩余额度')).toHaveValue('500000');
-  },
-};
-/** State `saving`: fields disabled, the button spins. */
-export const Saving: Story = {
-  render: frozen(seed('saving')),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByLabelText('用户名')).toBeDisabled();
-  },
-};
-/** State `created` (create is done; the shell is navigating to /user). */
-export const Created: Story = {
-  args: { id: null },
-  render: frozen({
-    [userFormMachine.id]: userFormMachine.resolveState({
-      value: 'created',
-      context: { id: null, form: { ...emptyUserForm, username: 'carol', password: 'carol-pass-1' }, groupOptions: [], problem: null },
-    }),
-  }),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('button', { name: '提交' })).toBeDisabled();
-  },
-};
-export const EditingEnglishDark: Story = {
-  parameters: { lang: 'en', colorMode: 'dark' },
-  render: frozen(seed('editing')),
-  play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('heading', { name: 'Update user info' })).toBeVisible();
   },
 };

@@ -39,9 +39,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Edit: every field, the read-only bindings, the quota's currency equivalent; typing, saving, cancel. */
+/** Edit: every field, the read-only bindings, the quota's currency equivalent. */
 export const Edit: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('heading', { name: '更新用户信息' })).toBeVisible();
     await expect(c.getByLabelText('密码')).toHaveAttribute('placeholder', '请输入新的密码，最短 8 位');
@@ -50,14 +50,6 @@ export const Edit: Story = {
     await expect(c.getByText('等价金额：$5.00')).toBeVisible();
     await expect(c.getByLabelText('已绑定的 GitHub 账户')).toHaveAttribute('readonly');
     await expect(c.getByLabelText('已绑定的邮箱账户')).toHaveValue('alice@example.com');
-    await userEvent.selectOptions(c.getByLabelText('分组'), 'svip');
-    await expect(args.onChange).toHaveBeenLastCalledWith('group', 'svip');
-    await userEvent.type(c.getByLabelText('剩余额度'), '0');
-    await expect(args.onChange).toHaveBeenLastCalledWith('quota', '25000000');
-    await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await expect(args.onSubmit).toHaveBeenCalledTimes(1);
-    await userEvent.click(c.getByRole('button', { name: '取消' }));
-    await expect(args.onCancel).toHaveBeenCalledTimes(1);
   },
 };
 /** Create: username, display name, password only. */
@@ -94,10 +86,6 @@ export const Loading: Story = {
 };
 export const LoadFailed: Story = {
   args: { loadFailed: true },
-  play: async ({ args, canvasElement }) => {
-    await userEvent.click(within(canvasElement).getByRole('button', { name: '重试' }));
-    await expect(args.onRetry).toHaveBeenCalledTimes(1);
-  },
 };
 export const Saving: Story = {
   args: { busy: true, saving: true },
@@ -111,5 +99,43 @@ export const English: Story = {
   parameters: { lang: 'en' },
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('heading', { name: 'Update user info' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** Edit: every field, the read-only bindings, the quota's currency equivalent; typing, saving, cancel. */
+export const EditInteraction: Story = {
+  ...Edit,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '更新用户信息' })).toBeVisible();
+    await expect(c.getByLabelText('密码')).toHaveAttribute('placeholder', '请输入新的密码，最短 8 位');
+    await expect(c.getByLabelText('分组')).toHaveValue('vip');
+    await expect(c.getByText('请在系统设置页面编辑分组倍率以添加新的分组')).toBeVisible();
+    await expect(c.getByText('等价金额：$5.00')).toBeVisible();
+    await expect(c.getByLabelText('已绑定的 GitHub 账户')).toHaveAttribute('readonly');
+    await expect(c.getByLabelText('已绑定的邮箱账户')).toHaveValue('alice@example.com');
+    await userEvent.selectOptions(c.getByLabelText('分组'), 'svip');
+    await expect(args.onChange).toHaveBeenLastCalledWith('group', 'svip');
+    await userEvent.type(c.getByLabelText('剩余额度'), '0');
+    await expect(args.onChange).toHaveBeenLastCalledWith('quota', '25000000');
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await expect(args.onSubmit).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '取消' }));
+    await expect(args.onCancel).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const LoadFailedInteraction: Story = {
+  ...LoadFailed,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '重试' }));
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
   },
 };
