@@ -8,12 +8,13 @@ import { LangProvider } from '../src/views/app/i18n';
 import type { Lang } from '../src/i18n';
 
 /**
- * Every story renders inside the app's providers: the Chakra system, the language
- * (`parameters.lang`, default zh) and a memory router (`parameters.route`, default '/').
- * Containers get their machines (stub actors, seeded snapshots) from a MachineRegistryProvider
- * in the story itself. `parameters.colorMode: 'dark'` renders the story in dark mode (the a11y
- * check then covers dark contrast). Emitted notify/navigate events go nowhere unless a story provides
- * an EffectsProvider to observe them.
+ * Every story renders inside the app's providers: the Chakra system, the language and a memory
+ * router (`parameters.route`, default '/'). The toolbar switches the language (zh, the default, or
+ * en) and the colour mode (light or dark) for every story; a story that is about one of them pins it
+ * with `parameters.lang` or `parameters.colorMode: 'dark'` (the a11y check then covers dark
+ * contrast), which wins over the toolbar. Containers get their machines (stub actors, seeded
+ * snapshots) from a MachineRegistryProvider in the story itself. Emitted notify/navigate events go
+ * nowhere unless a story provides an EffectsProvider to observe them.
  */
 /** Puts the page in the story's colour mode the way the app does: a class on <html>. */
 function ColorModeRoot({ dark, children }: { readonly dark: boolean; readonly children: ReactNode }) {
@@ -57,11 +58,40 @@ if (underTest) {
 }
 
 const preview: Preview = {
+  // Each view gets a docs page listing its state stories (interaction stories opt out).
+  tags: ['autodocs'],
+  globalTypes: {
+    lang: {
+      description: 'Language of the console',
+      toolbar: {
+        title: 'Language',
+        icon: 'globe',
+        items: [
+          { value: 'zh', title: '中文' },
+          { value: 'en', title: 'English' },
+        ],
+        dynamicTitle: true,
+      },
+    },
+    colorMode: {
+      description: 'Colour mode',
+      toolbar: {
+        title: 'Colour mode',
+        icon: 'mirror',
+        items: [
+          { value: 'light', icon: 'sun', title: 'Light' },
+          { value: 'dark', icon: 'moon', title: 'Dark' },
+        ],
+        dynamicTitle: true,
+      },
+    },
+  },
+  initialGlobals: { lang: 'zh', colorMode: 'light' },
   decorators: [
-    (Story, { parameters }) => {
-      const lang = (parameters.lang as Lang | undefined) ?? 'zh';
+    (Story, { parameters, globals }) => {
+      const lang = (parameters.lang as Lang | undefined) ?? (globals.lang === 'en' ? 'en' : 'zh');
       const route = (parameters.route as string | undefined) ?? '/';
-      const dark = parameters.colorMode === 'dark';
+      const dark = ((parameters.colorMode as string | undefined) ?? globals.colorMode) === 'dark';
       return (
         <ChakraProvider value={system}>
           <LangProvider value={lang}>
