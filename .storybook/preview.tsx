@@ -106,6 +106,9 @@ const preview: Preview = {
     },
   ],
   parameters: {
+    // On a docs page each story renders in its own frame: its colour mode (a class on <html>) and
+    // its open dialogs (portals over the whole page) stay inside it.
+    docs: { story: { inline: false, iframeHeight: 480 } },
     a11y: {
       test: 'error',
       // Every rule still runs on every node and every violation is reported in full; under test
