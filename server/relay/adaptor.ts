@@ -1,19 +1,28 @@
 import { channelTypeByValue } from '../../src/domain/channelTypes';
+import { anthropicVersion, anthropicWire } from './anthropic';
 import type { RelayChannel, RelayMode } from './types';
+import type { NativeWire } from './wire';
 
 /**
- * The OpenAI-compatible adaptors (contract §3.6, "Relay" column OAI): for a channel and a relay
- * mode, the upstream URL and the auth headers. Every relayable type speaks OpenAI's wire format;
- * only the URL (per type and per mode) and the credential header differ. Types with a native
- * adaptor in one-api (Anthropic, Gemini, Baidu…) are not relayable here: the relay and the channel
- * test answer `unsupportedTypeMessage` for them.
+ * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
+ * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
+ * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic) also
+ * translate the body and the answer (server/relay/wire.ts). The other types with a native adaptor
+ * in one-api (Gemini, Baidu…) are not relayable yet: the relay and the channel test answer
+ * `unsupportedTypeMessage` for them.
  */
 
 /** Types relayed by a native (non-OpenAI) adaptor in one-api (contract §3.6). */
 const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46]);
 
-/** Whether channels of `type` can be relayed (their upstream speaks OpenAI's API). */
-export const isRelayableType = (type: number): boolean => !nativeTypes.has(type);
+/** The native wires, by channel type. */
+const nativeWires: ReadonlyMap<number, NativeWire> = new Map([[14, anthropicWire]]);
+
+/** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
+export const nativeWireOf = (type: number): NativeWire | undefined => nativeWires.get(type);
+
+/** Whether channels of `type` can be relayed (their upstream speaks OpenAI's API, or a native wire translates). */
+export const isRelayableType = (type: number): boolean => !nativeTypes.has(type) || nativeWires.has(type);
 
 /** The error text for a channel whose type has no OpenAI-compatible upstream (relay and channel test). */
 export function unsupportedTypeMessage(type: number): string {
@@ -102,6 +111,8 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
       const prefix = isCloudflareGateway(base) ? base : `${base}/openai/deployments`;
       return { url: `${prefix}${deployment}`, headers: { 'api-key': key } };
     }
+    case 14:
+      return mode === 'chat' ? { url: `${base}/v1/messages`, headers: { 'x-api-key': key, 'anthropic-version': anthropicVersion } } : null;
     case 20:
       return {
         url: `${base}${path}`,

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
-import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
+import { isRelayableType, nativeWireOf, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
 import { boundedUsage, type UsageLimits } from './usageBound';
@@ -16,6 +16,7 @@ import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
+import { translatedResponse } from './wire';
 import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
 import { CountingBusy, syncCountChars } from './tokenCountPool';
 import { relayCorsHeaders, relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
@@ -76,6 +77,16 @@ const num = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u)
  */
 const tokenCount = (u: unknown): number => Math.min(Math.floor(Math.max(num(u), 0)), Number.MAX_SAFE_INTEGER);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The JSON object `text` holds, or null. */
+function parsedObject(text: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
 
 /** §4.8: retried are 429, 5xx and every other non-2xx except 400. */
 const retryableStatus = (status: number): boolean => status !== 400 && (status < 200 || status >= 300);
@@ -332,6 +343,20 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     systemPrompt: channel.system_prompt,
     enforceIncludeUsage: deps.config.enforceIncludeUsage,
   });
+  // A native wire (Anthropic…) sends the provider's body; its answer comes back in OpenAI's format.
+  const wire = nativeWireOf(channel.type);
+  let sentText = upstreamText;
+  let usageHidden = usageChunkHidden;
+  if (wire !== undefined) {
+    const translated = wire.requestBody(mode, parsedObject(upstreamText) ?? json, model);
+    if ('invalid' in translated) {
+      await refund(deps, reservation);
+      return fail(relayError(400, translated.invalid, 'invalid_request', 'invalid_request_error'), false);
+    }
+    sentText = translated.body;
+    // the translated stream always ends in a usage chunk: the client sees it only when it asked
+    usageHidden = !(isObject(json.stream_options) && json.stream_options.include_usage === true);
+  }
   // The prompt bound of embeddings (whose prompt is not counted before the call) is their input's byte bound.
   const limitsOf = async (): Promise<UsageLimits> => ({
     promptTokens: mode === 'embeddings' ? planBounds(inputPlan(json.input), model).upper : await promptTokens,
@@ -366,17 +391,21 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     return result;
   };
 
-  const headers: Record<string, string> = { ...target.headers, 'Content-Type': c.req.header('Content-Type') ?? 'application/json' };
+  const headers: Record<string, string> = {
+    ...target.headers,
+    'Content-Type': wire === undefined ? (c.req.header('Content-Type') ?? 'application/json') : 'application/json',
+  };
   const accept = c.req.header('Accept');
   if (accept !== undefined) headers.Accept = accept;
   else if (req.stream) headers.Accept = 'text/event-stream';
 
   let upstream: UpstreamResponse;
   try {
-    upstream = await postUpstream(target.url, headers, upstreamText, abort.signal);
+    upstream = await postUpstream(target.url, headers, sentText, abort.signal);
   } catch (error) {
     return refunded(abortedFailure(error));
   }
+  if (wire !== undefined) upstream = translatedResponse(upstream, wire, model, req.stream);
 
   const contentType = upstream.headers.get('Content-Type') ?? '';
   if (upstream.status !== 200 || (req.stream && contentType.includes('application/json'))) {
@@ -418,7 +447,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 
-  return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings, usageChunkHidden });
+  return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings, usageChunkHidden: usageHidden });
 }
 
 /**

@@ -14,7 +14,10 @@ const tasks: Readonly<Record<RelayMode, string>> = {
   images: 'images/generations',
 };
 
-const nativeTypes = [11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46];
+/** Types with a native adaptor in one-api that the relay does not serve yet. */
+const nativeTypes = [11, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46];
+/** Types served through a native wire (server/relay/wire.ts). */
+const wireTypes = [14];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
 const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
 
@@ -30,13 +33,13 @@ const channel = (type: number, extra: Partial<AdaptorChannel> = {}): AdaptorChan
 const bearer = { Authorization: 'Bearer sk-test' };
 
 describe('relayable types', () => {
-  it('refuses exactly the native types and relays every other catalogued type', () => {
+  it('refuses exactly the native types without a wire and relays every other catalogued type', () => {
     for (const type of channelTypes.map((t) => t.value)) {
       expect(isRelayableType(type), `type ${type}`).toBe(!nativeTypes.includes(type));
     }
     expect(isRelayableType(0)).toBe(true);
     expect(isRelayableType(99)).toBe(true);
-    const covered = new Set([...plainTypes, 3, 20, 27, 40, 41, 47, 49, 50, 51]);
+    const covered = new Set([...plainTypes, ...wireTypes, 3, 20, 27, 40, 41, 47, 49, 50, 51]);
     expect(channelTypes.map((t) => t.value).filter((t) => isRelayableType(t) && !covered.has(t))).toEqual([]);
   });
 
@@ -44,6 +47,15 @@ describe('relayable types', () => {
     expect(unsupportedTypeMessage(14)).toBe('channel type 14 (Anthropic) is not supported yet');
     expect(unsupportedTypeMessage(24)).toBe('channel type 24 (Gemini) is not supported yet');
     expect(unsupportedTypeMessage(77)).toBe('channel type 77 is not supported yet');
+  });
+
+  it('sends Anthropic chat to <base>/v1/messages with x-api-key and anthropic-version, and nothing else', () => {
+    expect(upstreamTarget(channel(14), 'chat', 'claude-3-5-haiku')).toEqual({
+      url: 'https://api.anthropic.com/v1/messages',
+      headers: { 'x-api-key': 'sk-test', 'anthropic-version': '2023-06-01' },
+    });
+    expect(upstreamTarget(channel(14, { base_url: 'http://127.0.0.1:9/' }), 'chat', 'm')?.url).toBe('http://127.0.0.1:9/v1/messages');
+    for (const mode of modes.filter((m) => m !== 'chat')) expect(upstreamTarget(channel(14), mode, 'm'), mode).toBeNull();
   });
 
   it('has no target for a native type', () => {
