@@ -1,14 +1,15 @@
 import { channelTypeByValue } from '../../src/domain/channelTypes';
 import { anthropicVersion, anthropicWire } from './anthropic';
+import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import type { RelayChannel, RelayMode } from './types';
 import type { NativeWire } from './wire';
 
 /**
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
- * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic) also
+ * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini) also
  * translate the body and the answer (server/relay/wire.ts). The other types with a native adaptor
- * in one-api (Gemini, Baidu…) are not relayable yet: the relay and the channel test answer
+ * in one-api (Baidu, Zhipu…) are not relayable yet: the relay and the channel test answer
  * `unsupportedTypeMessage` for them.
  */
 
@@ -16,7 +17,10 @@ import type { NativeWire } from './wire';
 const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46]);
 
 /** The native wires, by channel type. */
-const nativeWires: ReadonlyMap<number, NativeWire> = new Map([[14, anthropicWire]]);
+const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
+  [14, anthropicWire],
+  [24, geminiWire],
+]);
 
 /** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
 export const nativeWireOf = (type: number): NativeWire | undefined => nativeWires.get(type);
@@ -95,7 +99,7 @@ const chatOnlyPaths: ReadonlyMap<number, string> = new Map([
  * Gateway base drops the `/v1` (type 1) or `/openai/deployments` (type 3) prefix. Headers:
  * `Authorization: Bearer <key>`, Azure's `api-key: <key>` instead, OpenRouter's attribution pair.
  */
-export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: string): UpstreamTarget | null {
+export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: string, stream = false): UpstreamTarget | null {
   const { type } = channel;
   if (!isRelayableType(type)) return null;
   const base = channelBaseUrl(channel);
@@ -113,6 +117,11 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
     }
     case 14:
       return mode === 'chat' ? { url: `${base}/v1/messages`, headers: { 'x-api-key': key, 'anthropic-version': anthropicVersion } } : null;
+    case 24: {
+      const path = geminiPath(mode, model, stream);
+      const version = jsonObject(channel.config)?.api_version;
+      return path === null ? null : { url: `${base}/${typeof version === 'string' && version !== '' ? version : defaultGeminiVersion}${path}`, headers: { 'x-goog-api-key': key } };
+    }
     case 20:
       return {
         url: `${base}${path}`,

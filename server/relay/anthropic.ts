@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import type { NativeWire, StreamTranslator } from './wire';
+import { chunkEvent, contentText, imageOf, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, type Json, type NativeWire, type StreamTranslator } from './wire';
 
 /**
  * Anthropic's Messages API (channel type 14) as a native wire: OpenAI chat requests become
@@ -27,9 +27,6 @@ export const anthropicVersion = '2023-06-01';
 /** `max_tokens` when the OpenAI request names none (Anthropic requires one). */
 export const defaultMaxTokens = 4096;
 
-type Json = Record<string, unknown>;
-const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
-const str = (u: unknown): string => (typeof u === 'string' ? u : '');
 
 /** OpenAI's finish reason for an Anthropic stop reason. */
 export function finishReasonOf(stopReason: unknown): string | null {
@@ -49,26 +46,11 @@ export function finishReasonOf(stopReason: unknown): string | null {
   }
 }
 
-/** Text of an OpenAI content (a string, or the text parts of an array). */
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter(isObject)
-    .map((part) => (part.type === 'text' ? str(part.text) : ''))
-    .join('');
-}
-
-const dataUrl = /^data:([^;,]+);base64,(.*)$/s;
-
 /** An Anthropic image block for an OpenAI `image_url` part, or a message saying why not. */
 function imageBlock(part: Json): Json | string {
-  const image = part.image_url;
-  const url = isObject(image) ? str(image.url) : str(image);
-  const inline = dataUrl.exec(url);
-  if (inline !== null) return { type: 'image', source: { type: 'base64', media_type: inline[1], data: inline[2] } };
-  if (/^https?:\/\//.test(url)) return { type: 'image', source: { type: 'url', url } };
-  return 'messages: an image_url must be a data URL (base64) or an http(s) URL';
+  const image = imageOf(part);
+  if (image === null) return 'messages: an image_url must be a data URL (base64) or an http(s) URL';
+  return 'url' in image ? { type: 'image', source: { type: 'url', url: image.url } } : { type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } };
 }
 
 /** Anthropic content blocks for an OpenAI user/assistant content, or a message saying what is wrong. */
@@ -92,16 +74,6 @@ function blocksOf(content: unknown): Json[] | string {
   return blocks;
 }
 
-/** The tool input of an OpenAI tool call's `arguments` (a JSON object text; anything else is kept under `arguments`). */
-function toolInput(args: unknown): Json {
-  if (isObject(args)) return args;
-  try {
-    const parsed: unknown = JSON.parse(str(args) === '' ? '{}' : str(args));
-    return isObject(parsed) ? parsed : { arguments: parsed };
-  } catch {
-    return { arguments: str(args) };
-  }
-}
 
 /** Appends a turn, merging it into the previous one of the same role (Anthropic alternates roles). */
 function pushTurn(turns: { role: string; content: Json[] }[], role: 'user' | 'assistant', blocks: Json[]): void {
@@ -130,7 +102,7 @@ export function anthropicRequest(json: Readonly<Json>, model: string): Json | st
     if (!isObject(message)) return 'messages: every message must be an object';
     const role = str(message.role);
     if (role === 'system' || role === 'developer') {
-      const text = textOf(message.content);
+      const text = contentText(message.content);
       if (text !== '') system.push(text);
     } else if (role === 'user') {
       const blocks = blocksOf(message.content);
@@ -142,12 +114,12 @@ export function anthropicRequest(json: Readonly<Json>, model: string): Json | st
       const calls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : [];
       for (const call of calls) {
         const fn = isObject(call.function) ? call.function : {};
-        blocks.push({ type: 'tool_use', id: str(call.id), name: str(fn.name), input: toolInput(fn.arguments) });
+        blocks.push({ type: 'tool_use', id: str(call.id), name: str(fn.name), input: toolArguments(fn.arguments) });
       }
       pushTurn(turns, 'assistant', blocks);
     } else if (role === 'tool' || role === 'function') {
       const id = str(message.tool_call_id) !== '' ? str(message.tool_call_id) : str(message.name);
-      pushTurn(turns, 'user', [{ type: 'tool_result', tool_use_id: id, content: textOf(message.content) }]);
+      pushTurn(turns, 'user', [{ type: 'tool_result', tool_use_id: id, content: contentText(message.content) }]);
     } else {
       return `messages: the role ${JSON.stringify(role)} is not supported`;
     }
@@ -178,14 +150,8 @@ export function anthropicRequest(json: Readonly<Json>, model: string): Json | st
 }
 
 /** Prompt tokens of an Anthropic usage object: input plus cache writes and reads. */
-const promptTokensOf = (usage: Json): number =>
-  [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].reduce<number>(
-    (sum, n) => sum + (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0),
-    0,
-  );
-const outputTokensOf = (usage: Json): number => (typeof usage.output_tokens === 'number' && Number.isFinite(usage.output_tokens) && usage.output_tokens > 0 ? usage.output_tokens : 0);
-
-const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+const promptTokensOf = (usage: Json): number => tokens(usage.input_tokens) + tokens(usage.cache_creation_input_tokens) + tokens(usage.cache_read_input_tokens);
+const outputTokensOf = (usage: Json): number => tokens(usage.output_tokens);
 
 /** OpenAI's `chat.completion` for an Anthropic message. */
 export function openAiCompletionOf(message: Json, model: string): Json {
@@ -259,13 +225,17 @@ class AnthropicStream implements StreamTranslator {
     return this.out.splice(0).join('');
   }
 
+  /** A stream without `message_stop` was cut short: nothing more to add (the pipeline ends it). */
+  end(): string {
+    return this.out.splice(0).join('');
+  }
+
   private chunk(delta: Json, finishReason: string | null = null): void {
     if (this.rolePending) {
       this.rolePending = false;
       this.chunk({ role: 'assistant', content: '' });
     }
-    const chunk = { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finishReason }] };
-    this.out.push(`data: ${JSON.stringify(chunk)}\n\n`);
+    this.out.push(chunkEvent(this.id, this.created, this.model, delta, finishReason));
   }
 
   private onEvent(event: EventSourceMessage): void {
@@ -329,9 +299,7 @@ class AnthropicStream implements StreamTranslator {
       }
       case 'message_stop': {
         this.chunk({}, this.finish ?? 'stop');
-        const usage = { prompt_tokens: this.prompt, completion_tokens: this.completion, total_tokens: this.prompt + this.completion };
-        this.out.push(`data: ${JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage })}\n\n`);
-        this.out.push('data: [DONE]\n\n');
+        this.out.push(usageEvents(this.id, this.created, this.model, this.prompt, this.completion));
         this.ended = true;
         return;
       }

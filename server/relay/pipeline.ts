@@ -310,7 +310,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   if (req.clientSignal.aborted) return fail(relayError(499, new ClientGone().message, 'client_closed_request'), false);
   if (!isRelayableType(channel.type)) return fail(relayError(501, unsupportedTypeMessage(channel.type), 'channel_type_not_supported'), true);
   const model = mappedModel(channel.model_mapping, body.model);
-  const target = upstreamTarget(channel, mode, model);
+  const target = upstreamTarget(channel, mode, model, req.stream);
   if (target === null) return fail(relayError(501, `channel #${channel.id} cannot serve ${mode} requests`, 'mode_not_supported'), true);
   const pricing = pricingOf(settings, model, channel.type, req.caller.group);
 

@@ -26,6 +26,56 @@ export interface NativeWire {
 export interface StreamTranslator {
   /** The OpenAI events for the next piece of the provider's stream (may be ''). */
   feed(text: string): string;
+  /** The last events once the provider's stream ended (a provider without an end event ends this way). */
+  end(): string;
+}
+
+export type Json = Record<string, unknown>;
+export const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
+export const str = (u: unknown): string => (typeof u === 'string' ? u : '');
+/** A whole non-negative number of tokens, or 0. */
+export const tokens = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u) && u > 0 ? Math.floor(u) : 0);
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Text of an OpenAI message content (a string, or the text parts of an array). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(isObject)
+    .map((part) => (part.type === 'text' ? str(part.text) : ''))
+    .join('');
+}
+
+/** An OpenAI `image_url` part's URL split: inline (data URL, base64) or remote (http/https), else null. */
+export function imageOf(part: Json): { readonly mediaType: string; readonly data: string } | { readonly url: string } | null {
+  const image = part.image_url;
+  const url = isObject(image) ? str(image.url) : str(image);
+  const inline = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  if (inline !== null) return { mediaType: inline[1] ?? '', data: inline[2] ?? '' };
+  return /^https?:\/\//.test(url) ? { url } : null;
+}
+
+/** The object an OpenAI tool call's `arguments` text holds (anything else is kept under `arguments`). */
+export function toolArguments(args: unknown): Json {
+  if (isObject(args)) return args;
+  try {
+    const parsed: unknown = JSON.parse(str(args) === '' ? '{}' : str(args));
+    return isObject(parsed) ? parsed : { arguments: parsed };
+  } catch {
+    return { arguments: str(args) };
+  }
+}
+
+/** One OpenAI `chat.completion.chunk` event. */
+export function chunkEvent(id: string, created: number, model: string, delta: Json, finishReason: string | null): string {
+  return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+}
+
+/** The usage chunk (no choices) and `[DONE]` that end a translated stream. */
+export function usageEvents(id: string, created: number, model: string, prompt: number, completion: number): string {
+  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\ndata: [DONE]\n\n`;
 }
 
 /**
@@ -56,11 +106,14 @@ export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire,
   const translator = wire.streamTranslator(model);
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
+  let ended = false;
   const read = async (): Promise<Uint8Array | null> => {
     for (;;) {
       const chunk = await upstream.read();
       if (chunk === null) {
-        const rest = translator.feed(decoder.decode());
+        if (ended) return null;
+        ended = true;
+        const rest = translator.feed(decoder.decode()) + translator.end();
         return rest === '' ? null : encoder.encode(rest);
       }
       const events = translator.feed(decoder.decode(chunk, { stream: true }));

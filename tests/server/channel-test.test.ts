@@ -211,9 +211,9 @@ for (const target of dbTargets) {
       });
 
       it('refuses types without an adaptor, without sending anything', async () => {
-        const id = await addChannel('sk-gem', { type: 24, models: 'gemini-1.5-flash' });
+        const id = await addChannel('sk-palm', { type: 11, models: 'PaLM-2' });
         const reply = await root.get(`/api/channel/test/${id}`);
-        expect(reply.body).toEqual({ success: false, message: 'channel type 24 (Gemini) is not supported yet', time: 0, modelName: '' });
+        expect(reply.body).toEqual({ success: false, message: 'channel type 11 (PaLM2) is not supported yet', time: 0, modelName: '' });
         expect(upstream.requests).toHaveLength(0);
         expect(await db().selectFrom('logs').selectAll().execute()).toHaveLength(0);
       });

@@ -15,9 +15,9 @@ const tasks: Readonly<Record<RelayMode, string>> = {
 };
 
 /** Types with a native adaptor in one-api that the relay does not serve yet. */
-const nativeTypes = [11, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46];
+const nativeTypes = [11, 15, 16, 17, 18, 21, 23, 30, 33, 34, 35, 37, 38, 42, 43, 46];
 /** Types served through a native wire (server/relay/wire.ts). */
-const wireTypes = [14];
+const wireTypes = [14, 24];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
 const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
 
@@ -56,6 +56,20 @@ describe('relayable types', () => {
     });
     expect(upstreamTarget(channel(14, { base_url: 'http://127.0.0.1:9/' }), 'chat', 'm')?.url).toBe('http://127.0.0.1:9/v1/messages');
     for (const mode of modes.filter((m) => m !== 'chat')) expect(upstreamTarget(channel(14), mode, 'm'), mode).toBeNull();
+  });
+
+  it('sends Gemini chat and embeddings to its model methods with x-goog-api-key, in the configured API version', () => {
+    expect(upstreamTarget(channel(24), 'chat', 'gemini-2.0-flash')).toEqual({
+      url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent',
+      headers: { 'x-goog-api-key': 'sk-test' },
+    });
+    expect(upstreamTarget(channel(24), 'chat', 'gemini-2.0-flash', true)?.url).toBe(
+      'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse',
+    );
+    expect(upstreamTarget(channel(24, { config: '{"api_version":"v1"}' }), 'embeddings', 'text-embedding-004')?.url).toBe(
+      'https://generativelanguage.googleapis.com/v1/models/text-embedding-004:batchEmbedContents',
+    );
+    for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(channel(24), mode, 'm'), mode).toBeNull();
   });
 
   it('has no target for a native type', () => {
