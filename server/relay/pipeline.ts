@@ -17,9 +17,21 @@ import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { translatedResponse } from './wire';
+import { anthropicMessageText, MessagesStream } from './messagesApi';
 import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
 import { CountingBusy, syncCountChars } from './tokenCountPool';
-import { relayCorsHeaders, relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
+import {
+  relayCorsHeaders,
+  relayError,
+  type RelayBody,
+  type RelayCaller,
+  type RelayChannel,
+  type RelayError,
+  type RelayFormat,
+  type RelayMode,
+  type RelayVariables,
+  type Usage,
+} from './types';
 
 /**
  * The relay pipeline (contract §4.4–§4.9): for one authenticated request it picks a channel,
@@ -128,6 +140,8 @@ interface Request {
   readonly requestId: string;
   readonly clientSignal: AbortSignal;
   readonly stream: boolean;
+  /** The client's format (Anthropic's for /v1/messages: answers are translated on the way out). */
+  readonly format: RelayFormat;
 }
 
 /** The requested `max_tokens` (or `max_completion_tokens`), or null. */
@@ -444,6 +458,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     }
     const usage = mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : usageOf(answer);
     afterAnswer(deps.db, usage !== null ? bill(usage, imageQuota) : countedUsage(req, promptTokens, answer, model).then(async (counted) => bill(counted, imageQuota)));
+    if (req.format === 'anthropic') return { ok: true, response: c.body(anthropicMessageText(text, model), 200, { 'Content-Type': 'application/json' }) };
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 
@@ -588,6 +603,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   }, req.deps.config.relayClientStallMs);
   // the client left: stop the upstream (a pending read then fails) and bill what was delivered
   sink.onGone(() => abort.abort(new ClientGone()));
+  const messages = req.format === 'anthropic' ? new MessagesStream(model) : null;
+  const format = (events: string): string => (messages === null ? events : messages.translate(events));
   void pumpEvents(req, sink, {
     // After the first event RELAY_TIMEOUT bounds each silence of the upstream (a stalled upstream
     // would otherwise hold the client and the connection forever). A slow client does not count:
@@ -602,7 +619,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
         clearTimeout(idle);
       }
     },
-    take: () => queue.splice(0).join(''),
+    take: () => format(queue.splice(0).join('')),
+    format,
     done: () => sawDone,
     malformed: () => malformed,
     interruption: (error) => errorText(abort.signal.aborted ? abort.signal.reason : error),
@@ -623,8 +641,10 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
 interface EventSource {
   /** Reads more of the upstream; false at its end. */
   readMore(): Promise<boolean>;
-  /** The events parsed and not yet sent, as one text. */
+  /** The events parsed and not yet sent, as one text (in the client's format). */
   take(): string;
+  /** The gateway's own closing event (`[DONE]` or an error) in the client's format. */
+  format(events: string): string;
   /** Whether `data: [DONE]` arrived. */
   done(): boolean;
   /** How many malformed events were dropped so far. */
@@ -660,7 +680,7 @@ async function pumpEvents(req: Request, sink: EventSink, source: EventSource): P
   } catch (error) {
     console.error(`[relay] request ${req.requestId}: finishing the stream failed:`, error);
   }
-  sink.end(source.take() + tail);
+  sink.end(source.take() + source.format(tail));
 }
 
 /** The failure of a stream that broke before its first event (timeout, client gone, or dropped). */
@@ -700,6 +720,7 @@ export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
       requestId: c.get('requestId'),
       clientSignal: c.req.raw.signal,
       stream: (mode === 'chat' || mode === 'completions') && json.stream === true,
+      format: c.var.relayFormat ?? 'openai',
     };
 
     const pinned = caller.pinnedChannelId !== null;
