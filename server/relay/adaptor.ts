@@ -14,7 +14,24 @@ import type { NativeWire } from './wire';
  */
 
 /** Types relayed by a native (non-OpenAI) adaptor in one-api (contract §3.6). */
-const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46]);
+const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 18, 21, 23, 24, 33, 34, 38, 42, 43, 46]);
+
+/**
+ * Types one-api relays through a native adaptor whose provider also documents an OpenAI-compatible
+ * API, used here with the channel's key as a Bearer token: Zhipu (v4), Ali DashScope (compatible
+ * mode), Ollama, Cohere (compatibility API), Cloudflare Workers AI (account id from the channel's
+ * config `user_id`). The path after the base URL, by mode; modes not listed are not served.
+ */
+const compatiblePaths: ReadonlyMap<number, Partial<Readonly<Record<RelayMode, string>>>> = new Map([
+  [16, { chat: '/api/paas/v4/chat/completions', embeddings: '/api/paas/v4/embeddings' }],
+  [17, { chat: '/compatible-mode/v1/chat/completions', embeddings: '/compatible-mode/v1/embeddings' }],
+  [30, { chat: '/v1/chat/completions', completions: '/v1/completions', embeddings: '/v1/embeddings' }],
+  [35, { chat: '/compatibility/v1/chat/completions', embeddings: '/compatibility/v1/embeddings' }],
+  [37, { chat: '/ai/v1/chat/completions', embeddings: '/ai/v1/embeddings' }],
+]);
+
+/** Whether channels of `type` relay through their provider's documented OpenAI-compatible API (not their one-api native adaptor). */
+export const isCompatibilityType = (type: number): boolean => compatiblePaths.has(type);
 
 /** The native wires, by channel type. */
 const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
@@ -121,6 +138,19 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
       const path = geminiPath(mode, model, stream);
       const version = jsonObject(channel.config)?.api_version;
       return path === null ? null : { url: `${base}/${typeof version === 'string' && version !== '' ? version : defaultGeminiVersion}${path}`, headers: { 'x-goog-api-key': key } };
+    }
+    case 16:
+    case 17:
+    case 30:
+    case 35: {
+      const path = compatiblePaths.get(type)?.[mode];
+      return path === undefined ? null : { url: `${base}${path}`, headers };
+    }
+    case 37: {
+      const path = compatiblePaths.get(type)?.[mode];
+      const account = jsonObject(channel.config)?.user_id;
+      if (path === undefined || typeof account !== 'string' || account === '') return null;
+      return { url: `${base}/client/v4/accounts/${encodeURIComponent(account)}${path}`, headers };
     }
     case 20:
       return {

@@ -15,7 +15,7 @@ const tasks: Readonly<Record<RelayMode, string>> = {
 };
 
 /** Types with a native adaptor in one-api that the relay does not serve yet. */
-const nativeTypes = [11, 15, 16, 17, 18, 21, 23, 30, 33, 34, 35, 37, 38, 42, 43, 46];
+const nativeTypes = [11, 15, 18, 21, 23, 33, 34, 38, 42, 43, 46];
 /** Types served through a native wire (server/relay/wire.ts). */
 const wireTypes = [14, 24];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
@@ -39,7 +39,7 @@ describe('relayable types', () => {
     }
     expect(isRelayableType(0)).toBe(true);
     expect(isRelayableType(99)).toBe(true);
-    const covered = new Set([...plainTypes, ...wireTypes, 3, 20, 27, 40, 41, 47, 49, 50, 51]);
+    const covered = new Set([...plainTypes, ...wireTypes, 3, 16, 17, 20, 27, 30, 35, 37, 40, 41, 47, 49, 50, 51]);
     expect(channelTypes.map((t) => t.value).filter((t) => isRelayableType(t) && !covered.has(t))).toEqual([]);
   });
 
@@ -70,6 +70,34 @@ describe('relayable types', () => {
       'https://generativelanguage.googleapis.com/v1/models/text-embedding-004:batchEmbedContents',
     );
     for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(channel(24), mode, 'm'), mode).toBeNull();
+  });
+
+  it('sends Zhipu, Ali, Ollama, Cohere and Cloudflare to their documented OpenAI-compatible APIs', () => {
+    const compatible: readonly [number, RelayMode, string | null][] = [
+      [16, 'chat', 'https://open.bigmodel.cn/api/paas/v4/chat/completions'],
+      [16, 'embeddings', 'https://open.bigmodel.cn/api/paas/v4/embeddings'],
+      [16, 'images', null],
+      [17, 'chat', 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions'],
+      [17, 'embeddings', 'https://dashscope.aliyuncs.com/compatible-mode/v1/embeddings'],
+      [17, 'moderations', null],
+      [30, 'chat', 'http://localhost:11434/v1/chat/completions'],
+      [30, 'completions', 'http://localhost:11434/v1/completions'],
+      [30, 'embeddings', 'http://localhost:11434/v1/embeddings'],
+      [30, 'images', null],
+      [35, 'chat', 'https://api.cohere.ai/compatibility/v1/chat/completions'],
+      [35, 'embeddings', 'https://api.cohere.ai/compatibility/v1/embeddings'],
+      [35, 'completions', null],
+    ];
+    for (const [type, mode, url] of compatible) {
+      const target = upstreamTarget(channel(type), mode, 'm');
+      expect(target?.url ?? null, `type ${type} ${mode}`).toBe(url);
+      if (target !== null) expect(target.headers).toEqual(bearer);
+    }
+    const cloudflare = channel(37, { config: '{"user_id":"acc123"}' });
+    expect(upstreamTarget(cloudflare, 'chat', '@cf/meta/llama-3.1-8b-instruct')?.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc123/ai/v1/chat/completions');
+    expect(upstreamTarget(cloudflare, 'embeddings', '@cf/baai/bge-base-en-v1.5')?.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc123/ai/v1/embeddings');
+    // without the account id there is no URL to send to
+    expect(upstreamTarget(channel(37), 'chat', 'm')).toBeNull();
   });
 
   it('has no target for a native type', () => {
