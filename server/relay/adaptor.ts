@@ -1,19 +1,49 @@
 import { channelTypeByValue } from '../../src/domain/channelTypes';
+import { anthropicVersion, anthropicWire } from './anthropic';
+import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import type { RelayChannel, RelayMode } from './types';
+import type { NativeWire } from './wire';
 
 /**
- * The OpenAI-compatible adaptors (contract §3.6, "Relay" column OAI): for a channel and a relay
- * mode, the upstream URL and the auth headers. Every relayable type speaks OpenAI's wire format;
- * only the URL (per type and per mode) and the credential header differ. Types with a native
- * adaptor in one-api (Anthropic, Gemini, Baidu…) are not relayable here: the relay and the channel
- * test answer `unsupportedTypeMessage` for them.
+ * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
+ * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
+ * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini) also
+ * translate the body and the answer (server/relay/wire.ts). The other types with a native adaptor
+ * in one-api (Baidu, Zhipu…) are not relayable yet: the relay and the channel test answer
+ * `unsupportedTypeMessage` for them.
  */
 
 /** Types relayed by a native (non-OpenAI) adaptor in one-api (contract §3.6). */
-const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46]);
+const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 18, 21, 23, 24, 33, 34, 38, 42, 43, 46]);
 
-/** Whether channels of `type` can be relayed (their upstream speaks OpenAI's API). */
-export const isRelayableType = (type: number): boolean => !nativeTypes.has(type);
+/**
+ * Types one-api relays through a native adaptor whose provider also documents an OpenAI-compatible
+ * API, used here with the channel's key as a Bearer token: Zhipu (v4), Ali DashScope (compatible
+ * mode), Ollama, Cohere (compatibility API), Cloudflare Workers AI (account id from the channel's
+ * config `user_id`). The path after the base URL, by mode; modes not listed are not served.
+ */
+const compatiblePaths: ReadonlyMap<number, Partial<Readonly<Record<RelayMode, string>>>> = new Map([
+  [16, { chat: '/api/paas/v4/chat/completions', embeddings: '/api/paas/v4/embeddings' }],
+  [17, { chat: '/compatible-mode/v1/chat/completions', embeddings: '/compatible-mode/v1/embeddings' }],
+  [30, { chat: '/v1/chat/completions', completions: '/v1/completions', embeddings: '/v1/embeddings' }],
+  [35, { chat: '/compatibility/v1/chat/completions', embeddings: '/compatibility/v1/embeddings' }],
+  [37, { chat: '/ai/v1/chat/completions', embeddings: '/ai/v1/embeddings' }],
+]);
+
+/** Whether channels of `type` relay through their provider's documented OpenAI-compatible API (not their one-api native adaptor). */
+export const isCompatibilityType = (type: number): boolean => compatiblePaths.has(type);
+
+/** The native wires, by channel type. */
+const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
+  [14, anthropicWire],
+  [24, geminiWire],
+]);
+
+/** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
+export const nativeWireOf = (type: number): NativeWire | undefined => nativeWires.get(type);
+
+/** Whether channels of `type` can be relayed (their upstream speaks OpenAI's API, or a native wire translates). */
+export const isRelayableType = (type: number): boolean => !nativeTypes.has(type) || nativeWires.has(type);
 
 /** The error text for a channel whose type has no OpenAI-compatible upstream (relay and channel test). */
 export function unsupportedTypeMessage(type: number): string {
@@ -86,7 +116,7 @@ const chatOnlyPaths: ReadonlyMap<number, string> = new Map([
  * Gateway base drops the `/v1` (type 1) or `/openai/deployments` (type 3) prefix. Headers:
  * `Authorization: Bearer <key>`, Azure's `api-key: <key>` instead, OpenRouter's attribution pair.
  */
-export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: string): UpstreamTarget | null {
+export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: string, stream = false): UpstreamTarget | null {
   const { type } = channel;
   if (!isRelayableType(type)) return null;
   const base = channelBaseUrl(channel);
@@ -101,6 +131,26 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
       const deployment = `/${model.replaceAll('.', '')}/${task}?api-version=${azureApiVersion(channel)}`;
       const prefix = isCloudflareGateway(base) ? base : `${base}/openai/deployments`;
       return { url: `${prefix}${deployment}`, headers: { 'api-key': key } };
+    }
+    case 14:
+      return mode === 'chat' ? { url: `${base}/v1/messages`, headers: { 'x-api-key': key, 'anthropic-version': anthropicVersion } } : null;
+    case 24: {
+      const path = geminiPath(mode, model, stream);
+      const version = jsonObject(channel.config)?.api_version;
+      return path === null ? null : { url: `${base}/${typeof version === 'string' && version !== '' ? version : defaultGeminiVersion}${path}`, headers: { 'x-goog-api-key': key } };
+    }
+    case 16:
+    case 17:
+    case 30:
+    case 35: {
+      const path = compatiblePaths.get(type)?.[mode];
+      return path === undefined ? null : { url: `${base}${path}`, headers };
+    }
+    case 37: {
+      const path = compatiblePaths.get(type)?.[mode];
+      const account = jsonObject(channel.config)?.user_id;
+      if (path === undefined || typeof account !== 'string' || account === '') return null;
+      return { url: `${base}/client/v4/accounts/${encodeURIComponent(account)}${path}`, headers };
     }
     case 20:
       return {

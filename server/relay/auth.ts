@@ -18,8 +18,9 @@ import type { AppEnv } from '../http/env';
 import { jsonShapeRefusal, readLimited } from '../http/bodyGuard';
 import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
+import { anthropicErrorBody } from './messagesApi';
 import { goKind } from './request';
-import { relayError, type RelayBody, type RelayError, type RelayMode, type RelayVariables } from './types';
+import { relayError, type RelayBody, type RelayError, type RelayFormat, type RelayMode, type RelayVariables } from './types';
 
 /**
  * Relay token authentication (contract §4.2): the `Authorization: Bearer sk-<key>[-<channelId>]`
@@ -83,8 +84,9 @@ export const relayAuthMessages = {
  * status, the message suffixed with ` (request id: <id>)` as every final relay error is.
  */
 export function sendRelayError<V extends { requestId: string }>(c: Context<{ Variables: V }>, err: RelayError): Response {
-  const requestId = (c.var as { requestId?: string }).requestId;
-  const message = requestId === undefined ? err.error.message : `${err.error.message} (request id: ${requestId})`;
+  const vars = c.var as { requestId?: string; relayFormat?: RelayFormat };
+  const message = vars.requestId === undefined ? err.error.message : `${err.error.message} (request id: ${vars.requestId})`;
+  if (vars.relayFormat === 'anthropic') return c.json(anthropicErrorBody(err, message), err.status as ContentfulStatusCode);
   return c.json({ error: { ...err.error, message } }, err.status as ContentfulStatusCode);
 }
 
@@ -292,7 +294,9 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
   return async (c, next) => {
     const fail = (error: RelayError) => sendRelayError(c, error);
     const deps = c.var.deps;
-    const credential = parseCredential(c.req.header('Authorization') ?? '');
+    // Anthropic's SDKs send the key as `x-api-key` (read when there is no Authorization header)
+    const apiKey = c.req.header('x-api-key');
+    const credential = parseCredential(c.req.header('Authorization') ?? (apiKey === undefined ? '' : `Bearer ${apiKey}`));
     if (credential.key === '') return fail(relayError(401, relayAuthMessages.noToken));
     const found = await findToken(c, credential.key);
     if (E.isLeft(found)) {

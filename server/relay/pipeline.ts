@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
-import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from './adaptor';
+import { isRelayableType, nativeWireOf, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
 import { boundedUsage, type UsageLimits } from './usageBound';
@@ -16,9 +16,22 @@ import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
+import { translatedResponse } from './wire';
+import { anthropicMessageText, MessagesStream } from './messagesApi';
 import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
 import { CountingBusy, syncCountChars } from './tokenCountPool';
-import { relayCorsHeaders, relayError, type RelayBody, type RelayCaller, type RelayChannel, type RelayError, type RelayMode, type RelayVariables, type Usage } from './types';
+import {
+  relayCorsHeaders,
+  relayError,
+  type RelayBody,
+  type RelayCaller,
+  type RelayChannel,
+  type RelayError,
+  type RelayFormat,
+  type RelayMode,
+  type RelayVariables,
+  type Usage,
+} from './types';
 
 /**
  * The relay pipeline (contract §4.4–§4.9): for one authenticated request it picks a channel,
@@ -77,6 +90,16 @@ const num = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u)
 const tokenCount = (u: unknown): number => Math.min(Math.floor(Math.max(num(u), 0)), Number.MAX_SAFE_INTEGER);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** The JSON object `text` holds, or null. */
+function parsedObject(text: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
 /** §4.8: retried are 429, 5xx and every other non-2xx except 400. */
 const retryableStatus = (status: number): boolean => status !== 400 && (status < 200 || status >= 300);
 
@@ -117,6 +140,8 @@ interface Request {
   readonly requestId: string;
   readonly clientSignal: AbortSignal;
   readonly stream: boolean;
+  /** The client's format (Anthropic's for /v1/messages: answers are translated on the way out). */
+  readonly format: RelayFormat;
 }
 
 /** The requested `max_tokens` (or `max_completion_tokens`), or null. */
@@ -299,7 +324,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   if (req.clientSignal.aborted) return fail(relayError(499, new ClientGone().message, 'client_closed_request'), false);
   if (!isRelayableType(channel.type)) return fail(relayError(501, unsupportedTypeMessage(channel.type), 'channel_type_not_supported'), true);
   const model = mappedModel(channel.model_mapping, body.model);
-  const target = upstreamTarget(channel, mode, model);
+  const target = upstreamTarget(channel, mode, model, req.stream);
   if (target === null) return fail(relayError(501, `channel #${channel.id} cannot serve ${mode} requests`, 'mode_not_supported'), true);
   const pricing = pricingOf(settings, model, channel.type, req.caller.group);
 
@@ -332,6 +357,20 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     systemPrompt: channel.system_prompt,
     enforceIncludeUsage: deps.config.enforceIncludeUsage,
   });
+  // A native wire (Anthropic…) sends the provider's body; its answer comes back in OpenAI's format.
+  const wire = nativeWireOf(channel.type);
+  let sentText = upstreamText;
+  let usageHidden = usageChunkHidden;
+  if (wire !== undefined) {
+    const translated = wire.requestBody(mode, parsedObject(upstreamText) ?? json, model);
+    if ('invalid' in translated) {
+      await refund(deps, reservation);
+      return fail(relayError(400, translated.invalid, 'invalid_request', 'invalid_request_error'), false);
+    }
+    sentText = translated.body;
+    // the translated stream always ends in a usage chunk: the client sees it only when it asked
+    usageHidden = !(isObject(json.stream_options) && json.stream_options.include_usage === true);
+  }
   // The prompt bound of embeddings (whose prompt is not counted before the call) is their input's byte bound.
   const limitsOf = async (): Promise<UsageLimits> => ({
     promptTokens: mode === 'embeddings' ? planBounds(inputPlan(json.input), model).upper : await promptTokens,
@@ -366,17 +405,21 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     return result;
   };
 
-  const headers: Record<string, string> = { ...target.headers, 'Content-Type': c.req.header('Content-Type') ?? 'application/json' };
+  const headers: Record<string, string> = {
+    ...target.headers,
+    'Content-Type': wire === undefined ? (c.req.header('Content-Type') ?? 'application/json') : 'application/json',
+  };
   const accept = c.req.header('Accept');
   if (accept !== undefined) headers.Accept = accept;
   else if (req.stream) headers.Accept = 'text/event-stream';
 
   let upstream: UpstreamResponse;
   try {
-    upstream = await postUpstream(target.url, headers, upstreamText, abort.signal);
+    upstream = await postUpstream(target.url, headers, sentText, abort.signal);
   } catch (error) {
     return refunded(abortedFailure(error));
   }
+  if (wire !== undefined) upstream = translatedResponse(upstream, wire, model, req.stream);
 
   const contentType = upstream.headers.get('Content-Type') ?? '';
   if (upstream.status !== 200 || (req.stream && contentType.includes('application/json'))) {
@@ -415,10 +458,11 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     }
     const usage = mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : usageOf(answer);
     afterAnswer(deps.db, usage !== null ? bill(usage, imageQuota) : countedUsage(req, promptTokens, answer, model).then(async (counted) => bill(counted, imageQuota)));
+    if (req.format === 'anthropic') return { ok: true, response: c.body(anthropicMessageText(text, model), 200, { 'Content-Type': 'application/json' }) };
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 
-  return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings, usageChunkHidden });
+  return streamAnswer(c, req, upstream, { abort, stopTimer, release, abortedFailure, refunded, bill, promptTokens, model, settings, usageChunkHidden: usageHidden });
 }
 
 /**
@@ -559,6 +603,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   }, req.deps.config.relayClientStallMs);
   // the client left: stop the upstream (a pending read then fails) and bill what was delivered
   sink.onGone(() => abort.abort(new ClientGone()));
+  const messages = req.format === 'anthropic' ? new MessagesStream(model) : null;
+  const format = (events: string): string => (messages === null ? events : messages.translate(events));
   void pumpEvents(req, sink, {
     // After the first event RELAY_TIMEOUT bounds each silence of the upstream (a stalled upstream
     // would otherwise hold the client and the connection forever). A slow client does not count:
@@ -573,7 +619,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
         clearTimeout(idle);
       }
     },
-    take: () => queue.splice(0).join(''),
+    take: () => format(queue.splice(0).join('')),
+    format,
     done: () => sawDone,
     malformed: () => malformed,
     interruption: (error) => errorText(abort.signal.aborted ? abort.signal.reason : error),
@@ -594,8 +641,10 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
 interface EventSource {
   /** Reads more of the upstream; false at its end. */
   readMore(): Promise<boolean>;
-  /** The events parsed and not yet sent, as one text. */
+  /** The events parsed and not yet sent, as one text (in the client's format). */
   take(): string;
+  /** The gateway's own closing event (`[DONE]` or an error) in the client's format. */
+  format(events: string): string;
   /** Whether `data: [DONE]` arrived. */
   done(): boolean;
   /** How many malformed events were dropped so far. */
@@ -631,7 +680,7 @@ async function pumpEvents(req: Request, sink: EventSink, source: EventSource): P
   } catch (error) {
     console.error(`[relay] request ${req.requestId}: finishing the stream failed:`, error);
   }
-  sink.end(source.take() + tail);
+  sink.end(source.take() + source.format(tail));
 }
 
 /** The failure of a stream that broke before its first event (timeout, client gone, or dropped). */
@@ -671,6 +720,7 @@ export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
       requestId: c.get('requestId'),
       clientSignal: c.req.raw.signal,
       stream: (mode === 'chat' || mode === 'completions') && json.stream === true,
+      format: c.var.relayFormat ?? 'openai',
     };
 
     const pinned = caller.pinnedChannelId !== null;

@@ -4,6 +4,7 @@ import { cors } from 'hono/cors';
 import { modelCatalogue } from '../services/channel';
 import { readOptions } from '../services/options';
 import { relayAuth, sendRelayError, type RelayAuthEnv } from './auth';
+import { openAiRequestOf } from './messagesApi';
 import { relayHandler, type RelayEnv } from './pipeline';
 import { relayCorsHeaders, relayError, type RelayMode } from './types';
 
@@ -26,6 +27,21 @@ const relayedRoutes: ReadonlyArray<readonly [string, RelayMode]> = [
   ['/v1/moderations', 'moderations'],
   ['/v1/images/generations', 'images'],
 ];
+
+/** `/v1/messages` answers in Anthropic's format, its errors included. */
+const messagesFormat: MiddlewareHandler<RelayEnv> = async (c, next) => {
+  c.set('relayFormat', 'anthropic');
+  await next();
+};
+
+/** The Messages request as the OpenAI chat request the pipeline relays (a request it cannot translate is a 400 naming why). */
+const messagesBody: MiddlewareHandler<RelayEnv> = async (c, next) => {
+  const body = c.var.relayBody;
+  const translated = openAiRequestOf(body.json ?? {});
+  if (typeof translated === 'string') return sendRelayError(c, relayError(400, translated, 'invalid_request', 'invalid_request_error'));
+  c.set('relayBody', { raw: JSON.stringify(translated), json: translated, model: body.model });
+  await next();
+};
 
 /** The header of @hono/node-server's "response already sent" marker. */
 const alreadySentHeader = 'x-hono-already-sent';
@@ -169,6 +185,8 @@ export function relayRoutes(): Hono<RelayEnv> {
   for (const path of ['/v1', '/v1/*', '/dashboard/billing/*']) app.use(path, relayCors);
 
   for (const [path, mode] of relayedRoutes) app.post(path, relayAuth(mode), relayHandler(mode));
+  // Anthropic's Messages API from any channel: errors in its format from the first step on
+  app.post('/v1/messages', messagesFormat, relayAuth('chat'), messagesBody, relayHandler('chat'));
 
   app.get('/v1/models', relayAuth(null), async (c) => c.json({ object: 'list', data: modelObjects(await usableModels(c)) }));
   // `{.+}`: catalogue ids may contain slashes (`@cf/meta/llama-3.1-8b-instruct`).

@@ -81,10 +81,15 @@ export interface RelayBody {
   readonly decodeError?: string;
 }
 
+/** How the relay answers its client: OpenAI's format (every /v1 route but one) or Anthropic's Messages API (`/v1/messages`). */
+export type RelayFormat = 'openai' | 'anthropic';
+
 /** Hono variables of a relay request after the auth middleware. */
 export interface RelayVariables {
   readonly caller: RelayCaller;
   readonly relayBody: RelayBody;
+  /** Set by routes that answer in another format than OpenAI's (errors included). */
+  readonly relayFormat?: RelayFormat;
 }
 
 /** The CORS headers of every relay answer but preflights (one-api's: any origin, with credentials). */

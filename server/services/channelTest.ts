@@ -4,7 +4,7 @@ import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyD
 import type { ChannelTestRun, ChannelTestRunRequest, ChannelTestRunResult, ChannelTestRunScope, ChannelTestRunStatus } from '../../src/domain/channel';
 import type { ChannelRow, Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
-import { isRelayableType, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
+import { isRelayableType, nativeWireOf, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
 import { mappedModel } from '../relay/request';
 import { recordNotFound } from './channel';
 import { channelDisabledText, channelEnabledText, channelStatusSubject, notifyRoot } from './notify';
@@ -15,8 +15,8 @@ import { readOptions } from './options';
  *
  * A test sends one non-streaming chat completion straight to the channel's upstream, built
  * through the relay's adaptors (`upstreamTarget` of server/relay/adaptor.ts: URL per type,
- * `Authorization: Bearer <key>`, Azure's `api-key`). Types with a native adaptor are refused
- * (`unsupportedTypeMessage`).
+ * `Authorization: Bearer <key>`, Azure's `api-key`; a native wire such as Anthropic's translates
+ * the request and the answer). Types with no adaptor yet are refused (`unsupportedTypeMessage`).
  *
  * A single test stores `response_time` (0 ms when it failed) and `test_time` and writes a test log;
  * it never changes the channel's status. A batch run (one per database at a time, sequential,
@@ -128,13 +128,18 @@ export async function runTest(channel: TestableChannel, requestedModel: string, 
   const target = upstreamTarget(channel, 'chat', model);
   if (target === null) return { ok: false, error: unsupportedTypeMessage(channel.type), upstream: null, model };
   const { url, headers } = target;
-  const body = JSON.stringify({ model, messages: [{ role: 'user', content: prompt }] });
+  const request = { model, messages: [{ role: 'user', content: prompt }] };
+  // a native wire (Anthropic…) sends the provider's body and gives its answer back in OpenAI's format
+  const wire = nativeWireOf(channel.type);
+  const translated = wire === undefined ? { body: JSON.stringify(request) } : wire.requestBody('chat', request, model);
+  if ('invalid' in translated) return { ok: false, error: translated.invalid, upstream: null, model };
   let status: number;
   let text: string;
   try {
-    const response = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body, signal });
+    const response = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: translated.body, signal });
     status = response.status;
     text = await response.text();
+    if (wire !== undefined) text = wire.answerText(status, text, model);
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return { ok: false, error: `Post "${url}": ${errorText(error)}${cause}`, upstream: null, model };

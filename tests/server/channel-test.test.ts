@@ -210,10 +210,10 @@ for (const target of dbTargets) {
         expect(request.headers['api-key']).toBe('sk-azure');
       });
 
-      it('refuses types without an OpenAI-compatible upstream, without sending anything', async () => {
-        const id = await addChannel('sk-ant', { type: 14, models: 'claude-3-haiku' });
+      it('refuses types without an adaptor, without sending anything', async () => {
+        const id = await addChannel('sk-palm', { type: 11, models: 'PaLM-2' });
         const reply = await root.get(`/api/channel/test/${id}`);
-        expect(reply.body).toEqual({ success: false, message: 'channel type 14 (Anthropic) is not supported yet', time: 0, modelName: '' });
+        expect(reply.body).toEqual({ success: false, message: 'channel type 11 (PaLM2) is not supported yet', time: 0, modelName: '' });
         expect(upstream.requests).toHaveLength(0);
         expect(await db().selectFrom('logs').selectAll().execute()).toHaveLength(0);
       });

@@ -14,7 +14,10 @@ const tasks: Readonly<Record<RelayMode, string>> = {
   images: 'images/generations',
 };
 
-const nativeTypes = [11, 14, 15, 16, 17, 18, 21, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46];
+/** Types with a native adaptor in one-api that the relay does not serve yet. */
+const nativeTypes = [11, 15, 18, 21, 23, 33, 34, 38, 42, 43, 46];
+/** Types served through a native wire (server/relay/wire.ts). */
+const wireTypes = [14, 24];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
 const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
 
@@ -30,13 +33,13 @@ const channel = (type: number, extra: Partial<AdaptorChannel> = {}): AdaptorChan
 const bearer = { Authorization: 'Bearer sk-test' };
 
 describe('relayable types', () => {
-  it('refuses exactly the native types and relays every other catalogued type', () => {
+  it('refuses exactly the native types without a wire and relays every other catalogued type', () => {
     for (const type of channelTypes.map((t) => t.value)) {
       expect(isRelayableType(type), `type ${type}`).toBe(!nativeTypes.includes(type));
     }
     expect(isRelayableType(0)).toBe(true);
     expect(isRelayableType(99)).toBe(true);
-    const covered = new Set([...plainTypes, 3, 20, 27, 40, 41, 47, 49, 50, 51]);
+    const covered = new Set([...plainTypes, ...wireTypes, 3, 16, 17, 20, 27, 30, 35, 37, 40, 41, 47, 49, 50, 51]);
     expect(channelTypes.map((t) => t.value).filter((t) => isRelayableType(t) && !covered.has(t))).toEqual([]);
   });
 
@@ -44,6 +47,57 @@ describe('relayable types', () => {
     expect(unsupportedTypeMessage(14)).toBe('channel type 14 (Anthropic) is not supported yet');
     expect(unsupportedTypeMessage(24)).toBe('channel type 24 (Gemini) is not supported yet');
     expect(unsupportedTypeMessage(77)).toBe('channel type 77 is not supported yet');
+  });
+
+  it('sends Anthropic chat to <base>/v1/messages with x-api-key and anthropic-version, and nothing else', () => {
+    expect(upstreamTarget(channel(14), 'chat', 'claude-3-5-haiku')).toEqual({
+      url: 'https://api.anthropic.com/v1/messages',
+      headers: { 'x-api-key': 'sk-test', 'anthropic-version': '2023-06-01' },
+    });
+    expect(upstreamTarget(channel(14, { base_url: 'http://127.0.0.1:9/' }), 'chat', 'm')?.url).toBe('http://127.0.0.1:9/v1/messages');
+    for (const mode of modes.filter((m) => m !== 'chat')) expect(upstreamTarget(channel(14), mode, 'm'), mode).toBeNull();
+  });
+
+  it('sends Gemini chat and embeddings to its model methods with x-goog-api-key, in the configured API version', () => {
+    expect(upstreamTarget(channel(24), 'chat', 'gemini-2.0-flash')).toEqual({
+      url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent',
+      headers: { 'x-goog-api-key': 'sk-test' },
+    });
+    expect(upstreamTarget(channel(24), 'chat', 'gemini-2.0-flash', true)?.url).toBe(
+      'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse',
+    );
+    expect(upstreamTarget(channel(24, { config: '{"api_version":"v1"}' }), 'embeddings', 'text-embedding-004')?.url).toBe(
+      'https://generativelanguage.googleapis.com/v1/models/text-embedding-004:batchEmbedContents',
+    );
+    for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(channel(24), mode, 'm'), mode).toBeNull();
+  });
+
+  it('sends Zhipu, Ali, Ollama, Cohere and Cloudflare to their documented OpenAI-compatible APIs', () => {
+    const compatible: readonly [number, RelayMode, string | null][] = [
+      [16, 'chat', 'https://open.bigmodel.cn/api/paas/v4/chat/completions'],
+      [16, 'embeddings', 'https://open.bigmodel.cn/api/paas/v4/embeddings'],
+      [16, 'images', null],
+      [17, 'chat', 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions'],
+      [17, 'embeddings', 'https://dashscope.aliyuncs.com/compatible-mode/v1/embeddings'],
+      [17, 'moderations', null],
+      [30, 'chat', 'http://localhost:11434/v1/chat/completions'],
+      [30, 'completions', 'http://localhost:11434/v1/completions'],
+      [30, 'embeddings', 'http://localhost:11434/v1/embeddings'],
+      [30, 'images', null],
+      [35, 'chat', 'https://api.cohere.ai/compatibility/v1/chat/completions'],
+      [35, 'embeddings', 'https://api.cohere.ai/compatibility/v1/embeddings'],
+      [35, 'completions', null],
+    ];
+    for (const [type, mode, url] of compatible) {
+      const target = upstreamTarget(channel(type), mode, 'm');
+      expect(target?.url ?? null, `type ${type} ${mode}`).toBe(url);
+      if (target !== null) expect(target.headers).toEqual(bearer);
+    }
+    const cloudflare = channel(37, { config: '{"user_id":"acc123"}' });
+    expect(upstreamTarget(cloudflare, 'chat', '@cf/meta/llama-3.1-8b-instruct')?.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc123/ai/v1/chat/completions');
+    expect(upstreamTarget(cloudflare, 'embeddings', '@cf/baai/bge-base-en-v1.5')?.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc123/ai/v1/embeddings');
+    // without the account id there is no URL to send to
+    expect(upstreamTarget(channel(37), 'chat', 'm')).toBeNull();
   });
 
   it('has no target for a native type', () => {

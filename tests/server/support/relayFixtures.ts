@@ -130,6 +130,8 @@ export interface RelayChannelSeed {
   readonly status?: number;
   readonly modelMapping?: string;
   readonly systemPrompt?: string | null;
+  /** The channel's `config` JSON text (default ''). */
+  readonly config?: string;
 }
 
 /** Inserts a channel and its abilities (as the channel service builds them); returns its id. */
@@ -158,7 +160,7 @@ export async function createRelayChannel(db: Db, seed: RelayChannelSeed): Promis
         used_quota: 0,
         model_mapping: seed.modelMapping ?? '',
         priority,
-        config: '',
+        config: seed.config ?? '',
         system_prompt: seed.systemPrompt ?? null,
       })
       .returning('id')

@@ -1,0 +1,135 @@
+import type { UpstreamResponse } from './upstreamClient';
+import type { RelayMode } from './types';
+
+/**
+ * A provider wire format other than OpenAI's (a "native adaptor"): the relay keeps speaking
+ * OpenAI's format to its clients and to the rest of the pipeline (reservation, counting, billing,
+ * streaming), and a wire translates at the edge: the OpenAI request body into the provider's, and
+ * the provider's answer (a JSON body, a server-sent event stream, an error) back into OpenAI's.
+ * The channel test runs through the same translation.
+ */
+export interface NativeWire {
+  /** The relay modes the provider serves. */
+  readonly modes: ReadonlySet<RelayMode>;
+  /**
+   * The provider's request body for an OpenAI request (`json`, after model mapping and the
+   * channel's system prompt), or a message naming what cannot be translated.
+   */
+  requestBody(mode: RelayMode, json: Readonly<Record<string, unknown>>, model: string): { readonly body: string } | { readonly invalid: string };
+  /** The OpenAI JSON text of a whole answer (status 200) or of an error answer (any status). */
+  answerText(status: number, text: string, model: string): string;
+  /** A translator of the provider's stream into OpenAI `data:` events. */
+  streamTranslator(model: string): StreamTranslator;
+}
+
+/** Turns the provider's stream, as it arrives, into OpenAI server-sent events (`data: …\n\n`, ending in `data: [DONE]`). */
+export interface StreamTranslator {
+  /** The OpenAI events for the next piece of the provider's stream (may be ''). */
+  feed(text: string): string;
+  /** The last events once the provider's stream ended (a provider without an end event ends this way). */
+  end(): string;
+}
+
+export type Json = Record<string, unknown>;
+export const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
+export const str = (u: unknown): string => (typeof u === 'string' ? u : '');
+/** A whole non-negative number of tokens, or 0. */
+export const tokens = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u) && u > 0 ? Math.floor(u) : 0);
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Text of an OpenAI message content (a string, or the text parts of an array). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(isObject)
+    .map((part) => (part.type === 'text' ? str(part.text) : ''))
+    .join('');
+}
+
+/** An OpenAI `image_url` part's URL split: inline (data URL, base64) or remote (http/https), else null. */
+export function imageOf(part: Json): { readonly mediaType: string; readonly data: string } | { readonly url: string } | null {
+  const image = part.image_url;
+  const url = isObject(image) ? str(image.url) : str(image);
+  const inline = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  if (inline !== null) return { mediaType: inline[1] ?? '', data: inline[2] ?? '' };
+  return /^https?:\/\//.test(url) ? { url } : null;
+}
+
+/** The object an OpenAI tool call's `arguments` text holds (anything else is kept under `arguments`). */
+export function toolArguments(args: unknown): Json {
+  if (isObject(args)) return args;
+  try {
+    const parsed: unknown = JSON.parse(str(args) === '' ? '{}' : str(args));
+    return isObject(parsed) ? parsed : { arguments: parsed };
+  } catch {
+    return { arguments: str(args) };
+  }
+}
+
+/** One OpenAI `chat.completion.chunk` event. */
+export function chunkEvent(id: string, created: number, model: string, delta: Json, finishReason: string | null): string {
+  return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+}
+
+/** The usage chunk (no choices) and `[DONE]` that end a translated stream. */
+export function usageEvents(id: string, created: number, model: string, prompt: number, completion: number): string {
+  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\ndata: [DONE]\n\n`;
+}
+
+/**
+ * `upstream` as the pipeline reads it: the answer in OpenAI's format. A 200 stream is
+ * translated as it arrives; any other answer is read whole and translated.
+ */
+export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): UpstreamResponse {
+  const streamed = stream && upstream.status === 200 && (upstream.headers.get('Content-Type') ?? '').includes('text/event-stream');
+  const contentType = streamed ? 'text/event-stream' : 'application/json';
+  const headers = { get: (name: string) => (name.toLowerCase() === 'content-type' ? contentType : upstream.headers.get(name)) };
+  if (!streamed) {
+    const whole = async (): Promise<string> => wire.answerText(upstream.status, await upstream.text(), model);
+    let read: Promise<Uint8Array | null> | null = null;
+    return {
+      status: upstream.status,
+      headers,
+      text: whole,
+      read: () => {
+        if (read === null) {
+          read = whole().then((text) => new TextEncoder().encode(text));
+          return read;
+        }
+        return Promise.resolve(null);
+      },
+      cancel: () => upstream.cancel(),
+    };
+  }
+  const translator = wire.streamTranslator(model);
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let ended = false;
+  const read = async (): Promise<Uint8Array | null> => {
+    for (;;) {
+      const chunk = await upstream.read();
+      if (chunk === null) {
+        if (ended) return null;
+        ended = true;
+        const rest = translator.feed(decoder.decode()) + translator.end();
+        return rest === '' ? null : encoder.encode(rest);
+      }
+      const events = translator.feed(decoder.decode(chunk, { stream: true }));
+      if (events !== '') return encoder.encode(events);
+    }
+  };
+  return {
+    status: upstream.status,
+    headers,
+    text: async () => {
+      const out = new TextDecoder();
+      let all = '';
+      for (let chunk = await read(); chunk !== null; chunk = await read()) all += out.decode(chunk, { stream: true });
+      return all + out.decode();
+    },
+    read,
+    cancel: () => upstream.cancel(),
+  };
+}

@@ -1,0 +1,161 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A loopback fake of Anthropic's Messages API (`POST /v1/messages`), speaking its documented wire
+ * format: `x-api-key` and `anthropic-version` headers, a `message` object answer, the server-sent
+ * event grammar (`message_start`, `content_block_start`, `ping`, `content_block_delta` with
+ * `text_delta` / `input_json_delta`, `content_block_stop`, `message_delta`, `message_stop`,
+ * `error`) and the error shape `{"type":"error","error":{"type","message"}}` with its statuses
+ * (529 `overloaded_error` included).
+ *
+ * The answer is deterministic: `anthropicReply(model)`, streamed as `anthropicPieces(model)`,
+ * with `anthropicUsage`. A request whose last message is a user turn asking for a tool (`tools`
+ * present and tool_choice not `none`) is answered with a `tool_use` block calling the first tool
+ * with `anthropicToolInput`. Faults are chosen per `x-api-key`.
+ */
+
+export type AnthropicBehaviour =
+  | { readonly kind: 'ok' }
+  /** An Anthropic error body with this status. */
+  | { readonly kind: 'status'; readonly status: number; readonly type: string; readonly message: string }
+  /** Streams `deltas` text deltas, then destroys the connection. */
+  | { readonly kind: 'dropMidStream'; readonly deltas: number }
+  /** A non-JSON `data:` line between the deltas. */
+  | { readonly kind: 'malformedEvent' }
+  /** `message_start`, then an `error` event (overloaded) before any content. */
+  | { readonly kind: 'errorFirst' }
+  /** Two text deltas, then an `error` event, then the connection ends. */
+  | { readonly kind: 'errorMidStream' };
+
+export interface AnthropicRequest {
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly json: Record<string, unknown>;
+}
+
+export interface AnthropicUpstream {
+  readonly url: string;
+  readonly requests: readonly AnthropicRequest[];
+  behave(key: string, behaviour: AnthropicBehaviour): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The usage every answer reports: input, cache reads and writes (billed as prompt tokens), output. */
+export const anthropicUsage = { input_tokens: 21, cache_creation_input_tokens: 3, cache_read_input_tokens: 4, output_tokens: 11 } as const;
+/** Prompt tokens the relay bills for `anthropicUsage`. */
+export const anthropicPromptTokens = 21 + 3 + 4;
+
+export const anthropicReply = (model: string): string => `Hello from ${model} over the Messages API.`;
+export const anthropicPieces = (model: string): string[] => anthropicReply(model).split(/(?= )/);
+export const anthropicToolInput = { city: 'Paris', unit: 'celsius' } as const;
+/** How the tool input is streamed (`input_json_delta` pieces). */
+const toolInputPieces = ['{"city": "Pa', 'ris", "unit"', ': "celsius"}'];
+
+const sse = (type: string, data: unknown): string => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+function wantsTool(json: Record<string, unknown>): string | null {
+  const tools = Array.isArray(json.tools) ? (json.tools as { name?: unknown }[]) : [];
+  const choice = json.tool_choice as { type?: unknown } | undefined;
+  const messages = Array.isArray(json.messages) ? (json.messages as { role?: unknown; content?: unknown }[]) : [];
+  const last = messages.at(-1);
+  const lastIsResult = Array.isArray(last?.content) && (last.content as { type?: unknown }[]).some((b) => b.type === 'tool_result');
+  if (tools.length === 0 || choice?.type === 'none' || lastIsResult) return null;
+  return typeof tools[0]?.name === 'string' ? tools[0].name : null;
+}
+
+export async function startAnthropicUpstream(): Promise<AnthropicUpstream> {
+  const behaviours = new Map<string, AnthropicBehaviour>();
+  const requests: AnthropicRequest[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let raw = '';
+    for await (const chunk of req) raw += String(chunk);
+    const fail = (status: number, type: string, message: string) => {
+      res.writeHead(status, { 'Content-Type': 'application/json', 'request-id': 'req_fake' });
+      res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+    };
+    if (req.method !== 'POST' || req.url !== '/v1/messages') return fail(404, 'not_found_error', `Not found: ${req.url}`);
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      return fail(400, 'invalid_request_error', 'There was an error parsing the body.');
+    }
+    requests.push({ path: req.url, headers: req.headers, json });
+    const key = String(req.headers['x-api-key'] ?? '');
+    if (key === '') return fail(401, 'authentication_error', 'x-api-key header is required');
+    if (req.headers['anthropic-version'] === undefined) return fail(400, 'invalid_request_error', 'anthropic-version: header is required');
+    if (typeof json.max_tokens !== 'number') return fail(400, 'invalid_request_error', 'max_tokens: Field required');
+    const behaviour = behaviours.get(key) ?? { kind: 'ok' };
+    if (behaviour.kind === 'status') return fail(behaviour.status, behaviour.type, behaviour.message);
+    const model = String(json.model);
+    const tool = wantsTool(json);
+    const id = `msg_${requests.length}`;
+
+    if (json.stream !== true) {
+      const content = tool === null ? [{ type: 'text', text: anthropicReply(model) }] : [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_01', name: tool, input: anthropicToolInput }];
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content, stop_reason: tool === null ? 'end_turn' : 'tool_use', stop_sequence: null, usage: anthropicUsage }));
+      return;
+    }
+
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' });
+    const startUsage = { input_tokens: anthropicUsage.input_tokens, cache_creation_input_tokens: 3, cache_read_input_tokens: 4, output_tokens: 1 };
+    res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage } }));
+    if (behaviour.kind === 'errorFirst') {
+      res.end(sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+      return;
+    }
+    res.write(sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
+    res.write(sse('ping', { type: 'ping' }));
+    const pieces = tool === null ? anthropicPieces(model) : ['Let me check.'];
+    for (const [i, text] of pieces.entries()) {
+      // faults mid-stream come after the first events were delivered, as they do over a network
+      if (behaviour.kind === 'dropMidStream' || behaviour.kind === 'errorMidStream') await new Promise((resolve) => setTimeout(resolve, 10));
+      if (behaviour.kind === 'dropMidStream' && i === behaviour.deltas) {
+        res.destroy();
+        return;
+      }
+      if (behaviour.kind === 'errorMidStream' && i === 2) {
+        res.end(sse('error', { type: 'error', error: { type: 'api_error', message: 'Internal server error' } }));
+        return;
+      }
+      if (behaviour.kind === 'malformedEvent' && i === 1) res.write('event: content_block_delta\ndata: {not json\n\n');
+      res.write(sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+    }
+    res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
+    if (tool !== null) {
+      res.write(sse('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01', name: tool, input: {} } }));
+      for (const partial_json of toolInputPieces) res.write(sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json } }));
+      res.write(sse('content_block_stop', { type: 'content_block_stop', index: 1 }));
+    }
+    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: tool === null ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: anthropicUsage.output_tokens } }));
+    res.end(sse('message_stop', { type: 'message_stop' }));
+  };
+
+  const server = createServer((req, res) => {
+    answer(req, res).catch(() => res.destroy());
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    behave: (key, behaviour) => behaviours.set(key, behaviour),
+    reset: () => {
+      behaviours.clear();
+      requests.length = 0;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
