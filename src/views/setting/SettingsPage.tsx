@@ -17,7 +17,6 @@ import {
   selectTabs,
   selectWhitelistEntry,
 } from '../../machines/optionSettings';
-import { selectIsRoot } from '../../machines/session/session.selectors';
 import { useMachineActor } from '../app/machineRegistry';
 import { SessionContext } from '../app/sessionContext';
 import { LogCleanPanel } from './LogCleanPanel';
@@ -30,13 +29,14 @@ export const settingsTabParam = 'tab';
 
 /**
  * Route page for /setting (optionSettings machine): the tab comes from `?tab=` once, then the
- * machine keeps it and rewrites the address on every change.
+ * machine keeps it and rewrites the address on every change. The machine watches the session
+ * for the user's role (the tabs follow it while the page lives).
  */
 export function SettingsPage() {
-  const isRoot = SessionContext.useSelector(selectIsRoot);
+  const session = SessionContext.useActorRef();
   const [params] = useSearchParams();
   const asked = params.get(settingsTabParam) ?? '';
-  const actorRef = useMachineActor(optionSettingsMachine, { isRoot, tab: isSettingsTab(asked) ? asked : 'personal' });
+  const actorRef = useMachineActor(optionSettingsMachine, { session, tab: isSettingsTab(asked) ? asked : 'personal' });
   const tabs = useSelector(actorRef, selectTabs);
   const tab = useSelector(actorRef, selectTab);
   const loading = useSelector(actorRef, selectIsLoading);
