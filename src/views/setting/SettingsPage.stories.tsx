@@ -252,6 +252,21 @@ export const Saving: Story = {
   },
 };
 
+/** The price overview's model filter lives in the address (?price_model=): read at render, written as typed. */
+export const PriceFilterInAddress: Story = {
+  parameters: { route: '/setting?tab=operation&price_model=gpt-4' },
+  render: frozen(seed('ready', { tab: 'operation' })),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const field = c.getByLabelText('按模型名称筛选');
+    await expect(field).toHaveValue('gpt-4');
+    await userEvent.clear(field);
+    await userEvent.type(field, 'zzz');
+    await waitFor(() => expect(c.getByText('没有匹配的模型')).toBeVisible());
+    await expect(field).toHaveValue('zzz');
+  },
+};
+
 /** English, dark, on a phone-sized frame. */
 export const ReadyEnglishDark: Story = {
   parameters: { lang: 'en', colorMode: 'dark' },
