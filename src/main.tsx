@@ -1,7 +1,7 @@
 /**
  * The composition root (conventions §1): builds the one API client, provides every machine
- * with its real actors, reads the stored session and preferences, and mounts the console.
- * The only module that wires src/api into machines.
+ * with its real actors and effects (the rules they follow live in src/domain), reads the stored
+ * session and preferences, and mounts the console. The only module that wires src/api into machines.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -39,7 +39,8 @@ import { loadDashboard, searchDashboardUsers } from './api/actors/dashboard';
 import type { Message } from './domain/message';
 import type { Redemption } from './domain/redemption';
 import type { ExportRowsInput, FetchPageInput, SearchRowsInput } from './domain/rowAction';
-import { defaultLang, parseColorMode, parseLang } from './domain/preferences';
+import { documentAppearanceOf, initialPreferences } from './domain/documentPreferences';
+import { inviteCodeToUse } from './domain/inviteCode';
 import type { ChannelRow, channelListActionsMachine, channelTableMachine } from './machines/channelList';
 import type { channelFormMachine, SaveChannelInput } from './machines/channelForm';
 import type { channelTestMachine } from './machines/channelTest';
@@ -53,6 +54,7 @@ import type { oauthCallbackMachine } from './machines/oauthCallback';
 import type { FetchContentInput, pageContentMachine } from './machines/pageContent';
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
 import type { optionSettingsMachine, SaveOptionInput } from './machines/optionSettings';
+import { watchRole } from './machines/optionSettings/watchRole';
 import type { profileEditMachine } from './machines/profileEdit';
 import type { topUpMachine } from './machines/topUp';
 import type {
@@ -96,17 +98,18 @@ const session = sessionMachine.provide({
   },
 });
 
-/** Stores the preferences and applies them to the page: html lang and Chakra's dark class. */
+/** The preferences machine's effect: stores the preferences and shows them on the page (src/domain/documentPreferences). */
 const applyPreferences = fromCallback<EventObject>(({ receive }) => {
   receive((event) => {
     const { lang, colorMode } = event as PreferencesChanged;
     writeLocal('lang', lang);
     writeLocal('color_mode', colorMode);
+    const look = documentAppearanceOf({ lang, colorMode });
     const html = document.documentElement;
-    html.lang = lang === 'zh' ? 'zh-CN' : 'en';
-    html.classList.toggle('dark', colorMode === 'dark');
-    html.classList.toggle('light', colorMode === 'light');
-    html.style.colorScheme = colorMode;
+    html.lang = look.lang;
+    html.classList.remove('dark', 'light');
+    html.classList.add(look.className);
+    html.style.colorScheme = look.colorScheme;
   });
 });
 
@@ -118,11 +121,9 @@ const implementations = [
       registerUser: fromApi(({ payload, turnstile }) => api.auth.register(payload, turnstile)),
       sendVerificationCode: fromApi(({ email, turnstile }) => api.auth.sendVerificationCode(email, turnstile)),
       rememberAffCode: fromPromise(({ input }) => {
-        if (input.affCode !== '') {
-          writeLocal('aff', input.affCode);
-          return Promise.resolve(input.affCode);
-        }
-        return Promise.resolve(readLocal('aff') ?? '');
+        const { code, remember } = inviteCodeToUse(input.affCode, readLocal('aff'));
+        if (remember) writeLocal('aff', code);
+        return Promise.resolve(code);
       }),
     },
   }),
@@ -249,6 +250,7 @@ const implementations = [
     actors: {
       listOptions: fromApi(() => api.option.listOptions()),
       saveOption: fromApi(({ key, value }: SaveOptionInput) => api.option.updateOption(key, value)),
+      watchRole,
     },
   }),
   implement<typeof tokenTableMachine>('tokenTable', {
@@ -321,12 +323,10 @@ createRoot(rootElement).render(
         buildVersion: import.meta.env.VITE_APP_VERSION,
       }}
       preferences={preferences}
-      preferencesInput={{
-        lang: parseLang(readLocal('lang', storage)) ?? defaultLang,
-        colorMode:
-          parseColorMode(readLocal('color_mode', storage)) ??
-          (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'),
-      }}
+      preferencesInput={initialPreferences(
+        { lang: readLocal('lang', storage), colorMode: readLocal('color_mode', storage) },
+        window.matchMedia('(prefers-color-scheme: dark)').matches,
+      )}
       implementations={implementations}
     />
   </StrictMode>,

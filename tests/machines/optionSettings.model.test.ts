@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, createEmptyActor, fromCallback, transition, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { OptionEntry } from '../../src/domain/option';
 import { fieldOf } from '../../src/domain/optionSections';
@@ -22,9 +22,12 @@ import {
   settingsPathOf,
   tabChanges,
   valuesOf,
+  watchRole,
   type OptionSettingsInput,
+  type RoleChanged,
   type SaveOptionInput,
 } from '../../src/machines/optionSettings';
+import type { User } from '../../src/domain/user';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
@@ -48,6 +51,10 @@ const entries: OptionEntry[] = [
 ];
 
 const fixtures: EventFixtures<typeof optionSettingsMachine> = {
+  'role.changed': [
+    { type: 'role.changed', isRoot: true },
+    { type: 'role.changed', isRoot: false },
+  ],
   'tab.select': [
     { type: 'tab.select', tab: 'operation' },
     { type: 'tab.select', tab: 'system' },
@@ -89,8 +96,17 @@ const saved = doneActor('saveOption');
 const refused = errorActor('saveOption', failure('saveOption', '无效的主题'));
 const internal = [loaded, loadFailed, saved, refused];
 
-const root: OptionSettingsInput = { isRoot: true, tab: 'operation' };
-const common: OptionSettingsInput = { isRoot: false, tab: 'system' };
+/* The pure walks never start the watcher: the session is never read there. */
+const session = createEmptyActor();
+const rootRole: RoleChanged = { type: 'role.changed', isRoot: true };
+const commonRole: RoleChanged = { type: 'role.changed', isRoot: false };
+/** Who visits: the page's input and the role the session reports first. */
+interface Visitor {
+  readonly input: OptionSettingsInput;
+  readonly role: RoleChanged;
+}
+const root: Visitor = { input: { session, tab: 'operation' }, role: rootRole };
+const common: Visitor = { input: { session, tab: 'system' }, role: commonRole };
 /*
  * The shortest-path search tells states apart by what the page shows (state, tab, pending
  * confirmation, changed sections, problems, stored switches), not by every typed character.
@@ -98,6 +114,7 @@ const common: OptionSettingsInput = { isRoot: false, tab: 'system' };
 const coarse = (s: Snap): string =>
   JSON.stringify([
     s.value,
+    s.context.isRoot,
     s.context.tab,
     s.context.pendingTab,
     s.context.toggleKey,
@@ -108,8 +125,9 @@ const coarse = (s: Snap): string =>
     s.context.baseline['LogConsumeEnabled'],
   ]);
 /* The reach walk keeps one edit per kind of save (the whitelist editing is pinned below). */
-const reachFixtures: EventFixtures<typeof optionSettingsMachine> = {
+const reachFixtures = (role: RoleChanged): EventFixtures<typeof optionSettingsMachine> => ({
   ...fixtures,
+  'role.changed': [role],
   'field.change': [fixtures['field.change'][0]!, fixtures['field.change'][1]!],
   'section.save': [fixtures['section.save'][0]!, fixtures['section.save'][1]!],
   'option.toggle': [fixtures['option.toggle'][0]!, fixtures['option.toggle'][1]!],
@@ -117,18 +135,23 @@ const reachFixtures: EventFixtures<typeof optionSettingsMachine> = {
   'whitelist.input': [],
   'whitelist.add': [],
   'whitelist.remove': [],
-};
-const rootModel = { fixtures: reachFixtures, internal, input: root, serializeState: coarse, limit: 20000 };
-const commonModel = { fixtures: reachFixtures, internal, input: common, serializeState: coarse, limit: 20000 };
+});
+/* The session reports one role (role changes have their own walk and journeys below). */
+const rootModel = { fixtures: reachFixtures(rootRole), internal, input: root.input, serializeState: coarse, limit: 20000 };
+const commonModel = { fixtures: reachFixtures(commonRole), internal, input: common.input, serializeState: coarse, limit: 20000 };
 
 /*
  * The simple-path walks keep one edit, one save, one switch or one tab change each (every edit
  * makes a new context, so all fixtures together would multiply the paths past any use), and
  * tell states apart as the page shows them.
  */
-const walk = (input: OptionSettingsInput, pick: { change: number[]; save: number[]; toggle: number[]; tab: number[] }) => ({
+const walk = (
+  input: OptionSettingsInput,
+  pick: { roles: RoleChanged[]; change: number[]; save: number[]; toggle: number[]; tab: number[] },
+) => ({
   fixtures: {
     ...fixtures,
+    'role.changed': pick.roles,
     'field.change': pick.change.map((i) => fixtures['field.change'][i]!),
     'section.save': pick.save.map((i) => fixtures['section.save'][i]!),
     'option.toggle': pick.toggle.map((i) => fixtures['option.toggle'][i]!),
@@ -142,16 +165,25 @@ const walk = (input: OptionSettingsInput, pick: { change: number[]; save: number
   serializeState: coarse,
 });
 const walks = [
-  ['general edit and leave', walk(root, { change: [0], save: [0], toggle: [], tab: [1] })],
-  ['ratio edit', walk(root, { change: [1], save: [1], toggle: [], tab: [] })],
-  ['switches', walk(root, { change: [], save: [], toggle: [0, 1], tab: [] })],
-  ['common user', walk(common, { change: [0], save: [0], toggle: [0], tab: [0] })],
+  ['general edit and leave', walk(root.input, { roles: [rootRole], change: [0], save: [0], toggle: [], tab: [1] })],
+  ['ratio edit', walk(root.input, { roles: [rootRole], change: [1], save: [1], toggle: [], tab: [] })],
+  ['switches', walk(root.input, { roles: [rootRole], change: [], save: [], toggle: [0, 1], tab: [] })],
+  ['common user', walk(common.input, { roles: [commonRole], change: [0], save: [0], toggle: [0], tab: [0] })],
+  // told apart by role, state and tab only: every role change in every state the page rests in
+  [
+    'role changes',
+    {
+      ...walk(root.input, { roles: [rootRole, commonRole], change: [0], save: [0], toggle: [0], tab: [1] }),
+      serializeState: (s: Snap) => JSON.stringify([s.value, s.context.isRoot, s.context.tab]),
+    },
+  ],
 ] as const;
 
 const realShortest = (model: typeof rootModel) => shortestPaths(optionSettingsMachine, model).filter(isRealistic);
 
-function journey(input: OptionSettingsInput, events: readonly AnyEventObject[]): Snap {
-  return journeyOf(optionSettingsMachine, input, events);
+/** The snapshot after the session's first report of the visitor's role, then `events`. */
+function journey(who: Visitor, events: readonly AnyEventObject[]): Snap {
+  return journeyOf(optionSettingsMachine, who.input, [who.role, ...events]);
 }
 const change = (key: string, value: string) => ({ type: 'field.change', key, value });
 const save = (section: string) => ({ type: 'section.save', section });
@@ -172,12 +204,18 @@ describe('optionSettings model', () => {
       for (const s of snapshotsOf(p)) {
         const c = s.context;
         const children = Object.keys(s.children).sort();
-        if (s.matches('saving')) expect(children).toEqual(['saveOption']);
-        else if (s.matches('loading')) expect(children).toEqual(['listOptions']);
-        else expect(children).toEqual([]);
-        // the tab is always one the person may open; others never load options
-        expect(canOpenTab(c.isRoot, selectTab(s))).toBe(true);
+        // the role watcher runs for as long as the page lives
+        if (s.matches('saving')) expect(children).toEqual(['saveOption', 'watchRole']);
+        else if (s.matches('loading')) expect(children).toEqual(['listOptions', 'watchRole']);
+        else expect(children).toEqual(['watchRole']);
         expect(selectTabs(s)).toEqual(c.isRoot ? ['personal', 'operation', 'system', 'other'] : ['personal']);
+        if (s.matches('awaitingRole')) {
+          // the asked tab waits for the role
+          expect(c.isRoot).toBe(false);
+          continue;
+        }
+        // once the role is known, the tab is always one the person may open; others never load options
+        expect(canOpenTab(c.isRoot, selectTab(s))).toBe(true);
         if (!c.isRoot) {
           expect(s.value).toBe('personalOnly');
           expect(selectTab(s)).toBe('personal');
@@ -230,6 +268,35 @@ describe('optionSettings model', () => {
       const s = journey(common, [select('operation')]);
       expect(s.value).toBe('personalOnly');
       expect(selectTab(s)).toBe('personal');
+    });
+    it('waits for the role; the asked tab is kept for root, refused for others', () => {
+      const [first] = [journeyOf(optionSettingsMachine, root.input, [])];
+      expect(first.value).toBe('awaitingRole');
+      expect(journey(root, []).value).toBe('loading');
+      expect(selectTab(journey(root, []))).toBe('operation');
+      expect(selectTab(journey(common, []))).toBe('personal');
+    });
+    it('becoming root loads the options and offers the option tabs', () => {
+      const s = journey(common, [rootRole, loaded]);
+      expect(s.value).toBe('ready');
+      expect(selectTabs(s)).toEqual(['personal', 'operation', 'system', 'other']);
+      expect(selectTab(s)).toBe('personal');
+    });
+    it('losing root leaves an option tab and drops a running save or confirmation', () => {
+      const saving = journey(root, [loaded, change('TopUpLink', 'x'), save('general'), commonRole]);
+      expect(saving.value).toBe('personalOnly');
+      expect(selectTab(saving)).toBe('personal');
+      expect(saving.context.queue).toEqual([]);
+      expect(saving.context.savingSection).toBeNull();
+      const confirming = journey(root, [loaded, toggle('PasswordLoginEnabled'), commonRole]);
+      expect(confirming.value).toBe('personalOnly');
+      expect(confirming.context.toggleKey).toBeNull();
+      const leaving = journey(root, [loaded, change('TopUpLink', 'x'), select('system'), commonRole]);
+      expect(leaving.context.pendingTab).toBeNull();
+      // the same role again changes nothing
+      const same = journey(root, [loaded, select('system'), rootRole]);
+      expect(same.value).toBe('ready');
+      expect(selectTab(same)).toBe('system');
     });
     it('saving a section sends its changed values one by one; each becomes the baseline', () => {
       let s = journey(root, [loaded, change('TopUpLink', 'https://pay.example.com'), change('QuotaPerUnit', '1000'), save('general')]);
@@ -321,20 +388,24 @@ describe('optionSettings model', () => {
   });
 
   describe('replay on a real actor with stub actors', () => {
-    async function replay(input: OptionSettingsInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+    // the role arrives as the path's own `role.changed` events: the watcher stub stays silent
+    const silentWatch = optionSettingsMachine.provide({ actors: { watchRole: fromCallback(() => undefined) } });
+    async function replayPath(input: OptionSettingsInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const listOptions = controlled<OptionEntry[], unknown>();
       const saveOption = controlled<void, SaveOptionInput>();
       const stubs = { listOptions, saveOption };
-      return { ...(await replayOn({ machine: optionSettingsMachine, input, stubs }, events, check)), ...stubs };
+      return { ...(await replayOn({ machine: silentWatch, input, stubs }, events, check)), ...stubs };
     }
+    /** A visit: the session first reports the visitor's role, then `events`. */
+    const replay = (who: Visitor, events: readonly AnyEventObject[]) => replayPath(who.input, [who.role, ...events]);
 
     const replayable = realShortest(rootModel)
       .filter((p) => p.steps.length > 1)
       .map((p) => [describePath(p), p] as const);
 
     it.each(replayable)('%s', async (_, p) => {
-      await replay(
-        root,
+      await replayPath(
+        root.input,
         p.steps.map((s) => s.event),
         (i, s) => {
           // the search kept one snapshot per coarse state: compare what the page shows
@@ -384,6 +455,12 @@ describe('optionSettings model', () => {
       const { saveOption } = await replay(root, [loaded, toggle('PasswordLoginEnabled'), { type: 'confirm.accept' }, saved]);
       expect(saveOption.calls).toEqual([{ key: 'PasswordLoginEnabled', value: 'false' }]);
     });
+    it('losing root on an option tab rewrites the address to the personal tab', async () => {
+      const { emitted } = await replay(root, [loaded, commonRole]);
+      expect(emitted).toEqual([{ type: 'navigate', to: '/setting', replace: true }]);
+      const personal = await replay(root, [loaded, select('personal'), commonRole]);
+      expect(personal.emitted).toEqual([{ type: 'navigate', to: '/setting', replace: true }]);
+    });
     it('a common user never lists the options', async () => {
       const { listOptions } = await replay(common, [select('operation')]);
       expect(listOptions.calls).toEqual([]);
@@ -398,5 +475,48 @@ describe('optionSettings model', () => {
       for (const { emitted } of runs)
         for (const e of emitted) if (e.type === 'notify' && 'key' in e.message) expect(isMessageKey(e.message.key), e.message.key).toBe(true);
     });
+  });
+});
+
+describe('watchRole: the session reports the role, now and on every change', () => {
+  const user = (role: number): User => ({ id: 1, username: 'u', display_name: '', role, status: 1 });
+  /** A stand-in session actor: its snapshot's user, and its subscribers. */
+  function fakeSession(first: User | null) {
+    let snapshot = { context: { user: first } };
+    const listeners = new Set<() => void>();
+    const ref = {
+      getSnapshot: () => snapshot,
+      subscribe: (fn: () => void) => {
+        listeners.add(fn);
+        return { unsubscribe: () => void listeners.delete(fn) };
+      },
+    };
+    const setUser = (u: User | null) => {
+      snapshot = { context: { user: u } };
+      for (const fn of listeners) fn();
+    };
+    return { ref: ref as unknown as AnyActorRef, setUser, listeners };
+  }
+
+  it('reports at once, then only changes of the role; stops listening when stopped', () => {
+    const session = fakeSession(user(100));
+    const seen: boolean[] = [];
+    const actor = createActor(
+      optionSettingsMachine.provide({ actors: { listOptions: fromCallback(() => undefined) as never } }),
+      { input: { session: session.ref, tab: 'system' } },
+    );
+    actor.subscribe((s) => void seen.push(s.context.isRoot));
+    actor.start();
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(selectTab(actor.getSnapshot())).toBe('system');
+    session.setUser(user(100));
+    session.setUser(user(1));
+    expect(actor.getSnapshot().value).toBe('personalOnly');
+    expect(selectTab(actor.getSnapshot())).toBe('personal');
+    session.setUser(null);
+    expect(actor.getSnapshot().value).toBe('personalOnly');
+    actor.stop();
+    expect(session.listeners.size).toBe(0);
+    expect(watchRole).toBeDefined();
   });
 });

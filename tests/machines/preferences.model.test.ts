@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, initialTransition, transition, type AnyEventObject, type EventObject } from 'xstate';
+import { fromCallback, type AnyEventObject, type EventObject } from 'xstate';
 import {
   preferencesMachine,
   selectColorMode,
@@ -8,6 +8,7 @@ import {
   type PreferencesInput,
 } from '../../src/machines/preferences';
 import { describePath, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { journey, replay as replayOn, replayPath } from './support/replay';
 
 const fixtures: EventFixtures<typeof preferencesMachine> = {
   'lang.set': [
@@ -40,38 +41,36 @@ describe('preferences model', () => {
   });
 
   it('pinned: toggling twice returns to the start; a language set is idempotent', () => {
-    let [s] = initialTransition(preferencesMachine, input);
-    [s] = transition(preferencesMachine, s, { type: 'colorMode.toggle' });
-    expect(selectColorMode(s)).toBe('dark');
-    [s] = transition(preferencesMachine, s, { type: 'colorMode.toggle' });
-    expect(selectColorMode(s)).toBe('light');
-    [s] = transition(preferencesMachine, s, { type: 'lang.set', lang: 'en' });
-    [s] = transition(preferencesMachine, s, { type: 'lang.set', lang: 'en' });
-    expect(selectLang(s)).toBe('en');
+    const toggle: AnyEventObject = { type: 'colorMode.toggle' };
+    const english: AnyEventObject = { type: 'lang.set', lang: 'en' };
+    expect(selectColorMode(journey(preferencesMachine, input, [toggle]))).toBe('dark');
+    expect(selectColorMode(journey(preferencesMachine, input, [toggle, toggle]))).toBe('light');
+    expect(selectLang(journey(preferencesMachine, input, [english, english]))).toBe('en');
   });
 
   describe('replay on a real actor: the page is told on start and after every change', () => {
-    const replay = (events: readonly AnyEventObject[]) => {
+    /** The machine with an `applyPreferences` that records what it is told. */
+    const recording = () => {
       const applied: PreferencesChanged[] = [];
-      const actor = createActor(
-        preferencesMachine.provide({
-          actors: {
-            applyPreferences: fromCallback<EventObject>(({ receive }) => {
-              receive((e) => applied.push(e as PreferencesChanged));
-            }),
-          },
-        }),
-        { input },
-      ).start();
-      for (const e of events) actor.send(e as never);
-      actor.stop();
-      return applied;
+      const machine = preferencesMachine.provide({
+        actors: {
+          applyPreferences: fromCallback<EventObject>(({ receive }) => {
+            receive((e) => applied.push(e as PreferencesChanged));
+          }),
+        },
+      });
+      return { machine, applied };
     };
-    it('on start', () => {
-      expect(replay([])).toEqual([{ type: 'preferences.changed', lang: 'zh', colorMode: 'light' }]);
+    it('on start', async () => {
+      const { machine, applied } = recording();
+      await replayOn({ machine, input }, [{ type: 'xstate.init' }]);
+      expect(applied).toEqual([{ type: 'preferences.changed', lang: 'zh', colorMode: 'light' }]);
     });
-    it.each(simplePaths(preferencesMachine, model).map((p) => [describePath(p), p] as const))('%s', (_, p) => {
-      const applied = replay(p.steps.map((s) => s.event as AnyEventObject).filter((e) => e.type !== 'xstate.init'));
+    it.each(simplePaths(preferencesMachine, model).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
+      const { machine, applied } = recording();
+      await replayPath({ machine, input }, p);
+      // once on start, then once per event; the last one is the path's end
+      expect(applied).toHaveLength(p.steps.length);
       const last = applied[applied.length - 1]!;
       expect({ lang: last.lang, colorMode: last.colorMode }).toEqual(p.state.context);
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { failure, httpError, networkError } from '../../src/domain/apiError';
 import type { Message } from '../../src/domain/message';
@@ -27,6 +27,7 @@ import {
   type TableSnapshotLike,
 } from '../../src/machines/table';
 import { describePath, doneActor, errorActor, unreachedStates, type EventFixtures } from './support/model';
+import { replay as replayOn } from './support/replay';
 
 /*
  * The one table machine, instantiated on a small row type with server pages of 3 rows and client
@@ -784,33 +785,31 @@ describe('table model', () => {
         },
       };
     }
-    const tick = () => new Promise((r) => setTimeout(r, 0));
-
-    /** Plays the events on a started actor, settling stubs for the actors' answers; compares each step. */
+    /**
+     * Plays the events on a started actor through the shared replay, settling the stub of each
+     * answer by actor id (row actions run side by side, one actor per row); compares each step
+     * with the pure journey, then what was emitted and started.
+     */
     async function replay(events: readonly AnyEventObject[], query: TableQuery = start) {
       const expected = journey(events, query);
       const stub = stubs();
-      const actor = createActor(machine.provide({ actors: stub.actors }), { input: { query } });
-      const emitted: TableEmitted[] = [];
-      actor.on('*', (e) => emitted.push(e));
-      actor.start();
-      await tick();
-      for (const [i, e] of events.entries()) {
+      // the initial step lets the actor settle after starting, as every later step does
+      const played = [{ type: 'xstate.init' }, ...events];
+      const play = (e: AnyEventObject): boolean => {
         const answer = /^xstate\.(done|error)\.actor\.(.+)$/.exec(e.type);
-        if (answer) {
-          const call = stub.pending.get(answer[2]!);
-          expect(call, `${answer[2]} runs before step ${i}`).toBeDefined();
-          stub.pending.delete(answer[2]!);
-          if (answer[1] === 'done') call!.resolve((e as { output?: unknown }).output);
-          else call!.reject((e as { error?: unknown }).error);
-        } else actor.send(e as Event);
-        await tick();
-        const want = expected.steps[i + 1]!.snapshot;
-        expect(actor.getSnapshot().value, `value after ${describePath({ steps: events.slice(0, i + 1).map((ev) => ({ event: ev })) })}`).toEqual(want.value);
-        expect(actor.getSnapshot().context).toEqual(want.context);
-      }
-      const snapshot = actor.getSnapshot();
-      actor.stop();
+        if (!answer) return false;
+        const call = stub.pending.get(answer[2]!);
+        expect(call, `${answer[2]} runs before ${e.type}`).toBeDefined();
+        stub.pending.delete(answer[2]!);
+        if (answer[1] === 'done') call!.resolve((e as { output?: unknown }).output);
+        else call!.reject((e as { error?: unknown }).error);
+        return true;
+      };
+      const { snapshot, emitted } = await replayOn({ machine: machine.provide({ actors: stub.actors }), input: { query }, play }, played, (i, s) => {
+        const want = expected.steps[i]!.snapshot;
+        expect(s.value, `value after ${describePath({ steps: played.slice(1, i + 1).map((ev) => ({ event: ev })) })}`).toEqual(want.value);
+        expect(s.context).toEqual(want.context);
+      });
       expect(emitted).toEqual(expected.steps.flatMap((st) => st.emitted));
       expect(stub.calls).toEqual(expected.steps.flatMap((st) => st.started));
       return { snapshot, emitted, calls: stub.calls };

@@ -1,2 +1,3 @@
 export * from './optionSettings.machine';
 export * from './optionSettings.selectors';
+export * from './watchRole';

@@ -26,10 +26,14 @@ import {
   validateRatioJson,
   type RatioKey,
 } from '../../domain/validation';
+import { watchRole, type RoleChanged, type SessionRef } from './watchRole';
 
 export interface OptionSettingsInput {
-  /** Root sees the option tabs; everyone else only the personal tab (spec §6). */
-  readonly isRoot: boolean;
+  /**
+   * The app's session actor: its user's role reaches the page as `role.changed` (watchRole), now
+   * and whenever it changes. Root sees the option tabs; everyone else only the personal tab (spec §6).
+   */
+  readonly session: SessionRef;
   /** The tab asked for (the page's `?tab=`); a root-only tab is refused for others. */
   readonly tab: SettingsTab;
 }
@@ -43,6 +47,9 @@ export interface SaveOptionInput {
 export type OptionValues = Readonly<Record<string, string>>;
 
 export interface OptionSettingsContext {
+  /** The session watched for the role (watchRole). */
+  readonly session: SessionRef;
+  /** The role as last reported (false until the first `role.changed`). */
   readonly isRoot: boolean;
   readonly tab: SettingsTab;
   /** The tab asked for while the current one has unsaved changes (confirmingLeave). */
@@ -65,6 +72,7 @@ export interface OptionSettingsContext {
 }
 
 export type OptionSettingsEvent =
+  | RoleChanged
   | { readonly type: 'tab.select'; readonly tab: SettingsTab }
   | { readonly type: 'options.retry' }
   | { readonly type: 'field.change'; readonly key: string; readonly value: string }
@@ -136,8 +144,9 @@ export function ratioProblems(context: Pick<OptionSettingsContext, 'drafts' | 'b
 
 const isBoolean = (key: string): boolean => fieldOf(key)?.kind === 'boolean';
 const emptyContext = (input: OptionSettingsInput): OptionSettingsContext => ({
-  isRoot: input.isRoot,
-  tab: canOpenTab(input.isRoot, input.tab) ? input.tab : 'personal',
+  session: input.session,
+  isRoot: false,
+  tab: input.tab,
   pendingTab: null,
   baseline: {},
   drafts: {},
@@ -160,6 +169,10 @@ const emptyContext = (input: OptionSettingsInput): OptionSettingsContext => ({
  * 'false'; turning PasswordLoginEnabled off asks first. Leaving a tab with unsaved changes asks
  * first (leave.accept discards them). Saving an option the status reflects emits
  * `status.reload`; a tab change emits `navigate` to the tab's address (`?tab=`).
+ *
+ * The role comes from the session as `role.changed` (watchRole, for as long as the page lives):
+ * the page waits for the first report, then root loads the options. Becoming root loads them;
+ * losing root drops any save or confirmation and leaves an option tab for the personal one.
  */
 export const optionSettingsMachine = setup({
   types: {
@@ -176,9 +189,12 @@ export const optionSettingsMachine = setup({
     saveOption: fromPromise<void, SaveOptionInput>(() => {
       throw new Error('saveOption not provided');
     }),
+    watchRole,
   },
   guards: {
     isRoot: ({ context }) => context.isRoot,
+    becomesRoot: ({ context }, params: { isRoot: boolean }) => params.isRoot && !context.isRoot,
+    losesRoot: ({ context }, params: { isRoot: boolean }) => !params.isRoot && context.isRoot,
     canOpenTab: ({ context }, params: { tab: SettingsTab }) => canOpenTab(context.isRoot, params.tab) && params.tab !== context.tab,
     hasUnsavedTab: ({ context }) => tabChanges(context, context.tab).length > 0,
     hasRatioProblems: ({ context }, params: { section: SectionId }) => Object.keys(ratioProblems(context, params.section)).length > 0,
@@ -190,6 +206,15 @@ export const optionSettingsMachine = setup({
     canAddWhitelistEntry: ({ context }) => addWhitelistDomain(whitelistEntries(context.drafts[whitelistKey] ?? ''), context.whitelistEntry).ok,
   },
   actions: {
+    setRole: assign({ isRoot: (_, params: { isRoot: boolean }) => params.isRoot }),
+    /** Not root: the personal tab (an asked-for option tab is refused at once, silently). */
+    keepPersonalTab: assign({ tab: 'personal' as SettingsTab }),
+    /** The role no longer allows the shown tab: the personal tab, and the address follows. */
+    leaveHiddenTab: enqueueActions(({ context, enqueue }) => {
+      if (canOpenTab(context.isRoot, context.tab)) return;
+      enqueue.assign({ tab: 'personal' });
+      enqueue.emit(navigate(settingsPathOf('personal'), true));
+    }),
     selectTab: assign({ tab: (_, params: { tab: SettingsTab }) => params.tab, pendingTab: null }),
     announceTab: emit(({ context }) => navigate(settingsPathOf(context.tab), true)),
     holdTab: assign({ pendingTab: (_, params: { tab: SettingsTab }) => params.tab }),
@@ -268,11 +293,32 @@ export const optionSettingsMachine = setup({
 }).createMachine({
   id: 'optionSettings',
   context: ({ input }) => emptyContext(input),
-  initial: 'choosing',
+  invoke: { id: 'watchRole', src: 'watchRole', input: ({ context }) => ({ session: context.session }) },
+  on: {
+    'role.changed': [
+      {
+        guard: { type: 'becomesRoot', params: ({ event }) => ({ isRoot: event.isRoot }) },
+        target: '.loading',
+        actions: { type: 'setRole', params: ({ event }) => ({ isRoot: event.isRoot }) },
+      },
+      {
+        guard: { type: 'losesRoot', params: ({ event }) => ({ isRoot: event.isRoot }) },
+        target: '.personalOnly',
+        actions: [{ type: 'setRole', params: ({ event }) => ({ isRoot: event.isRoot }) }, 'endSave', 'dropPendingTab', 'dropToggle', 'leaveHiddenTab'],
+      },
+    ],
+  },
+  initial: 'awaitingRole',
   states: {
+    /** The session has not reported the role yet (it does as the page starts). */
+    awaitingRole: {
+      on: {
+        'role.changed': { target: 'choosing', actions: { type: 'setRole', params: ({ event }) => ({ isRoot: event.isRoot }) } },
+      },
+    },
     /** Root loads the options; everyone else has only the personal tab. Never rests here. */
     choosing: {
-      always: [{ guard: 'isRoot', target: 'loading' }, { target: 'personalOnly' }],
+      always: [{ guard: 'isRoot', target: 'loading' }, { target: 'personalOnly', actions: 'keepPersonalTab' }],
     },
     /** Not root: the personal tab alone (root-only tabs are refused). */
     personalOnly: {},

@@ -1,5 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { isAdmin, isRoot } from '../../domain/constants';
+import type { QuotaDisplay } from '../../domain/format';
+import { quotaDisplayOf } from '../../domain/shellRules';
 import type { Status } from '../../domain/status';
 import type { User } from '../../domain/user';
 import type { sessionMachine } from './session.machine';
@@ -14,6 +16,17 @@ export const selectIsAdmin = (s: Snapshot): boolean => s.context.user !== null &
 export const selectIsRoot = (s: Snapshot): boolean => s.context.user !== null && isRoot(s.context.user.role);
 /** The server status: the fresh one, else the stored copy, else null. */
 export const selectStatus = (s: Snapshot): Status | null => s.context.status;
+const quotaDisplays = new WeakMap<Status, QuotaDisplay>();
+/** How quotas are shown under the current status (one object per status, so it compares equal until the status changes). */
+export const selectQuotaDisplay = (s: Snapshot): QuotaDisplay => {
+  const status = s.context.status;
+  if (status === null) return quotaDisplayOf(null);
+  const known = quotaDisplays.get(status);
+  if (known !== undefined) return known;
+  const display = quotaDisplayOf(status);
+  quotaDisplays.set(status, display);
+  return display;
+};
 export const selectIsSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'signingIn' });
 export const selectIsSigningOut = (s: Snapshot): boolean => s.matches({ auth: 'signingOut' });
 export type StatusPhase = 'loading' | 'ready' | 'failed';

@@ -1,11 +1,18 @@
-import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import { selectChatLink, selectIsAdmin, selectIsSignedIn, selectStatus, selectUser } from '../../machines/session/session.selectors';
+import {
+  selectChatLink,
+  selectIsAdmin,
+  selectIsSignedIn,
+  selectQuotaDisplay,
+  selectStatus,
+  selectUser,
+} from '../../machines/session/session.selectors';
 import type { User } from '../../domain/user';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
+import { routeIdOf } from '../../domain/shellRules';
 import type { MessageKey } from '../../i18n';
-import { isAdmin as isAdminRole } from '../../domain/constants';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
@@ -65,15 +72,10 @@ export function RequireUser({ children }: { readonly children: ReactNode }) {
 }
 
 /** How quotas are shown, from the server status (currency or raw quota). */
-function useQuotaDisplay(): QuotaDisplay {
-  const status = SessionContext.useSelector(selectStatus);
-  const displayInCurrency = status?.display_in_currency ?? false;
-  const quotaPerUnit = status?.quota_per_unit ?? 500000;
-  return useMemo(() => ({ displayInCurrency, quotaPerUnit }), [displayInCurrency, quotaPerUnit]);
-}
+const useQuotaDisplay = (): QuotaDisplay => SessionContext.useSelector(selectQuotaDisplay);
 
-/** The `:id` of an edit route: null on an add route, 0 (never found) when it is not a number. */
-const routeId = (id: string | undefined): number | null => (id === undefined ? null : /^\d{1,9}$/.test(id) ? Number(id) : 0);
+/** The `:id` of an edit route (src/domain/shellRules). */
+const routeId = routeIdOf;
 
 function HomeRoute() {
   const status = SessionContext.useSelector(selectStatus);
@@ -216,7 +218,7 @@ function DashboardRoute() {
 /** /log: admins (role >= 10) see every user's logs and the admin filters, others their own (keyed by it). */
 function LogRoute() {
   const quotaDisplay = useQuotaDisplay();
-  const admin = isAdminRole(SessionContext.useSelector(selectUser)?.role);
+  const admin = SessionContext.useSelector(selectIsAdmin);
   return (
     <RequireUser>
       <LogListPage key={String(admin)} admin={admin} quotaDisplay={quotaDisplay} />

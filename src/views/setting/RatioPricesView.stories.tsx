@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Box } from '@chakra-ui/react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fn, userEvent, within } from 'storybook/test';
 import { RatioPricesView } from './RatioPricesView';
 
 const modelRatio = JSON.stringify({
@@ -19,8 +19,7 @@ const groupRatio = JSON.stringify({ default: 1, vip: 0.8, svip: 0.5 });
 const meta = {
   title: 'Setting/RatioPricesView',
   component: RatioPricesView,
-  parameters: { route: '/setting' },
-  args: { modelRatio, completionRatio, groupRatio, quotaPerUnit: '500000' },
+  args: { modelRatio, completionRatio, groupRatio, quotaPerUnit: '500000', filter: '', onFilterChange: fn() },
 } satisfies Meta<typeof RatioPricesView>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -61,20 +60,31 @@ export const Default: Story = {
   },
 };
 
-/** The filter narrows the models and lives in the URL (?price_model=). */
+/** The filter narrows the models (case-insensitive). */
 export const Filtered: Story = {
-  parameters: { route: '/setting?price_model=GPT' },
+  args: { filter: 'GPT' },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    const field = c.getByLabelText('按模型名称筛选');
-    await expect(field).toHaveValue('GPT');
+    await expect(c.getByLabelText('按模型名称筛选')).toHaveValue('GPT');
     await expect(c.getByText('3 / 8 个模型')).toBeVisible();
     await expect(c.queryByRole('cell', { name: 'deepseek-chat' })).toBeNull();
-    await userEvent.clear(field);
-    await userEvent.type(field, 'zzz');
-    await waitFor(() => expect(c.getByText('没有匹配的模型')).toBeVisible());
-    await userEvent.clear(field);
-    await waitFor(() => expect(c.getByText('8 / 8 个模型')).toBeVisible());
+  },
+};
+
+/** No model matches the filter. */
+export const NoMatch: Story = {
+  args: { filter: 'zzz' },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('没有匹配的模型')).toBeVisible();
+  },
+};
+
+/** Typing in the filter reports the new value (the page keeps it in the address). */
+export const TypeFilter: Story = {
+  args: { filter: 'gpt' },
+  play: async ({ args, canvasElement }) => {
+    await userEvent.type(within(canvasElement).getByLabelText('按模型名称筛选'), '-4');
+    await expect(args.onFilterChange).toHaveBeenCalledWith('gpt-');
   },
 };
 

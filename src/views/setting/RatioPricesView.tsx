@@ -1,15 +1,7 @@
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { Alert, Field, Heading, Input, Stack, Table, Text } from '@chakra-ui/react';
-import {
-  filterPrices,
-  formatPrice,
-  groupMultipliers,
-  modelPrices,
-  parseQuotaPerUnit,
-  parseRatioMap,
-  type ModelPrice,
-} from '../../domain/ratioPrices';
+import { priceRowLimit, priceTableOf, ratioText, shownPrices } from '../../domain/priceOverview';
+import { formatPrice, type ModelPrice } from '../../domain/ratioPrices';
 import { useT } from '../app/i18n';
 
 export interface RatioPricesViewProps {
@@ -21,15 +13,13 @@ export interface RatioPricesViewProps {
   readonly groupRatio: string;
   /** The QuotaPerUnit option (quota per US dollar). */
   readonly quotaPerUnit: string;
+  /** The model-name filter. */
+  readonly filter: string;
+  readonly onFilterChange: (value: string) => void;
 }
 
-/** The URL query key holding the model-name filter. */
+/** The name of the model-name filter field (and of the address's query key the page keeps it in). */
 export const ratioFilterParam = 'price_model';
-
-/** At most this many price rows are rendered (566 default models would make the tab slow); the filter finds the rest. */
-export const priceRowLimit = 50;
-
-const numberText = (n: number): string => String(Number(n.toPrecision(6)));
 
 function InvalidNote({ name }: { readonly name: string }) {
   const t = useT();
@@ -48,10 +38,10 @@ function PriceRow({ row }: { readonly row: ModelPrice }) {
       <Table.Cell fontFamily="mono" wordBreak="break-all">
         {row.model}
       </Table.Cell>
-      <Table.Cell textAlign="end">{numberText(row.modelRatio)}</Table.Cell>
+      <Table.Cell textAlign="end">{ratioText(row.modelRatio)}</Table.Cell>
       <Table.Cell textAlign="end">${formatPrice(row.input)}</Table.Cell>
       <Table.Cell textAlign="end">
-        {row.completionRatio === null ? t('settingsExtras.ratio.default') : numberText(row.completionRatio)}
+        {row.completionRatio === null ? t('settingsExtras.ratio.default') : ratioText(row.completionRatio)}
         {row.completionSource === 'rule' && (
           <Text as="span" color="fg.muted" fontSize="xs">
             {t('settingsExtras.ratio.rule')}
@@ -64,51 +54,37 @@ function PriceRow({ row }: { readonly row: ModelPrice }) {
 }
 
 /**
- * What the ratio options cost: every ModelRatio model's input and output price in $ per 1M
- * tokens, and the group multipliers. The model filter lives in the URL (`?price_model=`).
+ * What the ratio options cost (src/domain/priceOverview): every ModelRatio model's input and
+ * output price in $ per 1M tokens, and the group multipliers; a model-name filter narrows the rows.
  */
-export function RatioPricesView({ modelRatio, completionRatio, groupRatio, quotaPerUnit }: RatioPricesViewProps) {
+export function RatioPricesView({ modelRatio, completionRatio, groupRatio, quotaPerUnit, filter, onFilterChange }: RatioPricesViewProps) {
   const t = useT();
-  const [params, setParams] = useSearchParams();
-  const filter = params.get(ratioFilterParam) ?? '';
-  const models = useMemo(() => parseRatioMap(modelRatio), [modelRatio]);
-  const completions = useMemo(() => parseRatioMap(completionRatio), [completionRatio]);
-  const groups = useMemo(() => parseRatioMap(groupRatio), [groupRatio]);
-  const perUnit = parseQuotaPerUnit(quotaPerUnit);
-  const rows = useMemo(
-    () => (models === null || completions === null ? null : modelPrices(models, completions, perUnit)),
-    [models, completions, perUnit],
+  // parsing 566 models is not free: only when the options change, not on every filter keystroke
+  const table = useMemo(
+    () => priceTableOf({ modelRatio, completionRatio, groupRatio, quotaPerUnit }),
+    [modelRatio, completionRatio, groupRatio, quotaPerUnit],
   );
-  const shown = rows === null ? [] : filterPrices(rows, filter);
-  const setFilter = (value: string) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value === '') next.delete(ratioFilterParam);
-        else next.set(ratioFilterParam, value);
-        return next;
-      },
-      { replace: true },
-    );
+  const shown = shownPrices(table, filter);
+  const { rows, groups } = table;
   return (
     <Stack as="section" gap={4} aria-labelledby="ratio-prices-title" minW={0}>
       <Heading as="h3" size="md" id="ratio-prices-title">
         {t('settingsExtras.ratio.title')}
       </Heading>
       <Text fontSize="sm" color="fg.muted">
-        {t('settingsExtras.ratio.note', { quotaPerUnit: numberText(perUnit) })}
+        {t('settingsExtras.ratio.note', { quotaPerUnit: ratioText(table.quotaPerUnit) })}
       </Text>
-      {models === null && <InvalidNote name="ModelRatio" />}
-      {completions === null && <InvalidNote name="CompletionRatio" />}
+      {!table.modelRatioValid && <InvalidNote name="ModelRatio" />}
+      {!table.completionRatioValid && <InvalidNote name="CompletionRatio" />}
       {rows !== null && (
         <Stack gap={2} minW={0}>
           <Field.Root maxW="sm">
             <Field.Label>{t('settingsExtras.ratio.filter')}</Field.Label>
-            <Input type="search" name={ratioFilterParam} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+            <Input type="search" name={ratioFilterParam} value={filter} onChange={(e) => onFilterChange(e.currentTarget.value)} />
           </Field.Root>
           <Text fontSize="sm" color="fg.muted" aria-live="polite">
-            {t('settingsExtras.ratio.count', { shown: shown.length, total: rows.length })}
-            {shown.length > priceRowLimit && ` ${t('settingsExtras.ratio.limited', { limit: priceRowLimit })}`}
+            {t('settingsExtras.ratio.count', { shown: shown.matching, total: shown.total })}
+            {shown.limited && ` ${t('settingsExtras.ratio.limited', { limit: priceRowLimit })}`}
           </Text>
           <Table.ScrollArea borderWidth="1px" rounded="md" maxH="28rem" tabIndex={0} aria-labelledby="ratio-prices-title">
             <Table.Root size="sm" stickyHeader>
@@ -122,10 +98,10 @@ export function RatioPricesView({ modelRatio, completionRatio, groupRatio, quota
                 </Table.Row>
               </Table.Header>
               <Table.Body>
-                {shown.slice(0, priceRowLimit).map((row) => (
+                {shown.rows.map((row) => (
                   <PriceRow key={row.model} row={row} />
                 ))}
-                {shown.length === 0 && (
+                {shown.matching === 0 && (
                   <Table.Row>
                     <Table.Cell colSpan={5} textAlign="center" color="fg.muted">
                       {t('settingsExtras.ratio.empty')}
@@ -152,13 +128,13 @@ export function RatioPricesView({ modelRatio, completionRatio, groupRatio, quota
               </Table.Row>
             </Table.Header>
             <Table.Body>
-              {groupMultipliers(groups).map((g) => (
+              {groups.map((g) => (
                 <Table.Row key={g.group}>
                   <Table.Cell>{g.group}</Table.Cell>
-                  <Table.Cell textAlign="end">× {numberText(g.ratio)}</Table.Cell>
+                  <Table.Cell textAlign="end">× {ratioText(g.ratio)}</Table.Cell>
                 </Table.Row>
               ))}
-              {Object.keys(groups).length === 0 && (
+              {groups.length === 0 && (
                 <Table.Row>
                   <Table.Cell colSpan={2} textAlign="center" color="fg.muted">
                     {t('settingsExtras.ratio.noGroups')}

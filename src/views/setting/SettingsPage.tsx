@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { useSelector } from '@xstate/react';
 import { useSearchParams } from 'react-router-dom';
 import { isSettingsTab, type SectionId } from '../../domain/optionSections';
@@ -17,26 +18,41 @@ import {
   selectTabs,
   selectWhitelistEntry,
 } from '../../machines/optionSettings';
-import { selectIsRoot } from '../../machines/session/session.selectors';
 import { useMachineActor } from '../app/machineRegistry';
 import { SessionContext } from '../app/sessionContext';
 import { LogCleanPanel } from './LogCleanPanel';
 import { PersonalSettings } from './PersonalSettings';
+import { ratioFilterParam } from './RatioPricesView';
 import { SettingsPageView } from './SettingsPageView';
 import { UpdateCheck } from './UpdateCheck';
 
 /** The `?tab=` of the address: the tab the page opens on (the machine refuses root-only tabs for others). */
 export const settingsTabParam = 'tab';
 
+/** The address with the price overview's model filter (`?price_model=`, dropped when blank). */
+const withPriceFilter = (params: URLSearchParams, value: string): URLSearchParams => {
+  const next = new URLSearchParams(params);
+  if (value === '') next.delete(ratioFilterParam);
+  else next.set(ratioFilterParam, value);
+  return next;
+};
+
 /**
  * Route page for /setting (optionSettings machine): the tab comes from `?tab=` once, then the
- * machine keeps it and rewrites the address on every change.
+ * machine keeps it and rewrites the address on every change. The machine watches the session
+ * for the user's role (the tabs follow it while the page lives). The price overview's model
+ * filter lives in the address (`?price_model=`).
  */
 export function SettingsPage() {
-  const isRoot = SessionContext.useSelector(selectIsRoot);
-  const [params] = useSearchParams();
+  const session = SessionContext.useActorRef();
+  const [params, setParams] = useSearchParams();
   const asked = params.get(settingsTabParam) ?? '';
-  const actorRef = useMachineActor(optionSettingsMachine, { isRoot, tab: isSettingsTab(asked) ? asked : 'personal' });
+  const priceFilter = params.get(ratioFilterParam) ?? '';
+  const onPriceFilterChange = useCallback(
+    (value: string) => setParams((prev) => withPriceFilter(prev, value), { replace: true }),
+    [setParams],
+  );
+  const actorRef = useMachineActor(optionSettingsMachine, { session, tab: isSettingsTab(asked) ? asked : 'personal' });
   const tabs = useSelector(actorRef, selectTabs);
   const tab = useSelector(actorRef, selectTab);
   const loading = useSelector(actorRef, selectIsLoading);
@@ -68,6 +84,8 @@ export function SettingsPage() {
       personal={<PersonalSettings />}
       logClean={<LogCleanPanel />}
       updateCheck={<UpdateCheck />}
+      priceFilter={priceFilter}
+      onPriceFilterChange={onPriceFilterChange}
       onTabSelect={(next) => actorRef.send({ type: 'tab.select', tab: next })}
       onRetry={() => actorRef.send({ type: 'options.retry' })}
       onChange={(key, value) => actorRef.send({ type: 'field.change', key, value })}

@@ -36,6 +36,8 @@ const meta = {
     onCancelToggle: fn(),
     onLeave: fn(),
     onStay: fn(),
+    priceFilter: '',
+    onPriceFilterChange: fn(),
   },
 } satisfies Meta<typeof SettingsPageView>;
 export default meta;

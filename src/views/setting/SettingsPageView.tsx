@@ -33,6 +33,9 @@ export interface SettingsPageViewProps {
   readonly logClean?: ReactNode;
   /** The check-for-updates button of the other tab. */
   readonly updateCheck?: ReactNode;
+  /** The model-name filter of the ratio section's price overview. */
+  readonly priceFilter: string;
+  readonly onPriceFilterChange: (value: string) => void;
   readonly onTabSelect: (tab: SettingsTab) => void;
   readonly onRetry: () => void;
   readonly onChange: (key: string, value: string) => void;
@@ -54,13 +57,22 @@ export interface SettingsPageViewProps {
  * the resulting prices beside the JSON, the other tab ends with the update check.
  */
 export function SettingsPageView(props: SettingsPageViewProps) {
-  const { tabs, tab, loading, loadFailed, confirmingToggle, confirmingLeave } = props;
+  const { tabs, tab, loading, loadFailed, confirmingToggle, confirmingLeave, priceFilter, onPriceFilterChange } = props;
   const t = useT();
   const { ModelRatio = '', CompletionRatio = '', GroupRatio = '', QuotaPerUnit = '' } = props.values;
   // The price table is large: it re-renders only when the values it reads change.
   const ratioPrices = useMemo(
-    () => <RatioPricesView modelRatio={ModelRatio} completionRatio={CompletionRatio} groupRatio={GroupRatio} quotaPerUnit={QuotaPerUnit} />,
-    [ModelRatio, CompletionRatio, GroupRatio, QuotaPerUnit],
+    () => (
+      <RatioPricesView
+        modelRatio={ModelRatio}
+        completionRatio={CompletionRatio}
+        groupRatio={GroupRatio}
+        quotaPerUnit={QuotaPerUnit}
+        filter={priceFilter}
+        onFilterChange={onPriceFilterChange}
+      />
+    ),
+    [ModelRatio, CompletionRatio, GroupRatio, QuotaPerUnit, priceFilter, onPriceFilterChange],
   );
 
   const optionTab = (id: OptionTab) => {
