@@ -1,7 +1,6 @@
-import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { selectChatLink, selectIsAdmin, selectIsSignedIn, selectStatus, selectUser } from '../../machines/session/session.selectors';
-import type { User } from '../../domain/user';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
 import type { MessageKey } from '../../i18n';
@@ -80,13 +79,11 @@ function HomeRoute() {
   return <HomePage status={status} />;
 }
 
-/** /user/edit: the saved account replaces the session's user (the header shows the new name). */
+/** /user/edit: the saved account replaces the session's user (the page's machine tells the session). */
 function ProfileRoute() {
-  const session = SessionContext.useActorRef();
-  const onSaved = useCallback((user: User) => session.send({ type: 'session.userUpdated', user }), [session]);
   return (
     <RequireUser>
-      <ProfileEditPage onSaved={onSaved} />
+      <ProfileEditPage />
     </RequireUser>
   );
 }
@@ -184,16 +181,11 @@ function TokenFormRoute() {
   );
 }
 
-/** /topup: redeem a code or open the top-up link; a redemption updates the session's user. */
+/** /topup: redeem a code or open the top-up link; the page follows the session and updates its user. */
 function TopUpRoute() {
-  const quotaDisplay = useQuotaDisplay();
-  const session = SessionContext.useActorRef();
-  const user = SessionContext.useSelector(selectUser);
-  const topUpLink = SessionContext.useSelector(selectStatus)?.top_up_link ?? '';
-  const onUserUpdated = useCallback((updated: User) => session.send({ type: 'session.userUpdated', user: updated }), [session]);
   return (
     <RequireUser>
-      <TopUpPage user={user} topUpLink={topUpLink} quotaDisplay={quotaDisplay} onUserUpdated={onUserUpdated} />
+      <TopUpPage />
     </RequireUser>
   );
 }
