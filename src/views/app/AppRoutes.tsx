@@ -1,10 +1,9 @@
 import { lazy, Suspense, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import { selectChatLink, selectIsAdmin, selectIsSignedIn, selectStatus, selectUser } from '../../machines/session/session.selectors';
+import { selectChatLink, selectIsAdmin, selectIsSignedIn, selectStatus } from '../../machines/session/session.selectors';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
 import type { MessageKey } from '../../i18n';
-import { isAdmin as isAdminRole } from '../../domain/constants';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
@@ -205,13 +204,12 @@ function DashboardRoute() {
   );
 }
 
-/** /log: admins (role >= 10) see every user's logs and the admin filters, others their own (keyed by it). */
+/** /log: admins (role >= 10) see every user's logs and the admin filters, others their own (the page follows the session). */
 function LogRoute() {
   const quotaDisplay = useQuotaDisplay();
-  const admin = isAdminRole(SessionContext.useSelector(selectUser)?.role);
   return (
     <RequireUser>
-      <LogListPage key={String(admin)} admin={admin} quotaDisplay={quotaDisplay} />
+      <LogListPage quotaDisplay={quotaDisplay} />
     </RequireUser>
   );
 }
