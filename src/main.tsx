@@ -32,6 +32,7 @@ import { saveUser, searchUserRows, userRowAction } from './api/actors/userRows';
 import { downloadBlob } from './api/actors/browser/downloads';
 import { downloadLogs, fetchLogPage, fetchLogStat } from './api/actors/logRows';
 import type { logExportMachine, logStatMachine, logTableMachine } from './machines/logList';
+import type { logListPageMachine } from './machines/logListPage';
 import type { Log } from './domain/log';
 import { latestRelease } from './api/actors/updateCheck';
 import { fetchTokenPage, tokenRowAction } from './api/actors/tokenRows';
@@ -301,6 +302,9 @@ const implementations = [
       runRowAction: fromPromise(() => Promise.reject(new Error('log rows have no actions'))),
       exportRows: fromPromise<Message | null, ExportRowsInput<Log>>(() => Promise.resolve(null)),
     },
+  }),
+  implement<typeof logListPageMachine>('logListPage', {
+    actors: { readClock: fromPromise(() => Promise.resolve(Math.floor(Date.now() / 1000))) },
   }),
   implement<typeof logStatMachine>('logStat', { actors: { fetchLogStat: fromApi(fetchLogStat(api.log)) } }),
   implement<typeof logExportMachine>('logExport', {

@@ -9,6 +9,7 @@ import {
   oauthCallbackMachine,
   selectAttempt,
   selectPhase,
+  type ExchangeCodeInput,
   type OAuthCallbackInput,
   type OAuthOutcome,
 } from '../../src/machines/oauthCallback';
@@ -25,9 +26,11 @@ import {
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
 import { replay as replayOn, journey as walk } from './support/replay';
+import { fakeSession } from './support/fakeSession';
 
 const user: User = { id: 7, username: 'github_7', display_name: 'GitHub User', role: 1, status: 1 };
-const input: OAuthCallbackInput = { provider: 'github', code: 'c0de', state: 'st4te12chars' };
+const session = fakeSession();
+const input: OAuthCallbackInput = { session, provider: 'github', code: 'c0de', state: 'st4te12chars' };
 const rejectedText = '登录状态校验失败（state 为空或不一致），请返回登录页重新发起登录';
 const rejected = failure('oauthGitHub', rejectedText);
 
@@ -133,7 +136,8 @@ describe('oauthCallback model', () => {
      */
     async function replay(events: readonly AnyEventObject[], check?: (step: number, s: Snap) => void) {
       vi.useFakeTimers();
-      const exchange = controlled<OAuthOutcome, OAuthCallbackInput>();
+      const exchange = controlled<OAuthOutcome, ExchangeCodeInput>();
+      const live = fakeSession();
       const play = async (e: AnyEventObject, actor: Actor<typeof oauthCallbackMachine>) => {
         if (!e.type.startsWith('xstate.after.retryBackoff.')) return false;
         await vi.advanceTimersByTimeAsync(retryStep * actor.getSnapshot().context.attempt - 1);
@@ -142,8 +146,8 @@ describe('oauthCallback model', () => {
         return true;
       };
       const settle = () => vi.advanceTimersByTimeAsync(0);
-      const run = await replayOn({ machine: oauthCallbackMachine, input, stubs: { exchangeCode: exchange }, play, settle }, events, check);
-      return { ...run, calls: exchange.calls };
+      const run = await replayOn({ machine: oauthCallbackMachine, input: { ...input, session: live }, stubs: { exchangeCode: exchange }, play, settle }, events, check);
+      return { ...run, calls: exchange.calls, received: live.getSnapshot().context.received };
     }
 
     const chosen = realShortest().filter((p) => p.steps.length > 1);
@@ -152,7 +156,7 @@ describe('oauthCallback model', () => {
         p.steps.map((s) => s.event),
         (i, s) => {
           expect(s.value).toEqual(p.steps[i]!.state.value);
-          expect(s.context).toEqual(p.steps[i]!.state.context);
+          expect({ ...s.context, session }).toEqual(p.steps[i]!.state.context);
           expect(s.status).toEqual(p.steps[i]!.state.status);
         },
       );
@@ -161,8 +165,9 @@ describe('oauthCallback model', () => {
       expect(calls.every((c) => c.code === input.code && c.state === input.state && c.provider === 'github')).toBe(true);
     });
 
-    it('bind: notifies and goes to /setting', async () => {
-      const { emitted } = await replay([{ type: 'xstate.init' }, bind]);
+    it('bind: notifies and goes to /setting (the session is not told)', async () => {
+      const { emitted, received } = await replay([{ type: 'xstate.init' }, bind]);
+      expect(received).toEqual([]);
       expect(emitted).toEqual([
         { type: 'notify', level: 'success', message: { key: 'signIn.oauth.bound' } },
         { type: 'navigate', to: '/setting', replace: true },
@@ -170,11 +175,9 @@ describe('oauthCallback model', () => {
     });
 
     it('login: hands the user to the session for / and says so', async () => {
-      const { emitted } = await replay([{ type: 'xstate.init' }, login]);
-      expect(emitted).toEqual([
-        { type: 'signedIn', user, to: '/' },
-        { type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } },
-      ]);
+      const { emitted, received } = await replay([{ type: 'xstate.init' }, login]);
+      expect(received).toEqual([{ type: 'session.signedIn', user, to: '/' }]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } }]);
     });
 
     it('every catalogue key it emits exists', async () => {
@@ -208,7 +211,7 @@ describe('oauthCallback model', () => {
     const actor = createActor(
       oauthCallbackMachine.provide({
         actors: {
-          exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(async () => {
+          exchangeCode: fromPromise<OAuthOutcome, ExchangeCodeInput>(async () => {
             calls += 1;
             await Promise.resolve();
             throw rejected;

@@ -4,6 +4,7 @@ import type { NavigateEvent, NotifyEvent } from '../../src/domain/message';
 import type { User } from '../../src/domain/user';
 import { personalSettingsMachine, selfDeleteMachine, wechatBindMachine, type BindWeChatInput, type CopyTextInput } from '../../src/machines/personalSettings';
 import { personalSettingsChildren, personalSettingsPageMachine } from '../../src/machines/personalSettingsPage';
+import { sessionFactsOf, type SessionChanged } from '../../src/machines/sessionWatch';
 import { shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { expectRoutingOnPaths, type Routed } from './support/routing';
 
@@ -38,16 +39,16 @@ const fixtures: EventFixtures<typeof machine> = {
   'account.deleted': [{ type: 'account.deleted' }],
   notify: [{ type: 'notify', level: 'success', message: { key: 'common.success' } }],
   navigate: [{ type: 'navigate', to: '/login' }],
-  'status.changed': [
-    { type: 'status.changed', turnstileEnabled: true },
-    { type: 'status.changed', turnstileEnabled: false },
+  'session.changed': [
+    { type: 'session.changed', facts: { ...sessionFactsOf({ user: null, status: null }), turnstileEnabled: true }, changed: ['turnstileEnabled'] },
+    { type: 'session.changed', facts: sessionFactsOf({ user: null, status: null }), changed: ['turnstileEnabled'] },
   ],
 };
 
 
 function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
-  if (event.type === 'status.changed') {
-    const enabled = (event as unknown as { turnstileEnabled: boolean }).turnstileEnabled;
+  if (event.type === 'session.changed') {
+    const enabled = (event as SessionChanged).facts.turnstileEnabled;
     // only a change reaches the e-mail binding
     return enabled === s.context.turnstileEnabled ? [] : [{ kind: 'send', to: s.children.emailBind, event: { type: 'turnstile.change', enabled } }];
   }
@@ -59,7 +60,7 @@ function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
 
 function check(s: Snap, where: string): void {
   expect(s.matches('active'), where).toBe(true);
-  expect(Object.keys(s.children).sort(), where).toEqual([...personalSettingsChildren, 'relayEmitted', 'watchStatus'].sort());
+  expect(Object.keys(s.children).sort(), where).toEqual([...personalSettingsChildren, 'relayEmitted', 'followSession'].sort());
   expect(s.context.session, where).toBe(session);
 }
 
@@ -72,7 +73,7 @@ describe('personalSettingsPage model', () => {
     const [s, actions] = initialTransition(machine, input);
     check(s, 'initial');
     const spawned = actions.filter((a) => a.type === 'xstate.spawnChild').map((a) => (a.params as { id: string }).id);
-    expect(spawned).toEqual([...personalSettingsChildren, 'relayEmitted', 'watchStatus']);
+    expect(spawned).toEqual([...personalSettingsChildren, 'relayEmitted', 'followSession']);
     expect(s.children.selfDelete!.getSnapshot().context.username).toBe('alice');
     expect(s.children.emailBind!.getSnapshot().context.turnstileEnabled).toBe(false);
   });
@@ -85,7 +86,7 @@ describe('personalSettingsPage model', () => {
       expected: expectedRouting,
       // the page's Turnstile flag is the last status reported
       alsoCheck: (next, event, where) => {
-        if (event.type === 'status.changed') expect(next.context.turnstileEnabled, where).toBe((event as { turnstileEnabled: boolean }).turnstileEnabled);
+        if (event.type === 'session.changed') expect(next.context.turnstileEnabled, where).toBe(event.facts.turnstileEnabled);
       },
     });
   });

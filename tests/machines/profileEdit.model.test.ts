@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { assign, createActor, createMachine, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
 import { isMessageKey, renderMessage } from '../../src/i18n';
@@ -25,6 +25,17 @@ type Snap = SnapshotFrom<typeof profileEditMachine>;
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
 const renamed: User = { ...alice, username: 'alice2', display_name: 'Alice Two' };
 
+/** A session stand-in that records the accounts it is handed. */
+const sessionLogic = createMachine({
+  types: {} as { context: { user: User | null; updates: User[] }; events: { type: 'session.userUpdated'; user: User } },
+  context: { user: alice, updates: [] },
+  on: {
+    'session.userUpdated': { actions: assign({ user: ({ event }) => event.user, updates: ({ context, event }) => [...context.updates, event.user] }) },
+  },
+});
+const session = createActor(sessionLogic).start();
+const input = { session };
+
 const fixtures: EventFixtures<typeof profileEditMachine> = {
   'field.change': [
     { type: 'field.change', field: 'username', value: '' },
@@ -39,12 +50,12 @@ const loadFailed = errorActor('loadSelf', httpError('loadSelf', 500, 'Internal S
 const saved = doneActor('saveSelf');
 const refused = errorActor('saveSelf', failure('saveSelf', '用户名已被占用，请换一个'));
 const internal = [loaded, loadFailed, saved, refused];
-const model = { fixtures, internal };
+const model = { fixtures, internal, input };
 
 const realShortest = () => shortestPaths(profileEditMachine, model).filter(isRealistic);
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  return walk(profileEditMachine, undefined, events);
+  return walk(profileEditMachine, input, events);
 }
 const change = (field: 'username' | 'display_name' | 'password', value: string) => ({ type: 'field.change', field, value });
 const submit = { type: 'profile.submit' };
@@ -84,6 +95,17 @@ describe('profileEdit model', () => {
       const s = journey([loaded, change('username', 'alice2'), change('password', 'new-password-1'), submit, saved, doneActor('loadSelf', renamed)]);
       expect(s.value).toBe('editing');
       expect(selectForm(s)).toEqual({ username: 'alice2', display_name: 'Alice Two', password: '' });
+    });
+    it('only the reloaded account after a save is handed to the session', () => {
+      const events = [loaded, change('username', 'alice2'), submit, saved, doneActor('loadSelf', renamed), submit, saved, errorActor('loadSelf', new Error('offline'))];
+      let [s] = initialTransition(profileEditMachine, input);
+      const sent: { to: unknown; event: unknown }[] = [];
+      for (const e of events) {
+        const [next, actions] = transition(profileEditMachine, s, e as never);
+        for (const a of actions) if ((a.type as string) === 'xstate.sendTo') sent.push({ to: (a.params as { to: unknown }).to, event: (a.params as { event: unknown }).event });
+        s = next;
+      }
+      expect(sent).toEqual([{ to: session, event: { type: 'session.userUpdated', user: renamed } }]);
     });
     it('an empty username is not sent', () => {
       const s = journey([loaded, change('username', '  '), submit]);
@@ -126,18 +148,20 @@ describe('profileEdit model', () => {
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const load = controlled<User, unknown>();
       const save = controlled<void, SaveSelfInput>();
-      return { ...(await replayOn({ machine: profileEditMachine, stubs: { loadSelf: load, saveSelf: save } }, events, check)), load, save };
+      const live = createActor(sessionLogic).start();
+      const run = await replayOn({ machine: profileEditMachine, input: { session: live }, stubs: { loadSelf: load, saveSelf: save } }, events, check);
+      return { ...run, load, save, updates: live.getSnapshot().context.updates };
     }
 
     it.each(realShortest().filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       await replay(
         p.steps.map((s) => s.event),
-        follows(p),
+        (i, s) => follows(p)(i, { value: s.value, context: { ...s.context, session } } as unknown as Snap),
       );
     });
 
     it('saves the form, says so, reloads and hands the saved account on', async () => {
-      const { emitted, save, load } = await replay([
+      const { emitted, save, load, updates } = await replay([
         loaded,
         change('username', 'alice2'),
         change('display_name', 'Alice Two'),
@@ -148,10 +172,8 @@ describe('profileEdit model', () => {
       ]);
       expect(save.calls).toEqual([{ username: 'alice2', display_name: 'Alice Two', password: 'new-password-1' }]);
       expect(load.calls).toHaveLength(2);
-      expect(emitted).toEqual([
-        { type: 'notify', level: 'success', message: { key: 'account.profile.saved' } },
-        { type: 'profile.saved', user: renamed },
-      ]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'account.profile.saved' } }]);
+      expect(updates).toEqual([renamed]);
     });
     it("a refusal shows the server's message; a failed load the catalogue one", async () => {
       expect((await replay([loaded, submit, refused])).emitted).toEqual([

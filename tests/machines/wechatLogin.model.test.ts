@@ -13,6 +13,7 @@ import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreac
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
 import { replay as replayOn, journey as walk, follows } from './support/replay';
+import { fakeSession } from './support/fakeSession';
 
 const user: User = { id: 3, username: 'wechat_3', display_name: 'WeChat User', role: 1, status: 1 };
 const fixtures: EventFixtures<typeof wechatLoginMachine> = {
@@ -29,14 +30,16 @@ const open = fixtures['dialog.open'][0]!;
 const close = fixtures['dialog.close'][0]!;
 const loggedIn = doneActor('loginWithWeChat', user);
 const rejected = errorActor('loginWithWeChat', failure('wechatLogin', '验证码错误或已过期'));
-const model = { fixtures, internal: [loggedIn, rejected] };
+const session = fakeSession();
+const input = { session };
+const model = { fixtures, internal: [loggedIn, rejected], input };
 
 type Snap = SnapshotFrom<typeof wechatLoginMachine>;
 const realShortest = () => shortestPaths(wechatLoginMachine, model).filter(isRealistic);
 const realSimple = () => simplePaths(wechatLoginMachine, model).filter(isRealistic);
 
 function journey(events: readonly AnyEventObject[]): Snap {
-  return walk(wechatLoginMachine, undefined, events);
+  return walk(wechatLoginMachine, input, events);
 }
 
 afterEach(() => {
@@ -63,7 +66,7 @@ describe('wechatLogin model', () => {
         // only a non-empty, trimmed code is ever sent
         if (s.matches('submitting')) expect(s.context.code).toBe('123456');
         // a closed dialog holds nothing
-        if (s.matches('closed')) expect(s.context).toEqual({ code: '', error: null });
+        if (s.matches('closed')) expect(s.context).toEqual({ session, code: '', error: null });
         // an error is on show only in the open dialog
         if (s.context.error !== null) expect(s.matches('open')).toBe(true);
       }
@@ -104,31 +107,31 @@ describe('wechatLogin model', () => {
       vi.useFakeTimers();
       const login = controlled<User, string>();
       const settle = () => vi.advanceTimersByTimeAsync(0);
-      const { emitted } = await replayOn({ machine: wechatLoginMachine, stubs: { loginWithWeChat: login }, settle }, events, check);
-      return { codes: login.calls, emitted };
+      const live = fakeSession();
+      const { emitted } = await replayOn({ machine: wechatLoginMachine, input: { session: live }, stubs: { loginWithWeChat: login }, settle }, events, check);
+      return { codes: login.calls, emitted, received: live.getSnapshot().context.received };
     }
 
     const chosen = realSimple().filter((p) => p.steps.length > 2);
     it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       await replay(
         p.steps.map((s) => s.event),
-        follows(p),
+        (i, s) => follows(p)(i, { value: s.value, context: { ...s.context, session } } as unknown as Snap),
       );
     });
 
     it('success hands the user to the session for / and says so', async () => {
-      const { codes, emitted } = await replay([{ type: 'xstate.init' }, open, submitEmpty, submit, loggedIn]);
+      const { codes, emitted, received } = await replay([{ type: 'xstate.init' }, open, submitEmpty, submit, loggedIn]);
       expect(codes).toEqual(['123456']);
       expect(isMessageKey('signIn.loggedIn')).toBe(true);
-      expect(emitted).toEqual([
-        { type: 'signedIn', user, to: '/' },
-        { type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } },
-      ]);
+      expect(received).toEqual([{ type: 'session.signedIn', user, to: '/' }]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } }]);
     });
 
     it('failure shows the server message as a toast', async () => {
-      const { emitted } = await replay([{ type: 'xstate.init' }, open, submit, rejected]);
+      const { emitted, received } = await replay([{ type: 'xstate.init' }, open, submit, rejected]);
       expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { text: '验证码错误或已过期' } }]);
+      expect(received).toEqual([]);
     });
   });
 });

@@ -1,3 +1,2 @@
 export * from './oauthCallback.machine';
 export * from './oauthCallback.selectors';
-export * from './signedIn';

@@ -1,21 +1,28 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { User } from '../../domain/user';
-import { signedIn, type SignedInEvent } from './signedIn';
+import type { SessionRef } from '../sessionWatch';
 
 export type OAuthProvider = 'github' | 'lark';
 
-export interface OAuthCallbackInput {
+/** What the server is asked: the provider's code and state. */
+export interface ExchangeCodeInput {
   readonly provider: OAuthProvider;
   readonly code: string;
   readonly state: string;
+}
+
+export interface OAuthCallbackInput extends ExchangeCodeInput {
+  /** The app's session actor: a signed-in user is handed to it (`session.signedIn`). */
+  readonly session: SessionRef;
 }
 
 /** `GET /api/oauth/{provider}?code=&state=`: message 'bind' means bound, else the user signed in. */
 export type OAuthOutcome = { readonly bound: true } | { readonly bound: false; readonly user: User };
 
 export interface OAuthCallbackContext {
+  readonly session: SessionRef;
   readonly provider: OAuthProvider;
   readonly code: string;
   readonly state: string;
@@ -30,12 +37,15 @@ export const maxAttempts = 3;
 /** Spec §4 / §9: the wait before a retry is 2 s times the attempt number. */
 export const retryStep = 2000;
 
-export type OAuthCallbackEmitted = NotifyEvent | NavigateEvent | SignedInEvent;
+export type OAuthCallbackEmitted = NotifyEvent | NavigateEvent;
+
+/** Where a user signed in by the callback goes. */
+export const oauthSignInTarget = '/';
 
 /**
  * The /oauth/github and /oauth/lark callback pages: forwards the provider's code and state to
  * the server once on entry. 'bind' -> the account was bound (go to /setting); otherwise a user
- * signed in (emit `signedIn` for the session, which goes to /). A failure is retried after
+ * signed in (handed to the session as `session.signedIn`, which stores it and goes to /). A failure is retried after
  * `retryBackoff` (2 s × attempt) until `maxAttempts` exchanges failed, then it sends the
  * person back to /login. (The original designed this retry but never reached it.)
  */
@@ -47,7 +57,7 @@ export const oauthCallbackMachine = setup({
     tags: {} as 'busy' | 'error',
   },
   actors: {
-    exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(() => {
+    exchangeCode: fromPromise<OAuthOutcome, ExchangeCodeInput>(() => {
       throw new Error('exchangeCode not provided');
     }),
   },
@@ -69,9 +79,14 @@ export const oauthCallbackMachine = setup({
     }),
     notifyBound: emit(() => notify('success', msg('signIn.oauth.bound'))),
     goToSettings: emit(() => navigate('/setting', true)),
-    emitSignedIn: emit((_, params: { outcome: OAuthOutcome }) =>
-      // Only reached when the outcome is not a bind (guarded), so the user is there.
-      signedIn((params.outcome as Extract<OAuthOutcome, { bound: false }>).user, '/'),
+    tellSession: sendTo(
+      ({ context }) => context.session,
+      (_, params: { outcome: OAuthOutcome }) => ({
+        type: 'session.signedIn' as const,
+        // Only reached when the outcome is not a bind (guarded), so the user is there.
+        user: (params.outcome as Extract<OAuthOutcome, { bound: false }>).user,
+        to: oauthSignInTarget,
+      }),
     ),
     notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
     notifyGiveUp: emit(() => notify('error', msg('signIn.oauth.giveUp'))),
@@ -80,6 +95,7 @@ export const oauthCallbackMachine = setup({
 }).createMachine({
   id: 'oauthCallback',
   context: ({ input }) => ({
+    session: input.session,
     provider: input.provider,
     code: input.code,
     state: input.state,
@@ -103,7 +119,7 @@ export const oauthCallbackMachine = setup({
           {
             target: 'signedIn',
             actions: [
-              { type: 'emitSignedIn', params: ({ event }) => ({ outcome: event.output }) },
+              { type: 'tellSession', params: ({ event }) => ({ outcome: event.output }) },
               'notifySignedIn',
             ],
           },

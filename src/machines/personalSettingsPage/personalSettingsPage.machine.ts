@@ -1,9 +1,8 @@
-import { assign, emit, fromCallback, sendTo, setup, type ActorRefFrom, type AnyActorRef, type EventObject } from 'xstate';
+import { assign, emit, sendTo, setup } from 'xstate';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import { oauthLaunchMachine } from '../oauthLaunch';
 import { relayEmitted } from '../pageRelay';
-import type { sessionMachine } from '../session/session.machine';
-import { selectStatus } from '../session/session.selectors';
+import { followSession, type SessionChanged, type SessionRef } from '../sessionWatch';
 import {
   emailBindMachine,
   personalSettingsMachine,
@@ -13,29 +12,7 @@ import {
   type AccountDeleted,
 } from '../personalSettings';
 
-/** The session actor (src/machines/session): its status is watched; a deleted account signs out through it. */
-export type SessionRef = ActorRefFrom<typeof sessionMachine> | AnyActorRef;
-
-/** The session's status changed (a reload): what the page's children depend on. */
-export interface StatusChanged {
-  readonly type: 'status.changed';
-  readonly turnstileEnabled: boolean;
-}
-
-/** Reports the session's status as `status.changed`, now and after every change of it. */
-export const watchStatus = fromCallback<EventObject, { readonly session: SessionRef }>(({ input, sendBack }) => {
-  const session = input.session as ActorRefFrom<typeof sessionMachine>;
-  let last: boolean | undefined;
-  const report = () => {
-    const turnstileEnabled = selectStatus(session.getSnapshot())?.turnstile_check ?? false;
-    if (turnstileEnabled === last) return;
-    last = turnstileEnabled;
-    sendBack({ type: 'status.changed', turnstileEnabled } satisfies StatusChanged);
-  };
-  report();
-  const sub = session.subscribe(report);
-  return () => sub.unsubscribe();
-});
+export type { SessionRef } from '../sessionWatch';
 
 export interface PersonalSettingsPageInput {
   /** The app's session actor: a deleted account signs out through it. */
@@ -44,12 +21,12 @@ export interface PersonalSettingsPageInput {
   readonly origin: string;
   /** The signed-in user's name (what the deletion dialog asks to type). */
   readonly username: string;
-  /** Turnstile guards the e-mail code (at mount; later changes come from the session as `status.changed`). */
+  /** Turnstile guards the e-mail code (at mount; later changes come from the session as `session.changed`). */
   readonly turnstileEnabled: boolean;
 }
 
 /** The children's facts, relayed to the page. */
-export type PersonalSettingsPageEvent = AccountBound | AccountDeleted | NotifyEvent | NavigateEvent | StatusChanged;
+export type PersonalSettingsPageEvent = AccountBound | AccountDeleted | NotifyEvent | NavigateEvent | SessionChanged;
 
 /** The children of the page, by invoke id (each also the child's system id). */
 export const personalSettingsChildren = ['personalSettings', 'selfDelete', 'wechatBind', 'emailBind', 'oauthLaunch'] as const;
@@ -58,7 +35,8 @@ export const personalSettingsChildren = ['personalSettings', 'selfDelete', 'wech
  * The personal settings tab of /setting: invokes its five workflows (the tab itself, the deletion
  * dialog, the WeChat and e-mail bindings, the GitHub / Lark launch) and routes their facts. A
  * binding (`account.bound`) reloads the account; a deleted account (`account.deleted`) asks the
- * session to sign out; a status reload that turns Turnstile on or off reaches the e-mail binding
+ * session to sign out; a status reload that turns Turnstile on or off (reported by
+ * `followSession`) reaches the e-mail binding
  * (`turnstile.change`); the children's toasts leave the page as its own emitted events.
  */
 export const personalSettingsPageMachine = setup({
@@ -74,7 +52,7 @@ export const personalSettingsPageMachine = setup({
       emailBind: 'emailBind';
       oauthLaunch: 'oauthLaunch';
       relayEmitted: 'relayEmitted';
-      watchStatus: 'watchStatus';
+      followSession: 'followSession';
     },
   },
   actors: {
@@ -84,7 +62,7 @@ export const personalSettingsPageMachine = setup({
     emailBind: emailBindMachine,
     oauthLaunch: oauthLaunchMachine,
     relayEmitted,
-    watchStatus,
+    followSession,
   },
   guards: {
     isTurnstileChange: ({ context }, params: { enabled: boolean }) => params.enabled !== context.turnstileEnabled,
@@ -110,16 +88,16 @@ export const personalSettingsPageMachine = setup({
         { id: 'emailBind', src: 'emailBind', systemId: 'emailBind', input: ({ context }) => ({ turnstileEnabled: context.turnstileEnabled }) },
         { id: 'oauthLaunch', src: 'oauthLaunch', systemId: 'oauthLaunch', input: ({ context }) => ({ origin: context.origin }) },
         { id: 'relayEmitted', src: 'relayEmitted', input: { systemIds: personalSettingsChildren } },
-        { id: 'watchStatus', src: 'watchStatus', input: ({ context }) => ({ session: context.session }) },
+        { id: 'followSession', src: 'followSession', input: ({ context }) => ({ session: context.session }) },
       ],
       on: {
         'account.bound': { actions: 'reloadAccount' },
         'account.deleted': { actions: 'signOut' },
-        'status.changed': {
-          guard: { type: 'isTurnstileChange', params: ({ event }) => ({ enabled: event.turnstileEnabled }) },
+        'session.changed': {
+          guard: { type: 'isTurnstileChange', params: ({ event }) => ({ enabled: event.facts.turnstileEnabled }) },
           actions: [
-            { type: 'setTurnstile', params: ({ event }) => ({ enabled: event.turnstileEnabled }) },
-            { type: 'tellTurnstile', params: ({ event }) => ({ enabled: event.turnstileEnabled }) },
+            { type: 'setTurnstile', params: ({ event }) => ({ enabled: event.facts.turnstileEnabled }) },
+            { type: 'tellTurnstile', params: ({ event }) => ({ enabled: event.facts.turnstileEnabled }) },
           ],
         },
         notify: { actions: { type: 'notify', params: ({ event }) => event } },

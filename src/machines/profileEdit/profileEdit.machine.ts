@@ -1,8 +1,9 @@
-import { assign, emit, fromPromise, not, setup } from 'xstate';
+import { assign, emit, fromPromise, not, sendTo, setup } from 'xstate';
 import { accountFieldsProblem } from '../../domain/accountRules';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import type { SelfUpdatePayload, User } from '../../domain/user';
+import type { SessionRef } from '../sessionWatch';
 
 /** The fields of the own-profile form (/user/edit). An empty password leaves it unchanged. */
 export interface ProfileForm {
@@ -18,17 +19,17 @@ export type ProfileEditEvent =
   | { readonly type: 'profile.submit' }
   | { readonly type: 'profile.retry' };
 
+export interface ProfileEditInput {
+  /** The app's session actor: a saved account replaces its user (the header shows the new name). */
+  readonly session: SessionRef;
+}
+
 export interface ProfileEditContext {
+  readonly session: SessionRef;
   readonly form: ProfileForm;
 }
 
-/** Emitted after a save, with the account as the server now has it (the shell updates its user). */
-export interface ProfileSaved {
-  readonly type: 'profile.saved';
-  readonly user: User;
-}
-
-export type ProfileEditEmitted = NotifyEvent | ProfileSaved;
+export type ProfileEditEmitted = NotifyEvent;
 
 /** `saveSelf`: PUT /api/user/self with the form (the password only when one was typed). */
 export type SaveSelfInput = SelfUpdatePayload;
@@ -58,7 +59,7 @@ export const savePayload = (form: ProfileForm): SelfUpdatePayload =>
 /**
  * The own-profile page (/user/edit): loads the account (`loadSelf`), edits username, display
  * name and password, saves (`saveSelf`), says '用户信息更新成功！', then reloads the account and
- * emits `profile.saved` so the header shows the new name. The password is never kept after a
+ * hands it to the session (`session.userUpdated`) so the header shows the new name. The password is never kept after a
  * save. An empty username is not sent (the server would refuse it); a field breaking its length
  * rule is not sent either, and the message names the field and the rule. A failed load can be
  * retried; a failed save keeps what was typed.
@@ -66,6 +67,7 @@ export const savePayload = (form: ProfileForm): SelfUpdatePayload =>
 export const profileEditMachine = setup({
   types: {
     context: {} as ProfileEditContext,
+    input: {} as ProfileEditInput,
     events: {} as ProfileEditEvent,
     emitted: {} as ProfileEditEmitted,
     tags: {} as 'busy' | 'loading',
@@ -94,11 +96,14 @@ export const profileEditMachine = setup({
     }),
     notifySaved: emit(() => notify('success', msg('account.profile.saved'))),
     notifyProblem: emit(({ context }) => notify('error', profileProblem(context.form) ?? msg('rules.username.tooLong'))),
-    emitSaved: emit((_, params: { user: User }): ProfileSaved => ({ type: 'profile.saved', user: params.user })),
+    tellSession: sendTo(
+      ({ context }) => context.session,
+      (_, params: { user: User }) => ({ type: 'session.userUpdated' as const, user: params.user }),
+    ),
   },
 }).createMachine({
   id: 'profileEdit',
-  context: { form: emptyForm },
+  context: ({ input }) => ({ session: input.session, form: emptyForm }),
   initial: 'loading',
   states: {
     loading: {
@@ -144,7 +149,7 @@ export const profileEditMachine = setup({
           target: 'editing',
           actions: [
             { type: 'fill', params: ({ event }) => ({ user: event.output }) },
-            { type: 'emitSaved', params: ({ event }) => ({ user: event.output }) },
+            { type: 'tellSession', params: ({ event }) => ({ user: event.output }) },
           ],
         },
         // the save went through; the form keeps what was saved

@@ -1,40 +1,42 @@
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
 import { describeError, isApiError } from '../../domain/apiError';
 import { formatQuota, type QuotaDisplay } from '../../domain/format';
 import { msg, notify, type NotifyEvent } from '../../domain/message';
 import type { User } from '../../domain/user';
 import { validateRedeemCode, validateTopUpLink, type Verdict } from '../../domain/validation';
+import { followSession, readSessionFacts, type SessionChanged, type SessionRef } from '../sessionWatch';
 
 export interface TopUpInput {
-  /** The session's user (ids for the top-up link until the fresh record arrives). */
-  readonly user: User | null;
-  /** How quotas are shown (status display_in_currency / quota_per_unit). */
-  readonly quotaDisplay: QuotaDisplay;
+  /**
+   * The app's session actor: the user, the top-up link and the quota display are read from it
+   * at start and follow it (`session.changed`); a redemption hands it the refreshed account.
+   */
+  readonly session: SessionRef;
 }
 
 export type TopUpEvent =
   | { readonly type: 'code.change'; readonly code: string }
   | { readonly type: 'redeem.submit' }
-  /** The "top up" button, with status.top_up_link ('' when root has not set one). */
-  | { readonly type: 'link.open'; readonly topUpLink: string }
-  | { readonly type: 'account.reload' };
+  /** The "top up" button: opens status.top_up_link. */
+  | { readonly type: 'link.open' }
+  | { readonly type: 'account.reload' }
+  | SessionChanged;
 
 export interface TopUpContext {
+  readonly session: SessionRef;
+  /** The account: the session's until the fresh record arrives (ids for the top-up link). */
   readonly user: User | null;
+  /** How quotas are shown (status display_in_currency / quota_per_unit). */
   readonly quotaDisplay: QuotaDisplay;
+  /** status.top_up_link ('' when root has not set one). */
+  readonly topUpLink: string;
   /** The redemption code as typed. */
   readonly code: string;
   /** The link being opened (while the transaction id is made), else ''. */
   readonly pendingLink: string;
 }
 
-/** Emitted after a redemption with the account as the server now has it (the shell stores it). */
-export interface UserRefreshed {
-  readonly type: 'user.refreshed';
-  readonly user: User;
-}
-
-export type TopUpEmitted = NotifyEvent | UserRefreshed;
+export type TopUpEmitted = NotifyEvent;
 
 /** `redeemCode`: POST /api/user/topup {key}; the quota added. */
 export interface RedeemCodeInput {
@@ -70,9 +72,11 @@ export function redeemFailure(error: unknown): NotifyEvent {
 /**
  * The /topup page: loads the account (`loadSelf`) to show the remaining quota; "redeem" with an
  * empty code says 'please enter a top-up code!', else calls `redeemCode`, says how much was
- * added (in the quota display), empties the code, reloads the account and emits
- * `user.refreshed`; "top up" without a configured link says the super administrator has not set
- * one, else makes a transaction id (`createTransactionId`) and opens the link (`openWindow`).
+ * added (in the quota display), empties the code, reloads the account and hands it to the
+ * session (`session.userUpdated`, the header and stored user follow); "top up" without a
+ * configured link says the super administrator has not set one, else makes a transaction id
+ * (`createTransactionId`) and opens the link (`openWindow`). The user, the link and the quota
+ * display follow the session for as long as the page lives (`followSession`).
  */
 export const topUpMachine = setup({
   types: {
@@ -81,8 +85,10 @@ export const topUpMachine = setup({
     events: {} as TopUpEvent,
     emitted: {} as TopUpEmitted,
     tags: {} as 'busy' | 'loading',
+    children: {} as { followSession: 'followSession'; loadSelf: 'loadSelf'; redeemCode: 'redeemCode'; createTransactionId: 'createTransactionId' },
   },
   actors: {
+    followSession,
     loadSelf: fromPromise<User>(() => {
       throw new Error('loadSelf not provided');
     }),
@@ -95,7 +101,7 @@ export const topUpMachine = setup({
   },
   guards: {
     canRedeem: ({ context }) => redeemVerdict(context.code).ok,
-    hasLink: (_, params: { topUpLink: string }) => validateTopUpLink(params.topUpLink).ok,
+    hasLink: ({ context }) => validateTopUpLink(context.topUpLink).ok,
     hasUser: ({ context }) => context.user !== null,
   },
   actions: {
@@ -106,7 +112,12 @@ export const topUpMachine = setup({
     takeUser: assign({ user: (_, params: { user: User }) => params.user }),
     setCode: assign({ code: (_, params: { code: string }) => params.code }),
     clearCode: assign({ code: '' }),
-    rememberLink: assign({ pendingLink: (_, params: { topUpLink: string }) => params.topUpLink.trim() }),
+    takeFacts: assign((_, params: SessionChanged) => ({
+      ...(params.changed.includes('user') && params.facts.user !== null ? { user: params.facts.user } : {}),
+      quotaDisplay: params.facts.quotaDisplay,
+      topUpLink: params.facts.topUpLink,
+    })),
+    rememberLink: assign({ pendingLink: ({ context }) => context.topUpLink.trim() }),
     forgetLink: assign({ pendingLink: '' }),
     notifyRejection: enqueueActions(({ enqueue }, params: { verdict: Verdict }) => {
       if (!params.verdict.ok && params.verdict.message !== null) enqueue.emit(notify('info', params.verdict.message));
@@ -120,11 +131,21 @@ export const topUpMachine = setup({
     notifyRedeemed: emit(({ context }, params: { quota: number }) =>
       notify('success', msg('topUp.redeemed', { quota: formatQuota(params.quota, context.quotaDisplay) })),
     ),
-    emitRefreshed: emit((_, params: { user: User }): UserRefreshed => ({ type: 'user.refreshed', user: params.user })),
+    tellSession: sendTo(
+      ({ context }) => context.session,
+      (_, params: { user: User }) => ({ type: 'session.userUpdated' as const, user: params.user }),
+    ),
   },
 }).createMachine({
   id: 'topUp',
-  context: ({ input }) => ({ user: input.user, quotaDisplay: input.quotaDisplay, code: '', pendingLink: '' }),
+  context: ({ input }) => {
+    const facts = readSessionFacts(input.session);
+    return { session: input.session, user: facts.user, quotaDisplay: facts.quotaDisplay, topUpLink: facts.topUpLink, code: '', pendingLink: '' };
+  },
+  invoke: { id: 'followSession', src: 'followSession', input: ({ context }) => ({ session: context.session }) },
+  on: {
+    'session.changed': { actions: { type: 'takeFacts', params: ({ event }) => event } },
+  },
   initial: 'loading',
   states: {
     loading: {
@@ -146,11 +167,7 @@ export const topUpMachine = setup({
           { actions: { type: 'notifyRejection', params: ({ context }) => ({ verdict: redeemVerdict(context.code) }) } },
         ],
         'link.open': [
-          {
-            guard: { type: 'hasLink', params: ({ event }) => ({ topUpLink: event.topUpLink }) },
-            target: 'openingLink',
-            actions: { type: 'rememberLink', params: ({ event }) => ({ topUpLink: event.topUpLink }) },
-          },
+          { guard: 'hasLink', target: 'openingLink', actions: 'rememberLink' },
           { actions: 'notifyNoLink' },
         ],
         'account.reload': 'loading',
@@ -179,7 +196,7 @@ export const topUpMachine = setup({
           target: 'ready',
           actions: [
             { type: 'takeUser', params: ({ event }) => ({ user: event.output }) },
-            { type: 'emitRefreshed', params: ({ event }) => ({ user: event.output }) },
+            { type: 'tellSession', params: ({ event }) => ({ user: event.output }) },
           ],
         },
         // the code was redeemed; the quota shown is just older

@@ -1,22 +1,28 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import type { User } from '../../domain/user';
-import { signedIn, type SignedInEvent } from '../oauthCallback/signedIn';
+import type { SessionRef } from '../sessionWatch';
 
 export type WeChatLoginEvent =
   | { readonly type: 'dialog.open' }
   | { readonly type: 'dialog.close' }
   | { readonly type: 'code.submit'; readonly code: string };
 
+export interface WeChatLoginInput {
+  /** The app's session actor: a signed-in user is handed to it (`session.signedIn`). */
+  readonly session: SessionRef;
+}
+
 export interface WeChatLoginContext {
+  readonly session: SessionRef;
   /** The code being checked (trimmed), kept for the retry of the same dialog. */
   readonly code: string;
   /** The last failure, shown in the dialog; cleared on open and on a new submit. */
   readonly error: Message | null;
 }
 
-export type WeChatLoginEmitted = NotifyEvent | SignedInEvent;
+export type WeChatLoginEmitted = NotifyEvent;
 
 /** Spec: WeChat code login goes to the home page (a password login goes to /token). */
 export const wechatLoginTarget = '/';
@@ -24,12 +30,14 @@ export const wechatLoginTarget = '/';
 /**
  * The login page's WeChat dialog: it shows the official account's QR code and a code input;
  * the code (obtained from the official account) is checked by the server, which answers the
- * user. Success emits `signedIn` for the session and closes; a failure shows the server's
+ * user. Success hands the user to the session (`session.signedIn`, to the home page) and
+ * closes; a failure shows the server's
  * message and keeps the dialog open. An empty code does nothing.
  */
 export const wechatLoginMachine = setup({
   types: {
     context: {} as WeChatLoginContext,
+    input: {} as WeChatLoginInput,
     events: {} as WeChatLoginEvent,
     emitted: {} as WeChatLoginEmitted,
     tags: {} as 'busy',
@@ -52,12 +60,15 @@ export const wechatLoginMachine = setup({
       const d = describeApiError(params.error as ApiError);
       return notify(d.level, d.message);
     }),
-    emitSignedIn: emit((_, params: { user: User }) => signedIn(params.user, wechatLoginTarget)),
+    tellSession: sendTo(
+      ({ context }) => context.session,
+      (_, params: { user: User }) => ({ type: 'session.signedIn' as const, user: params.user, to: wechatLoginTarget }),
+    ),
     notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
   },
 }).createMachine({
   id: 'wechatLogin',
-  context: { code: '', error: null },
+  context: ({ input }) => ({ session: input.session, code: '', error: null }),
   initial: 'closed',
   states: {
     closed: {
@@ -82,7 +93,7 @@ export const wechatLoginMachine = setup({
         onDone: {
           target: 'closed',
           actions: [
-            { type: 'emitSignedIn', params: ({ event }) => ({ user: event.output }) },
+            { type: 'tellSession', params: ({ event }) => ({ user: event.output }) },
             'notifySignedIn',
             'clear',
           ],

@@ -1,14 +1,6 @@
-import { lazy, Suspense, useCallback, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import {
-  selectChatLink,
-  selectIsAdmin,
-  selectIsSignedIn,
-  selectQuotaDisplay,
-  selectStatus,
-  selectUser,
-} from '../../machines/session/session.selectors';
-import type { User } from '../../domain/user';
+import { selectChatLink, selectIsAdmin, selectIsSignedIn, selectQuotaDisplay, selectStatus } from '../../machines/session/session.selectors';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
 import { routeIdOf } from '../../domain/shellRules';
@@ -82,13 +74,11 @@ function HomeRoute() {
   return <HomePage status={status} />;
 }
 
-/** /user/edit: the saved account replaces the session's user (the header shows the new name). */
+/** /user/edit: the saved account replaces the session's user (the page's machine tells the session). */
 function ProfileRoute() {
-  const session = SessionContext.useActorRef();
-  const onSaved = useCallback((user: User) => session.send({ type: 'session.userUpdated', user }), [session]);
   return (
     <RequireUser>
-      <ProfileEditPage onSaved={onSaved} />
+      <ProfileEditPage />
     </RequireUser>
   );
 }
@@ -186,16 +176,11 @@ function TokenFormRoute() {
   );
 }
 
-/** /topup: redeem a code or open the top-up link; a redemption updates the session's user. */
+/** /topup: redeem a code or open the top-up link; the page follows the session and updates its user. */
 function TopUpRoute() {
-  const quotaDisplay = useQuotaDisplay();
-  const session = SessionContext.useActorRef();
-  const user = SessionContext.useSelector(selectUser);
-  const topUpLink = SessionContext.useSelector(selectStatus)?.top_up_link ?? '';
-  const onUserUpdated = useCallback((updated: User) => session.send({ type: 'session.userUpdated', user: updated }), [session]);
   return (
     <RequireUser>
-      <TopUpPage user={user} topUpLink={topUpLink} quotaDisplay={quotaDisplay} onUserUpdated={onUserUpdated} />
+      <TopUpPage />
     </RequireUser>
   );
 }
@@ -215,13 +200,12 @@ function DashboardRoute() {
   );
 }
 
-/** /log: admins (role >= 10) see every user's logs and the admin filters, others their own (keyed by it). */
+/** /log: admins (role >= 10) see every user's logs and the admin filters, others their own (the page follows the session). */
 function LogRoute() {
   const quotaDisplay = useQuotaDisplay();
-  const admin = SessionContext.useSelector(selectIsAdmin);
   return (
     <RequireUser>
-      <LogListPage key={String(admin)} admin={admin} quotaDisplay={quotaDisplay} />
+      <LogListPage quotaDisplay={quotaDisplay} />
     </RequireUser>
   );
 }

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { AnyMachineSnapshot } from 'xstate';
-import { fromPromise } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { Text } from '@chakra-ui/react';
 import { expect, fn, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
@@ -9,7 +9,7 @@ import type { User } from '../../domain/user';
 import {
   oauthCallbackMachine,
   type OAuthCallbackContext,
-  type OAuthCallbackInput,
+  type ExchangeCodeInput,
   type OAuthOutcome,
   type OAuthProvider,
 } from '../../machines/oauthCallback';
@@ -31,17 +31,17 @@ const navigate = fn<(e: NavigateEvent) => void>();
 const effects = { notify, navigate };
 
 /** The exchange: scripted per story in `beforeEach`. */
-const exchangeCode = fn<(input: OAuthCallbackInput) => Promise<OAuthOutcome>>();
+const exchangeCode = fn<(input: ExchangeCodeInput) => Promise<OAuthOutcome>>();
 /** Releases the scripted exchange that waits (the third, in the retry story). */
 let release: (outcome: OAuthOutcome) => void = () => undefined;
 
 const scripted = oauthCallbackMachine.provide({
-  actors: { exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(({ input }) => exchangeCode(input)) },
+  actors: { exchangeCode: fromPromise<OAuthOutcome, ExchangeCodeInput>(({ input }) => exchangeCode(input)) },
   // The real backoff is 2 s × attempt (the page still says so); 50 ms keeps the story short.
   delays: { retryBackoff: 50 },
 });
 const pending = oauthCallbackMachine.provide({
-  actors: { exchangeCode: fromPromise<OAuthOutcome, OAuthCallbackInput>(() => never<OAuthOutcome>()) },
+  actors: { exchangeCode: fromPromise<OAuthOutcome, ExchangeCodeInput>(() => never<OAuthOutcome>()) },
 });
 
 /**
@@ -64,10 +64,12 @@ function SessionProbe() {
 }
 
 type State = 'exchanging' | 'retrying' | 'bound' | 'signedIn' | 'failed';
+/** The session a seeded (frozen) page names: never started; the stories that sign in start live instead. */
+const seededSession = createActor(stubSession(), { input: { user: null, status: null, buildVersion: 'v0.1.0' }, snapshot: seedSession({ auth: 'signedOut' }) });
 const seed = (provider: OAuthProvider, value: State, over: Partial<OAuthCallbackContext> = {}): Record<string, AnyMachineSnapshot> => ({
   [oauthCallbackMachine.id]: oauthCallbackMachine.resolveState({
     value,
-    context: { provider, code: 'abc', state: 'xyz', attempt: 0, lastError: null, ...over },
+    context: { session: seededSession, provider, code: 'abc', state: 'xyz', attempt: 0, lastError: null, ...over },
   }),
 });
 

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { AnyMachineSnapshot } from 'xstate';
-import { fromPromise } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { Text } from '@chakra-ui/react';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
@@ -62,8 +62,10 @@ function SessionProbe() {
   );
 }
 
+/** The session a seeded (frozen) dialog names: never started; a story that signs in starts live instead. */
+const seededSession = createActor(stubSession(), { input: { user: null, status: null, buildVersion: 'v0.1.0' }, snapshot: seedSession({ auth: 'signedOut' }) });
 const seed = (value: 'closed' | 'open' | 'submitting', context: { code: string; error: Message | null } = { code: '', error: null }) => ({
-  [wechatLoginMachine.id]: wechatLoginMachine.resolveState({ value, context }),
+  [wechatLoginMachine.id]: wechatLoginMachine.resolveState({ value, context: { session: seededSession, ...context } }),
 });
 
 function DialogStory({
@@ -183,8 +185,9 @@ export const OpenWithError: Story = {
 
 /** A live login: the code is accepted, the dialog closes, the session signs the user in and goes to /. */
 export const SignsIn: Story = {
-  render: (args) => <DialogStory {...args} machine={answering} snapshots={seed('open')} />,
+  render: (args) => <DialogStory {...args} machine={answering} />,
   play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '使用微信验证码登录' }));
     const d = await dialog();
     await userEvent.type(d.getByLabelText('验证码'), '654321');
     await userEvent.click(d.getByRole('button', { name: '登录' }));

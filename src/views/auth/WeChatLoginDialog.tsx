@@ -1,13 +1,13 @@
 import { useSelector } from '@xstate/react';
 import { selectError, selectIsOpen, selectIsSubmitting, wechatLoginMachine } from '../../machines/wechatLogin';
 import { useMachineActor } from '../app/machineRegistry';
-import { useForwardSignIn } from './useForwardSignIn';
+import { SessionContext } from '../app/sessionContext';
 import { WeChatLoginDialogView } from './WeChatLoginDialogView';
 
-/** The login page's WeChat code login (wechatLogin machine); a signed-in user goes to the session. */
+/** The login page's WeChat code login (wechatLogin machine); the machine hands a signed-in user to the session. */
 export function WeChatLoginDialog({ qrCodeUrl }: { readonly qrCodeUrl: string }) {
-  const actorRef = useMachineActor(wechatLoginMachine);
-  useForwardSignIn(actorRef);
+  const session = SessionContext.useActorRef();
+  const actorRef = useMachineActor(wechatLoginMachine, { session });
 
   const open = useSelector(actorRef, selectIsOpen);
   const submitting = useSelector(actorRef, selectIsSubmitting);

@@ -1,12 +1,16 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { fromPromise } from 'xstate';
+import type { ReactNode } from 'react';
+import { fromPromise, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import type { Log } from '../../domain/log';
 import type { Message, NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
+import { defaultLogRange, toDateTimeLocal, type QuotaDisplay } from '../../domain/format';
 import { logExportMachine, logStatMachine, logTableMachine, type LogCallInput } from '../../machines/logList';
+import { logListPageMachine } from '../../machines/logListPage';
 import type { TableContext } from '../../machines/table';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { SessionStory, seedSession, storyUsers } from '../app/stories/SessionStory';
 import { LogListPage } from './LogListPage';
 import { logRows, logTableContext } from './LogListPage.fixtures';
 
@@ -51,6 +55,28 @@ const liveExport = logExportMachine.provide({
 });
 const frozenExport = logExportMachine.provide({ actors: { downloadLogs: fromPromise<string, LogCallInput>(() => never()) } });
 
+/** The page's clock: a fixed moment (2026-11-23 10:00 UTC), so the form's default end is known. */
+const openedAt = 1_763_892_000;
+const page = logListPageMachine.provide({ actors: { readClock: fromPromise<number>(() => Promise.resolve(openedAt)) } });
+
+/** The page in a signed-in session: an admin (every user's logs) unless told otherwise. */
+function Frame({ admin = true, machines, snapshots, children }: {
+  readonly admin?: boolean;
+  readonly machines: readonly AnyStateMachine[];
+  readonly snapshots?: Readonly<Record<string, AnyMachineSnapshot>>;
+  readonly children: ReactNode;
+}) {
+  return (
+    <SessionStory snapshot={seedSession({ user: admin ? storyUsers.admin : storyUsers.common })}>
+      <EffectsProvider value={effects}>
+        <MachineRegistryProvider machines={[page, ...machines]} snapshots={snapshots}>
+          {children}
+        </MachineRegistryProvider>
+      </EffectsProvider>
+    </SessionStory>
+  );
+}
+
 type TableValue = Parameters<typeof logTableMachine.resolveState>[0]['value'];
 const seedTable = (value: TableValue, over: Partial<TableContext<Log>> = {}) =>
   logTableMachine.resolveState({ value, context: logTableContext(over) });
@@ -59,17 +85,15 @@ const meta = {
   title: 'Log/LogListPage',
   component: LogListPage,
   parameters: { route: '/log' },
-  args: { quotaDisplay: { displayInCurrency: false, quotaPerUnit: 500000 }, admin: true },
+  args: { quotaDisplay: { displayInCurrency: false, quotaPerUnit: 500000 } },
 } satisfies Meta<typeof LogListPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const live = (args: { quotaDisplay: { displayInCurrency: boolean; quotaPerUnit: number }; admin: boolean }) => (
-  <EffectsProvider value={effects}>
-    <MachineRegistryProvider machines={[liveTable, liveStat, liveExport]}>
-      <LogListPage {...args} />
-    </MachineRegistryProvider>
-  </EffectsProvider>
+const live = (args: { quotaDisplay: QuotaDisplay }) => (
+  <Frame machines={[liveTable, liveStat, liveExport]}>
+    <LogListPage {...args} />
+  </Frame>
 );
 
 /** A live run: the list loads with the admin scope, a model filter reloads it from page 0. */
@@ -108,11 +132,14 @@ export const LiveStatAndExport: Story = {
 };
 
 const frozen =
-  (snapshots: Record<string, ReturnType<typeof seedTable> | ReturnType<typeof logStatMachine.resolveState> | ReturnType<typeof logExportMachine.resolveState>>) =>
-  (args: { quotaDisplay: { displayInCurrency: boolean; quotaPerUnit: number }; admin: boolean }) => (
-    <MachineRegistryProvider machines={[frozenTable, frozenStat, frozenExport]} snapshots={snapshots}>
+  (
+    snapshots: Record<string, ReturnType<typeof seedTable> | ReturnType<typeof logStatMachine.resolveState> | ReturnType<typeof logExportMachine.resolveState>>,
+    admin = true,
+  ) =>
+  (args: { quotaDisplay: QuotaDisplay }) => (
+    <Frame admin={admin} machines={[frozenTable, frozenStat, frozenExport]} snapshots={snapshots}>
       <LogListPage {...args} />
-    </MachineRegistryProvider>
+    </Frame>
   );
 const ready = { [logTableMachine.id]: seedTable({ ready: 'idle' }) };
 
@@ -134,6 +161,8 @@ export const Ready: Story = {
     await expect(c.getByText('claude-3-opus')).toBeVisible();
     await expect(c.getByLabelText('模型名称')).toHaveValue('gpt-4o');
     await expect(c.getByLabelText('用户名称')).toHaveValue('alice');
+    // the default end is one hour after the page's clock read
+    await waitFor(() => expect(c.getByLabelText('结束时间')).toHaveValue(toDateTimeLocal(defaultLogRange(openedAt).end)));
   },
 };
 
@@ -147,8 +176,7 @@ export const Failed: Story = {
 
 /** A common user's page: no admin filters or columns. */
 export const SelfReady: Story = {
-  args: { admin: false },
-  render: frozen({ [logTableMachine.id]: seedTable({ ready: 'idle' }, { baseParams: { scope: 'self' } }) }),
+  render: frozen({ [logTableMachine.id]: seedTable({ ready: 'idle' }, { baseParams: { scope: 'self' } }) }, false),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.queryByLabelText('用户名称')).toBeNull();

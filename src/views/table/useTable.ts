@@ -72,14 +72,14 @@ export function useListPageActor<Row extends TableRow>(
 }
 
 /** The URL's query at mount; later changes arrive as `query.set`. */
-function useInitialQuery(schema: TableQuerySchema): TableQuery {
+export function useInitialQuery(schema: TableQuerySchema): TableQuery {
   const location = useLocation();
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the URL is read once, at mount; later changes arrive as query.set
   return useMemo(() => parseTableQuery(location.search, schema), []);
 }
 
 /** The address bar follows `source`'s `query.changed`; a URL changed from outside goes to `table` as `query.set`. */
-function useAddressBar(source: AnyActorRef, table: AnyActorRef, schema: TableQuerySchema, initial: TableQuery): void {
+export function useAddressBar(source: AnyActorRef, table: AnyActorRef, schema: TableQuerySchema, initial: TableQuery): void {
   const location = useLocation();
   const navigate = useNavigate();
   const written = useRef(formatTableQuery(initial));

@@ -1,19 +1,27 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { fromPromise } from 'xstate';
+import type { ReactNode } from 'react';
+import { createActor, fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { User } from '../../domain/user';
 import { topUpMachine, type RedeemCodeInput, type TopUpContext } from '../../machines/topUp';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { SessionStory, seedSession, storyStatus, stubSession } from '../app/stories/SessionStory';
 import { TopUpPage } from './TopUpPage';
 import { enterText } from '../app/stories/enterText';
 
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1, quota: 500000 };
 const quotaDisplay = { displayInCurrency: true, quotaPerUnit: 500000 };
+const topUpLink = 'https://pay.example.com/buy';
+const status = { ...storyStatus, display_in_currency: true, quota_per_unit: 500000, top_up_link: topUpLink };
 
 const notify = fn<(e: NotifyEvent) => void>();
-const onUserUpdated = fn<(user: User) => void>();
+/** The user record the session stores (a redemption hands it the refreshed account). */
+const sessionSaved = fn<(user: User | null) => void>();
+const session = stubSession().provide({ actions: { saveUser: (_, { user }) => sessionSaved(user) } });
+/** The session a seeded (frozen) page names: never started, nothing is sent to it in those stories. */
+const seededSession = createActor(stubSession(), { input: { user: null, status: null, buildVersion: 'v0.1.0' }, snapshot: seedSession({ user: alice, status }) });
 const opened = fn<(url: string) => void>();
 const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
 
@@ -47,7 +55,7 @@ type Value = 'loading' | 'ready' | 'redeeming' | 'refreshing' | 'openingLink';
 const seed = (value: Value, over: Partial<TopUpContext> = {}) => ({
   [topUpMachine.id]: topUpMachine.resolveState({
     value,
-    context: { user: alice, quotaDisplay, code: '', pendingLink: '', ...over },
+    context: { session: seededSession, user: alice, quotaDisplay, topUpLink, code: '', pendingLink: '', ...over },
   }),
 });
 
@@ -55,24 +63,44 @@ const meta = {
   title: 'TopUp/TopUpPage',
   component: TopUpPage,
   parameters: { route: '/topup' },
-  args: { user: alice, topUpLink: 'https://pay.example.com/buy', quotaDisplay, onUserUpdated },
 } satisfies Meta<typeof TopUpPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** The page in a signed-in session (alice, the top-up link configured, quotas in currency). */
+function Frame({
+  machines,
+  snapshots,
+  link = topUpLink,
+  children,
+}: {
+  readonly machines: readonly (typeof frozen)[];
+  readonly snapshots?: Readonly<Record<string, AnyMachineSnapshot>>;
+  readonly link?: string;
+  readonly children: ReactNode;
+}) {
+  return (
+    <SessionStory session={session} snapshot={seedSession({ user: alice, status: { ...status, top_up_link: link } })}>
+      <EffectsProvider value={effects}>
+        <MachineRegistryProvider machines={machines} snapshots={snapshots}>
+          {children}
+        </MachineRegistryProvider>
+      </EffectsProvider>
+    </SessionStory>
+  );
+}
+
 /** A live run: the quota loads, a code is redeemed, the toast says how much and the shell hears of it. */
 export const Redeem: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[redeems]}>
-        <TopUpPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
+  render: () => (
+    <Frame machines={[redeems]}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     stored = alice;
     notify.mockClear();
-    onUserUpdated.mockClear();
+    sessionSaved.mockClear();
     const c = within(canvasElement);
     await waitFor(() => expect(c.getByTestId('remaining-quota')).toHaveTextContent('$1.00'));
     await userEvent.click(c.getByRole('button', { name: '兑换' }));
@@ -81,19 +109,17 @@ export const Redeem: Story = {
     await userEvent.click(c.getByRole('button', { name: '兑换' }));
     await waitFor(() => expect(c.getByTestId('remaining-quota')).toHaveTextContent('$1.50'));
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'topUp.redeemed', params: { quota: '$0.50' } } });
-    await expect(onUserUpdated).toHaveBeenCalledWith({ ...alice, quota: 750000 });
+    await expect(sessionSaved).toHaveBeenCalledWith({ ...alice, quota: 750000 });
     await expect(c.getByLabelText('兑换码')).toHaveValue('');
   },
 };
 
 /** A refused code: the server's message, the code stays. */
 export const Refused: Story = {
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[redeems]} snapshots={seed('ready', { code: 'used-code' })}>
-        <TopUpPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
+  render: () => (
+    <Frame machines={[redeems]} snapshots={seed('ready', { code: 'used-code' })}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     notify.mockClear();
@@ -106,10 +132,10 @@ export const Refused: Story = {
 
 /** "Top up" opens the link with username, user_id and the generated transaction id. */
 export const OpenLink: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[redeems]} snapshots={seed('ready')}>
-      <TopUpPage {...args} />
-    </MachineRegistryProvider>
+  render: () => (
+    <Frame machines={[redeems]} snapshots={seed('ready')}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     opened.mockClear();
@@ -124,13 +150,10 @@ export const OpenLink: Story = {
 
 /** No link configured: the super administrator message, nothing opens. */
 export const NoLink: Story = {
-  args: { topUpLink: '' },
-  render: (args) => (
-    <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[redeems]} snapshots={seed('ready')}>
-        <TopUpPage {...args} />
-      </MachineRegistryProvider>
-    </EffectsProvider>
+  render: () => (
+    <Frame machines={[redeems]} snapshots={seed('ready', { topUpLink: '' })} link="">
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     notify.mockClear();
@@ -143,10 +166,10 @@ export const NoLink: Story = {
 
 /** State `loading`. */
 export const Loading: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[frozen]} snapshots={seed('loading')}>
-      <TopUpPage {...args} />
-    </MachineRegistryProvider>
+  render: () => (
+    <Frame machines={[frozen]} snapshots={seed('loading')}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('正在加载额度……')).toBeVisible();
@@ -155,10 +178,10 @@ export const Loading: Story = {
 
 /** State `ready` (no quota known: the sparse session user). */
 export const Ready: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[frozen]} snapshots={seed('ready', { user: { ...alice, quota: undefined } })}>
-      <TopUpPage {...args} />
-    </MachineRegistryProvider>
+  render: () => (
+    <Frame machines={[frozen]} snapshots={seed('ready', { user: { ...alice, quota: undefined } })}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByTestId('remaining-quota')).toHaveTextContent('—');
@@ -167,10 +190,10 @@ export const Ready: Story = {
 
 /** State `redeeming`: the field and buttons are disabled. */
 export const Redeeming: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[frozen]} snapshots={seed('redeeming', { code: 'good-code' })}>
-      <TopUpPage {...args} />
-    </MachineRegistryProvider>
+  render: () => (
+    <Frame machines={[frozen]} snapshots={seed('redeeming', { code: 'good-code' })}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -181,10 +204,10 @@ export const Redeeming: Story = {
 
 /** State `refreshing`: the new quota is read back. */
 export const Refreshing: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[frozen]} snapshots={seed('refreshing')}>
-      <TopUpPage {...args} />
-    </MachineRegistryProvider>
+  render: () => (
+    <Frame machines={[frozen]} snapshots={seed('refreshing')}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: /充值/ })).toBeDisabled();
@@ -193,10 +216,10 @@ export const Refreshing: Story = {
 
 /** State `openingLink`. */
 export const OpeningLink: Story = {
-  render: (args) => (
-    <MachineRegistryProvider machines={[frozen]} snapshots={seed('openingLink', { pendingLink: 'https://pay.example.com/buy' })}>
-      <TopUpPage {...args} />
-    </MachineRegistryProvider>
+  render: () => (
+    <Frame machines={[frozen]} snapshots={seed('openingLink', { pendingLink: 'https://pay.example.com/buy' })}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByTestId('remaining-quota')).toHaveTextContent('$1.00');
@@ -206,10 +229,10 @@ export const OpeningLink: Story = {
 /** English and dark mode. */
 export const EnglishDark: Story = {
   parameters: { lang: 'en', colorMode: 'dark' },
-  render: (args) => (
-    <MachineRegistryProvider machines={[frozen]} snapshots={seed('ready')}>
-      <TopUpPage {...args} />
-    </MachineRegistryProvider>
+  render: () => (
+    <Frame machines={[frozen]} snapshots={seed('ready')}>
+      <TopUpPage />
+    </Frame>
   ),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('heading', { name: 'Top up quota' })).toBeVisible();

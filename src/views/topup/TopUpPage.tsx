@@ -1,38 +1,25 @@
-import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
-import { formatQuota, type QuotaDisplay } from '../../domain/format';
-import type { User } from '../../domain/user';
 import {
   selectCode,
   selectIsBusy,
   selectIsLoading,
   selectIsOpeningLink,
   selectIsRedeeming,
-  selectRemainingQuota,
+  selectRemainingQuotaText,
   topUpMachine,
-  type UserRefreshed,
 } from '../../machines/topUp';
 import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { TopUpPageView } from './TopUpPageView';
 
-export interface TopUpPageProps {
-  /** The signed-in user (username and id for the top-up link until the account loads). */
-  readonly user: User | null;
-  /** status.top_up_link ('' when not configured). */
-  readonly topUpLink: string;
-  readonly quotaDisplay: QuotaDisplay;
-  /** The account after a redemption, so the shell stores the new quota. */
-  readonly onUserUpdated: (user: User) => void;
-}
-
-/** Route page for /topup (topUp machine). */
-export function TopUpPage({ user, topUpLink, quotaDisplay, onUserUpdated }: TopUpPageProps) {
-  const actorRef = useMachineActor(topUpMachine, { user, quotaDisplay });
-  useEffect(() => {
-    const sub = actorRef.on('user.refreshed', (e: UserRefreshed) => onUserUpdated(e.user));
-    return () => sub.unsubscribe();
-  }, [actorRef, onUserUpdated]);
-  const quota = useSelector(actorRef, selectRemainingQuota);
+/**
+ * Route page for /topup (topUp machine, no props): the machine follows the session (user, top-up
+ * link, quota display) and hands it the account after a redemption.
+ */
+export function TopUpPage() {
+  const session = SessionContext.useActorRef();
+  const actorRef = useMachineActor(topUpMachine, { session });
+  const remainingQuota = useSelector(actorRef, selectRemainingQuotaText);
   const loading = useSelector(actorRef, selectIsLoading);
   const code = useSelector(actorRef, selectCode);
   const redeeming = useSelector(actorRef, selectIsRedeeming);
@@ -40,7 +27,7 @@ export function TopUpPage({ user, topUpLink, quotaDisplay, onUserUpdated }: TopU
   const busy = useSelector(actorRef, selectIsBusy);
   return (
     <TopUpPageView
-      remainingQuota={quota === null ? null : formatQuota(quota, quotaDisplay)}
+      remainingQuota={remainingQuota}
       loading={loading}
       code={code}
       redeeming={redeeming}
@@ -48,7 +35,7 @@ export function TopUpPage({ user, topUpLink, quotaDisplay, onUserUpdated }: TopU
       busy={busy}
       onCodeChange={(value) => actorRef.send({ type: 'code.change', code: value })}
       onRedeem={() => actorRef.send({ type: 'redeem.submit' })}
-      onTopUp={() => actorRef.send({ type: 'link.open', topUpLink })}
+      onTopUp={() => actorRef.send({ type: 'link.open' })}
     />
   );
 }

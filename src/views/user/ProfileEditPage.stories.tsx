@@ -1,18 +1,23 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { fromPromise } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { User } from '../../domain/user';
 import { profileEditMachine, type ProfileEditContext, type SaveSelfInput } from '../../machines/profileEdit';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
+import { SessionStory, seedSession, stubSession } from '../app/stories/SessionStory';
 import { ProfileEditPage } from './ProfileEditPage';
 import { enterText } from '../app/stories/enterText';
 
 const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
 
 const notify = fn<(e: NotifyEvent) => void>();
-const onSaved = fn<(user: User) => void>();
+/** The user record the session stores (a save hands it the reloaded account). */
+const sessionSaved = fn<(user: User | null) => void>();
+const session = stubSession().provide({ actions: { saveUser: (_, { user }) => sessionSaved(user) } });
+/** The session a seeded (frozen) page names: never started, nothing is sent to it in those stories. */
+const seededSession = createActor(stubSession(), { input: { user: null, status: null, buildVersion: 'v0.1.0' }, snapshot: seedSession({ user: alice }) });
 const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
 
 type Load = ReturnType<typeof fromPromise<User>>;
@@ -41,6 +46,7 @@ const pendingLoad = fromPromise<User>(() => new Promise<User>(() => undefined));
 const pendingSave = fromPromise<void, SaveSelfInput>(() => new Promise<void>(() => undefined));
 
 const context = (over: Partial<ProfileEditContext['form']> = {}): ProfileEditContext => ({
+  session: seededSession,
   form: { username: alice.username, display_name: alice.display_name, password: '', ...over },
 });
 const seed = (value: 'loading' | 'loadFailed' | 'editing' | 'saving' | 'refreshing', over?: Partial<ProfileEditContext['form']>) => ({
@@ -51,7 +57,13 @@ const meta = {
   title: 'User/ProfileEditPage',
   component: ProfileEditPage,
   parameters: { route: '/user/edit' },
-  args: { onSaved },
+  decorators: [
+    (Story) => (
+      <SessionStory session={session} snapshot={seedSession({ user: alice })}>
+        <Story />
+      </SessionStory>
+    ),
+  ],
 } satisfies Meta<typeof ProfileEditPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -68,7 +80,7 @@ export const Editing: Story = {
   play: async ({ canvasElement }) => {
     stored = alice;
     notify.mockClear();
-    onSaved.mockClear();
+    sessionSaved.mockClear();
     const c = within(canvasElement);
     const username = await c.findByLabelText(/用户名/);
     await expect(username).toHaveValue('alice');
@@ -77,7 +89,7 @@ export const Editing: Story = {
     await enterText(c.getByLabelText('显示名称'), 'Alice Two');
     await enterText(c.getByLabelText('密码'), 'new-password-1');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await waitFor(() => expect(onSaved).toHaveBeenCalledWith({ ...alice, display_name: 'Alice Two' }));
+    await waitFor(() => expect(sessionSaved).toHaveBeenCalledWith({ ...alice, display_name: 'Alice Two' }));
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'account.profile.saved' } });
     await expect(c.getByLabelText('密码')).toHaveValue('');
   },

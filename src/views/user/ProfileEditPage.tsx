@@ -1,6 +1,4 @@
-import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
-import type { User } from '../../domain/user';
 import {
   profileEditMachine,
   selectCanSubmit,
@@ -9,21 +7,18 @@ import {
   selectIsLoading,
   selectIsSaving,
   selectLoadFailed,
-  type ProfileSaved,
 } from '../../machines/profileEdit';
 import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { ProfileEditPageView } from './ProfileEditPageView';
 
 /**
- * Route page for /user/edit (own profile; profileEdit machine). `onSaved` receives the account
- * as the server has it after a save, so the shell can show the new name.
+ * Route page for /user/edit (own profile; profileEdit machine, no props): after a save the
+ * machine hands the account to the session, so the header shows the new name.
  */
-export function ProfileEditPage({ onSaved }: { readonly onSaved: (user: User) => void }) {
-  const actorRef = useMachineActor(profileEditMachine);
-  useEffect(() => {
-    const sub = actorRef.on('profile.saved', (e: ProfileSaved) => onSaved(e.user));
-    return () => sub.unsubscribe();
-  }, [actorRef, onSaved]);
+export function ProfileEditPage() {
+  const session = SessionContext.useActorRef();
+  const actorRef = useMachineActor(profileEditMachine, { session });
   const form = useSelector(actorRef, selectForm);
   const loading = useSelector(actorRef, selectIsLoading);
   const loadFailed = useSelector(actorRef, selectLoadFailed);

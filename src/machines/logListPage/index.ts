@@ -1,0 +1,2 @@
+export * from './logListPage.machine';
+export * from './logListPage.selectors';
