@@ -95,35 +95,17 @@ export const userToggleAction = (status: number): 'enable' | 'disable' =>
   status === userStatusActivated ? 'disable' : 'enable';
 
 // ---------------------------------------------------------------------------------------------
-// Channel status (spec §4): 2 and 3 both read 'disabled'; the tooltip tells them apart.
+// Channel status (spec §4) and the default test model live with the channel rules (./channel).
 
-export const channelStatusEnabled = 1;
-export const channelStatusManuallyDisabled = 2;
-export const channelStatusAutoDisabled = 3;
-
-export const channelStatuses: readonly Labelled[] = [
-  { value: channelStatusEnabled, labelKey: 'domain.channelStatus.enabled', color: 'green' },
-  {
-    value: channelStatusManuallyDisabled,
-    labelKey: 'domain.channelStatus.disabled',
-    color: 'red',
-    tooltipKey: 'domain.channelStatus.manuallyDisabled',
-  },
-  {
-    value: channelStatusAutoDisabled,
-    labelKey: 'domain.channelStatus.disabled',
-    color: 'yellow',
-    tooltipKey: 'domain.channelStatus.autoDisabled',
-  },
-];
-const unknownChannelStatus: Labelled = { value: -1, labelKey: 'domain.channelStatus.unknown', color: 'gray' };
-
-/** The channel status entry; anything but 1, 2, 3 is unknown. */
-export const channelStatusOf = lookup(channelStatuses, unknownChannelStatus);
-
-/** The enable/disable button: 1 becomes 2 (disable), any other status becomes 1 (enable). */
-export const nextChannelStatus = (status: number): number =>
-  status === channelStatusEnabled ? channelStatusManuallyDisabled : channelStatusEnabled;
+export {
+  channelStatusAutoDisabled,
+  channelStatusEnabled,
+  channelStatusManuallyDisabled,
+  channelStatuses,
+  channelStatusOf,
+  defaultTestModel,
+  nextChannelStatus,
+} from './channel';
 
 // ---------------------------------------------------------------------------------------------
 // Token status (spec §4)
@@ -276,8 +258,6 @@ export const isDefaultRootLogin = (username: string, password: string): boolean 
 
 /** Token keys are shown and copied with this prefix. */
 export const tokenKeyPrefix = 'sk-';
-/** The model the channel test prefers. */
-export const defaultTestModel = 'gpt-3.5-turbo';
 /** SMTP port hint. */
 export const defaultSmtpPort = 587;
 /** Popup hover delays. */
