@@ -1,9 +1,10 @@
 import { Badge, Button, Flex, Heading, HStack, NativeSelect, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
-import { canManageUser, roleOf, roles, userStatusActivated, userStatusOf, userStatuses } from '../../domain/constants';
+import { roleOf, roles, userStatusActivated, userStatusOf, userStatuses } from '../../domain/constants';
 import { formatNumber, formatQuota, groupColor, groupNames, truncateUsername, type QuotaDisplay } from '../../domain/format';
 import { userOrderOptions } from '../../domain/paging';
 import type { User } from '../../domain/user';
+import { canManageUser } from '../../domain/userRules';
 import type { UserBulkAction } from '../../machines/userList';
 import type { BulkRun } from '../../machines/table';
 import type { MessageKey } from '../../i18n';
