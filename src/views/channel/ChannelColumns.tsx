@@ -1,6 +1,6 @@
 import type { ChannelRow, ChannelTestRunResult } from '../../domain/channel';
 import type { QuotaDisplay } from '../../domain/format';
-import { useT } from '../app/i18n';
+import { actionsColumn, useColumns, type ColumnSpec } from '../list/useColumns';
 import type { Column } from '../table/DataTableView';
 import {
   ChannelBalanceButton,
@@ -30,44 +30,34 @@ export interface ChannelColumnsOptions {
 }
 
 /** The columns of the channel table, in order; detail mode adds balance, weight and test model. */
-export function useChannelColumns({ showDetail, liveResults, quotaDisplay, isBusy, inert, onAction, onTestModel }: ChannelColumnsOptions): Column<ChannelRow>[] {
-  const t = useT();
-  const detail = (columns: Column<ChannelRow>[]) => (showDetail ? columns : []);
-  return [
-    { key: 'id', header: t('channels.col.id'), sortable: true, render: (r) => r.id },
-    { key: 'name', header: t('channels.col.name'), sortable: true, minW: '8rem', render: (r) => <ChannelName row={r} /> },
-    { key: 'group', header: t('channels.col.group'), render: (r) => <ChannelGroupBadges row={r} /> },
-    { key: 'type', header: t('channels.col.type'), sortable: true, render: (r) => <ChannelTypeBadge row={r} /> },
-    { key: 'status', header: t('channels.col.status'), sortable: true, render: (r) => <ChannelStatusBadge row={r} /> },
-    {
-      key: 'response_time',
-      header: t('channels.col.responseTime'),
-      sortable: true,
-      render: (r) => <ChannelResponseTime row={r} live={liveResults[r.id]} />,
+export function useChannelColumns({ showDetail, liveResults, quotaDisplay, isBusy, inert, onAction, onTestModel }: ChannelColumnsOptions): readonly Column<ChannelRow>[] {
+  const specs: readonly (ColumnSpec<ChannelRow> | false)[] = [
+    { key: 'id', header: 'channels.col.id', render: (r) => r.id },
+    { key: 'name', header: 'channels.col.name', minW: '8rem', render: (r) => <ChannelName row={r} /> },
+    { key: 'group', header: 'channels.col.group', sortable: false, render: (r) => <ChannelGroupBadges row={r} /> },
+    { key: 'type', header: 'channels.col.type', render: (r) => <ChannelTypeBadge row={r} /> },
+    { key: 'status', header: 'channels.col.status', render: (r) => <ChannelStatusBadge row={r} /> },
+    { key: 'response_time', header: 'channels.col.responseTime', render: (r) => <ChannelResponseTime row={r} live={liveResults[r.id]} /> },
+    showDetail && {
+      key: 'balance',
+      header: 'channels.col.balance',
+      render: (r) => <ChannelBalanceButton row={r} quotaDisplay={quotaDisplay} disabled={isBusy(r)} onAction={onAction} />,
     },
-    ...detail([
-      {
-        key: 'balance',
-        header: t('channels.col.balance'),
-        sortable: true,
-        render: (r) => <ChannelBalanceButton row={r} quotaDisplay={quotaDisplay} disabled={isBusy(r)} onAction={onAction} />,
-      },
-    ]),
-    {
-      key: 'priority',
-      header: t('channels.col.priority'),
-      sortable: true,
-      render: (r) => <ChannelNumberCell row={r} field="priority" disabled={isBusy(r)} onAction={onAction} />,
+    { key: 'priority', header: 'channels.col.priority', render: (r) => <ChannelNumberCell row={r} field="priority" disabled={isBusy(r)} onAction={onAction} /> },
+    showDetail && {
+      key: 'weight',
+      header: 'channels.col.weight',
+      sortable: false,
+      render: (r) => <ChannelNumberCell row={r} field="weight" disabled={isBusy(r)} onAction={onAction} />,
     },
-    ...detail([
-      { key: 'weight', header: t('channels.col.weight'), render: (r) => <ChannelNumberCell row={r} field="weight" disabled={isBusy(r)} onAction={onAction} /> },
-      {
-        key: 'test_model',
-        header: t('channels.col.testModel'),
-        minW: '10rem',
-        render: (r) => <ChannelTestModelSelect row={r} disabled={inert} onChoose={(model) => onTestModel(r, model)} />,
-      },
-    ]),
-    { key: 'actions', header: t('channels.col.actions'), render: (r) => <ChannelRowButtons row={r} disabled={isBusy(r)} onAction={onAction} /> },
+    showDetail && {
+      key: 'test_model',
+      header: 'channels.col.testModel',
+      sortable: false,
+      minW: '10rem',
+      render: (r) => <ChannelTestModelSelect row={r} disabled={inert} onChoose={(model) => onTestModel(r, model)} />,
+    },
+    actionsColumn((r: ChannelRow) => <ChannelRowButtons row={r} disabled={isBusy(r)} onAction={onAction} />),
   ];
+  return useColumns(specs);
 }

@@ -1,19 +1,26 @@
 import type { ReactNode } from 'react';
-import { Heading, Stack } from '@chakra-ui/react';
-import { channelBulkRunLabel, isDangerousChannelAction, type ChannelRow, type ChannelTestRunResult } from '../../domain/channel';
+import { Button } from '@chakra-ui/react';
+import {
+  channelBulkActions,
+  channelBulkLabelKey,
+  channelBulkRunLabel,
+  channelBulkValueActions,
+  isDangerousChannelAction,
+  type ChannelBulkAction,
+  type ChannelRow,
+  type ChannelTestRunResult,
+} from '../../domain/channel';
 import type { QuotaDisplay } from '../../domain/format';
 import type { BulkValuePrompt, ChannelListActionsEvent } from '../../machines/channelList';
 import type { BulkRun, TableEvent } from '../../machines/table';
 import { useT } from '../app/i18n';
-import { BulkDialogsView } from '../table/BulkDialogsView';
+import { ListPageLayout, type BulkActionSpec } from '../list/ListPageLayout';
+import { tableHandlers } from '../list/tableHandlers';
 import { ConfirmDialogView } from '../table/ConfirmDialogView';
-import { DataTableView } from '../table/DataTableView';
-import { PagerView } from '../table/PagerView';
 import type { TableState } from '../table/useTable';
-import { ChannelBulkBar } from './ChannelBulkBar';
 import { ChannelBulkValueDialog } from './ChannelBulkValueDialog';
 import { useChannelColumns } from './ChannelColumns';
-import { ChannelListFilters, ChannelListToolbar, ChannelNotice } from './ChannelListToolbarView';
+import { ChannelListFilters, ChannelNotice, ChannelToolbarControls } from './ChannelListToolbarView';
 import type { OnRowAction } from './ChannelRowCells';
 
 export type ChannelTableEvent = TableEvent<ChannelRow>;
@@ -45,11 +52,18 @@ export interface ChannelListPageViewProps {
   readonly onTestStart: (scope: 'all' | 'disabled') => void;
 }
 
+/** The bulk actions without a value (the table confirms them); the value actions ask first. */
+const plainBulkActions: readonly BulkActionSpec<ChannelBulkAction>[] = [
+  { action: channelBulkActions.enable, label: channelBulkLabelKey(channelBulkActions.enable), palette: 'green' },
+  { action: channelBulkActions.disable, label: channelBulkLabelKey(channelBulkActions.disable), palette: 'orange' },
+  { action: channelBulkActions.remove, label: channelBulkLabelKey(channelBulkActions.remove), palette: 'red', danger: true },
+];
+
 /**
- * The channel list (/channel, spec §2 "Channel list"): the notice, the toolbar (search, add, test
- * all, test disabled, delete disabled, refresh, detail mode), filters, the live test panel, the
- * selection bar with bulk actions, the table (cells in ChannelRowCells), the pager, and the
- * dialogs (row delete, delete disabled, bulk value, bulk steps).
+ * The channel list (/channel, spec §2 "Channel list") on the shared list layout: the notice, the
+ * toolbar (search, test all, test disabled, delete disabled, detail mode, add, refresh), filters,
+ * the live test panel, the selection bar with bulk actions, the table (cells in ChannelRowCells),
+ * the pager, and the dialogs (row delete, delete disabled, bulk value, bulk steps).
  */
 export function ChannelListPageView({
   table,
@@ -73,6 +87,7 @@ export function ChannelListPageView({
 }: ChannelListPageViewProps) {
   const t = useT();
   const inert = !table.idle;
+  const on = tableHandlers<ChannelRow>(onTable);
   const nameOf = (id: number) => t('channels.row.name', { id, name: names[id] ?? '' }).trim();
 
   const onAction: OnRowAction = (row, action, value, confirm) =>
@@ -93,99 +108,69 @@ export function ChannelListPageView({
     if (label === null) return run.action;
     return 'value' in label ? t(label.key, { value: label.value }) : t(label.key);
   };
-  const pendingRow = table.pending;
 
   return (
-    <Stack gap={4} minW={0}>
-      <Heading as="h1" size="lg">
-        {t('channels.title')}
-      </Heading>
-
-      {noticeShown && <ChannelNotice onDismiss={() => onActions({ type: 'notice.dismiss' })} />}
-
-      <ChannelListToolbar
-        draft={table.draft}
-        keyword={table.keyword}
-        searchDisabled={inert && !table.loadFailed}
-        inert={inert}
-        canStartTest={canStartTest}
-        confirmingDeleteDisabled={confirmingDeleteDisabled}
-        deletingDisabled={deletingDisabled}
-        showDetail={showDetail}
-        onDraft={(text) => onTable({ type: 'search.input', text })}
-        onSearch={() => onTable({ type: 'search.submit' })}
-        onClearSearch={() => onTable({ type: 'search.clear' })}
-        onTestStart={onTestStart}
-        onDeleteDisabled={() => onActions({ type: 'deleteDisabled.request' })}
-        onRefresh={() => onTable({ type: 'rows.reload' })}
-        onToggleDetail={() => onActions({ type: 'detail.toggle' })}
-      />
-
-      <ChannelListFilters
-        filters={table.filters}
-        typeOptions={typeOptions}
-        groupOptions={groupOptions}
-        disabled={inert}
-        onFilter={(key, value) => onTable({ type: 'filter.change', key, value })}
-      />
-
-      {testPanel}
-
-      <ChannelBulkBar
-        selectedCount={table.selectedCount}
-        shownCount={table.shownCount}
-        complete={table.complete}
-        disabled={inert}
-        onSelectAllMatching={() => onTable({ type: 'selection.allMatching' })}
-        onClear={() => onTable({ type: 'selection.clear' })}
-        onBulk={(action) => onTable({ type: 'bulk.request', action })}
-        onBulkValue={(action) => onActions({ type: 'bulkValue.open', action })}
-      />
-
-      <DataTableView
-        caption={t('channels.title')}
-        columns={columns}
-        rows={table.rows}
-        sort={table.sort}
-        onSort={(key) => onTable({ type: 'sort.toggle', key })}
-        selection={{
-          selected: table.selected,
-          pageSelected: table.pageSelected,
-          onToggleRow: (id) => onTable({ type: 'row.select', id }),
-          onTogglePage: () => onTable({ type: 'selection.page' }),
-          rowLabel: (r) => t('table.select.row', { name: r.name }),
-        }}
-        busy={table.busy}
-        firstLoad={table.firstLoad}
-        loadFailed={table.loadFailed}
-        onRetry={() => onTable({ type: 'load.retry' })}
-        emptyText={table.keyword !== '' ? t('table.emptySearch') : t('table.empty')}
-        disabled={inert}
-      />
-
-      {!table.loadFailed && (
-        <PagerView
-          page={table.page}
-          pageCount={table.pageCount}
-          complete={table.complete}
-          loadedCount={table.loadedCount}
-          shownCount={table.shownCount}
-          size={table.size}
-          loading={table.loading}
-          disabled={inert}
-          onPage={(page) => onTable({ type: 'page.go', page })}
-          onSize={(size) => onTable({ type: 'page.size', size })}
+    <ListPageLayout<ChannelRow, ChannelBulkAction>
+      title={t('channels.title')}
+      banner={noticeShown && <ChannelNotice onDismiss={() => onActions({ type: 'notice.dismiss' })} />}
+      table={table}
+      columns={columns}
+      on={on}
+      search={{ label: t('channels.search'), onDraft: on.onDraft, onSearch: on.onSearch, onClearSearch: on.onClearSearch }}
+      toolbarLabel={t('channels.toolbar')}
+      toolbar={
+        <ChannelToolbarControls
+          canStartTest={canStartTest}
+          confirmingDeleteDisabled={confirmingDeleteDisabled}
+          deletingDisabled={deletingDisabled}
+          showDetail={showDetail}
+          onTestStart={onTestStart}
+          onDeleteDisabled={() => onActions({ type: 'deleteDisabled.request' })}
+          onToggleDetail={() => onActions({ type: 'detail.toggle' })}
         />
-      )}
-
-      <ConfirmDialogView
-        open={pendingRow !== null}
-        body={pendingRow ? t('channels.row.deleteConfirm', { id: pendingRow.id, name: names[pendingRow.id] ?? '' }) : ''}
-        danger
-        onConfirm={() => onTable({ type: 'confirm.accept' })}
-        onCancel={() => onTable({ type: 'confirm.cancel' })}
-      />
-
+      }
+      add={{ to: '/channel/add', label: t('channels.add') }}
+      onRefresh={on.onRefresh}
+      filters={
+        <ChannelListFilters
+          filters={table.filters}
+          typeOptions={typeOptions}
+          groupOptions={groupOptions}
+          disabled={inert}
+          onFilter={(key, value) => onTable({ type: 'filter.change', key, value })}
+        />
+      }
+      aboveTable={testPanel}
+      selection={{
+        rowName: (r) => r.name,
+        onToggleRow: on.onToggleRow,
+        onTogglePage: on.onTogglePage,
+        onSelectAllMatching: on.onSelectAllMatching,
+        onClearSelection: on.onClearSelection,
+      }}
+      bulk={{
+        actions: plainBulkActions,
+        extra: channelBulkValueActions.map((a) => (
+          <Button key={a} size="xs" variant="outline" disabled={inert} onClick={() => onActions({ type: 'bulkValue.open', action: a })}>
+            {t(channelBulkLabelKey(a))}
+          </Button>
+        )),
+        onBulk: (action) => onTable({ type: 'bulk.request', action }),
+        onBulkConfirm: on.onBulkConfirm,
+        onBulkCancel: on.onBulkCancel,
+        onBulkStop: on.onBulkStop,
+        onBulkRetry: on.onBulkRetry,
+        onBulkDismiss: on.onBulkDismiss,
+        actionLabel: bulkLabel,
+        rowLabel: nameOf,
+        isDanger: isDangerousChannelAction,
+      }}
+      confirm={{
+        body: (id) => t('channels.row.deleteConfirm', { id, name: names[id] ?? '' }),
+        onConfirm: on.onConfirm,
+        onCancel: on.onCancel,
+      }}
+    >
       <ConfirmDialogView
         open={confirmingDeleteDisabled || deletingDisabled}
         title={t('channels.deleteDisabled.title')}
@@ -195,7 +180,6 @@ export function ChannelListPageView({
         onConfirm={() => onActions({ type: 'deleteDisabled.accept' })}
         onCancel={() => onActions({ type: 'deleteDisabled.cancel' })}
       />
-
       <ChannelBulkValueDialog
         prompt={bulkValue}
         loadingGroups={loadingGroups}
@@ -204,20 +188,6 @@ export function ChannelListPageView({
         onSubmit={() => onActions({ type: 'bulkValue.submit' })}
         onCancel={() => onActions({ type: 'bulkValue.cancel' })}
       />
-
-      <BulkDialogsView
-        toConfirm={table.bulkToConfirm}
-        running={table.bulkRunning}
-        report={table.bulkReport}
-        actionLabel={bulkLabel}
-        rowLabel={nameOf}
-        isDanger={isDangerousChannelAction}
-        onConfirm={() => onTable({ type: 'confirm.accept' })}
-        onCancel={() => onTable({ type: 'confirm.cancel' })}
-        onStop={() => onTable({ type: 'bulk.cancel' })}
-        onRetry={() => onTable({ type: 'bulk.retry' })}
-        onDismiss={() => onTable({ type: 'report.dismiss' })}
-      />
-    </Stack>
+    </ListPageLayout>
   );
 }
