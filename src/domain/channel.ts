@@ -181,3 +181,177 @@ export const ChannelTestRunRequest = new t.Type<ChannelTestRunRequest, ChannelTe
   },
   (a) => a,
 );
+
+// ---------------------------------------------------------------------------------------------
+// The channel list's rules (spec §2 "Channel list", §4): statuses, test models, row and bulk
+// actions, inline numbers. Label keys are literal types, so the views translate them unchecked.
+
+/** Channel status (spec §4): 2 and 3 both read 'disabled'; the tooltip tells them apart. */
+export const channelStatusEnabled = 1;
+export const channelStatusManuallyDisabled = 2;
+export const channelStatusAutoDisabled = 3;
+
+/** The statuses a channel can be put in or filtered by, in the filter's order. */
+export const channelStatusValues = [channelStatusEnabled, channelStatusManuallyDisabled, channelStatusAutoDisabled] as const;
+export type ChannelStatusValue = (typeof channelStatusValues)[number];
+
+/** The status filter's option label of each status. */
+export type ChannelStatusFilterKey = `channels.filter.status.${ChannelStatusValue}`;
+export const channelStatusFilterKey = (status: ChannelStatusValue): ChannelStatusFilterKey => `channels.filter.status.${status}`;
+
+export type ChannelStatusLabelKey = `domain.channelStatus.${'enabled' | 'disabled' | 'unknown'}`;
+export type ChannelStatusTooltipKey = `domain.channelStatus.${'manuallyDisabled' | 'autoDisabled'}`;
+
+/** A status with its badge: label, colour (a Chakra palette) and, for the disabled ones, a tooltip. */
+export interface ChannelStatusEntry {
+  readonly value: number;
+  readonly labelKey: ChannelStatusLabelKey;
+  readonly color: 'green' | 'red' | 'yellow' | 'gray';
+  readonly tooltipKey?: ChannelStatusTooltipKey;
+}
+
+export const channelStatuses: readonly ChannelStatusEntry[] = [
+  { value: channelStatusEnabled, labelKey: 'domain.channelStatus.enabled', color: 'green' },
+  { value: channelStatusManuallyDisabled, labelKey: 'domain.channelStatus.disabled', color: 'red', tooltipKey: 'domain.channelStatus.manuallyDisabled' },
+  { value: channelStatusAutoDisabled, labelKey: 'domain.channelStatus.disabled', color: 'yellow', tooltipKey: 'domain.channelStatus.autoDisabled' },
+];
+
+/** The channel status entry; anything but 1, 2, 3 is unknown. */
+export const channelStatusOf = (status: number): ChannelStatusEntry =>
+  channelStatuses.find((s) => s.value === status) ?? { value: status, labelKey: 'domain.channelStatus.unknown', color: 'gray' };
+
+/** A disabled channel, by hand or by the program. */
+export const isChannelDisabled = (status: number): boolean =>
+  status === channelStatusManuallyDisabled || status === channelStatusAutoDisabled;
+
+/** The enable/disable button: 1 becomes 2 (disable), any other status becomes 1 (enable). */
+export const nextChannelStatus = (status: number): number =>
+  status === channelStatusEnabled ? channelStatusManuallyDisabled : channelStatusEnabled;
+
+/** The model a channel test prefers (one-api's default). */
+export const defaultTestModel = 'gpt-3.5-turbo';
+
+/** The names of a comma list (models, groups), trimmed, each once, in order. */
+export const channelModelNames = (models: string): readonly string[] => [
+  ...new Set(
+    models
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => m !== ''),
+  ),
+];
+
+/** The model a test uses by default: gpt-3.5-turbo when the channel serves it, else its first model. */
+export const defaultTestModelOf = (models: string): string => {
+  const names = channelModelNames(models);
+  return names.includes(defaultTestModel) ? defaultTestModel : (names[0] ?? '');
+};
+
+/**
+ * A row of the channel list: a channel as the server lists it plus the client-only `test_model`
+ * the row's dropdown chose.
+ */
+export type ChannelRow = Channel & { readonly test_model?: string };
+
+/** The model the row's test uses: the dropdown's choice, else the default. */
+export const testModelOf = (row: ChannelRow): string =>
+  row.test_model !== undefined && row.test_model !== '' ? row.test_model : defaultTestModelOf(row.models);
+
+/** Action names of the rows (`row.action`); the composition root maps each to API calls. */
+export const channelRowActions = {
+  /** Test with the model in `value` (GET /api/channel/test/:id?model=). */
+  test: 'test',
+  /** Enable a disabled channel, disable an enabled one. */
+  toggle: 'toggle',
+  remove: 'delete',
+  /** Inline priority: `value` is the number typed. */
+  priority: 'priority',
+  /** Inline weight: `value` is the number typed; negatives become 0. */
+  weight: 'weight',
+  /** Ask the provider for the balance again. */
+  balance: 'balance',
+} as const;
+export type ChannelRowAction = (typeof channelRowActions)[keyof typeof channelRowActions];
+
+/** Action names of the selection (`bulk.request`). */
+export const channelBulkActions = {
+  enable: 'enable',
+  disable: 'disable',
+  remove: 'delete',
+  /** `value`: the priority for every selected channel. */
+  priority: 'priority',
+  /** `value`: a model name added to each channel's models. */
+  addModel: 'addModel',
+  /** `value`: a model name removed from each channel's models. */
+  removeModel: 'removeModel',
+  /** `value`: the group every selected channel is put in (replacing its groups). */
+  setGroup: 'setGroup',
+} as const;
+export type ChannelBulkAction = (typeof channelBulkActions)[keyof typeof channelBulkActions];
+
+/** Bulk actions that ask for a value first, in the selection bar's order. */
+export const channelBulkValueActions = ['priority', 'addModel', 'removeModel', 'setGroup'] as const satisfies readonly ChannelBulkAction[];
+export type ChannelBulkValueAction = (typeof channelBulkValueActions)[number];
+
+/** Every action a channel row can be acted on with, one by one or in bulk. */
+export type ChannelAction = ChannelRowAction | ChannelBulkAction;
+
+const channelActionNames: ReadonlySet<string> = new Set<ChannelAction>([...Object.values(channelRowActions), ...Object.values(channelBulkActions)]);
+const bulkActionNames: ReadonlySet<string> = new Set<ChannelBulkAction>(Object.values(channelBulkActions));
+
+/** An action name of the channel list (the table carries them as plain strings). */
+export const isChannelAction = (action: string): action is ChannelAction => channelActionNames.has(action);
+export const isChannelBulkAction = (action: string): action is ChannelBulkAction => bulkActionNames.has(action);
+export const isChannelBulkValueAction = (action: string): action is ChannelBulkValueAction =>
+  (channelBulkValueActions as readonly string[]).includes(action);
+
+/** The bulk actions that destroy (their confirm button is red). */
+export const isDangerousChannelAction = (action: string): boolean => action === channelBulkActions.remove;
+
+/** A bulk action's name (button, dialog title). */
+export type ChannelBulkLabelKey = `channels.bulk.${ChannelBulkAction}`;
+/** A bulk action with its value ("set priority to {value}"). */
+export type ChannelBulkValueLabelKey = `channels.bulk.label.${ChannelBulkValueAction}`;
+/** The value prompt's field label. */
+export type ChannelBulkFieldKey = `channels.bulk.value.field.${ChannelBulkValueAction}`;
+
+export const channelBulkLabelKey = (action: ChannelBulkAction): ChannelBulkLabelKey => `channels.bulk.${action}`;
+export const channelBulkValueLabelKey = (action: ChannelBulkValueAction): ChannelBulkValueLabelKey => `channels.bulk.label.${action}`;
+export const channelBulkFieldKey = (action: ChannelBulkValueAction): ChannelBulkFieldKey => `channels.bulk.value.field.${action}`;
+
+/**
+ * How a bulk run is named: "set priority to 5" when its action took a value, else the action's
+ * name; null for a name that is no channel bulk action.
+ */
+export function channelBulkRunLabel(
+  action: string,
+  value: string,
+): { readonly key: ChannelBulkValueLabelKey; readonly value: string } | { readonly key: ChannelBulkLabelKey } | null {
+  if (value !== '' && isChannelBulkValueAction(action)) return { key: channelBulkValueLabelKey(action), value };
+  return isChannelBulkAction(action) ? { key: channelBulkLabelKey(action) } : null;
+}
+
+/** The numbers typed inline on a row. */
+export type InlineNumberField = 'priority' | 'weight';
+
+/**
+ * An inline number as typed (priority, weight): '' is ignored (null); otherwise an integer
+ * (fractions truncated), weight clamped to 0 when negative. Not a number: null.
+ */
+export function parseInlineNumber(text: string, field: InlineNumberField): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const n = Number(trimmed);
+  if (!Number.isFinite(n)) return null;
+  const whole = Math.trunc(n);
+  return field === 'weight' && whole < 0 ? 0 : whole;
+}
+
+/**
+ * What leaving an inline number box saves: the parsed number as the action's value, or null when
+ * there is nothing to save (empty, not a number, or unchanged).
+ */
+export function inlineNumberToSave(text: string, field: InlineNumberField, current: number): string | null {
+  const n = parseInlineNumber(text, field);
+  return n === null || n === current ? null : String(n);
+}

@@ -37,16 +37,27 @@ const palettes: Readonly<Record<SemanticColor, Palette>> = {
 /** The Chakra palette standing in for a one-api Semantic UI colour. */
 export const paletteOf = (color: SemanticColor): Palette => palettes[color];
 
-/** A numbered value with its label key and badge colour; `tooltipKey` when one-api shows a popup. */
-export interface Labelled {
+/**
+ * A numbered value with its label key and badge colour; `tooltipKey` when one-api shows a popup.
+ * The keys are literal types (`'domain.role.admin'`, not `string`), so a view hands them to its
+ * translator as they are and a key missing from the catalogue fails to compile there.
+ */
+export interface Labelled<K extends string = string, T extends string = string> {
   readonly value: number;
-  readonly labelKey: string;
+  readonly labelKey: K;
   readonly color: Palette;
-  readonly tooltipKey?: string;
+  readonly tooltipKey?: T;
 }
 
-const lookup = (table: readonly Labelled[], unknown: Labelled) => (value: number): Labelled =>
-  table.find((entry) => entry.value === value) ?? { ...unknown, value };
+/** A table of labelled values; its label (and tooltip) keys keep their literal types. */
+const labelledTable = <K extends string, T extends string = never>(entries: readonly Labelled<K, T>[]): readonly Labelled<K, T>[] =>
+  entries;
+
+/** The entry of a value, else the table's 'unknown' entry carrying the value. */
+const lookup =
+  <K extends string, T extends string, U extends string>(table: readonly Labelled<K, T>[], unknown: Labelled<U, never>) =>
+  (value: number): Labelled<K | U, T> =>
+    table.find((entry) => entry.value === value) ?? { ...unknown, value };
 
 // ---------------------------------------------------------------------------------------------
 // Roles (spec §4, contract §1.4)
@@ -56,12 +67,12 @@ export const roleAdmin = 10;
 export const roleRoot = 100;
 
 /** The three roles one-api assigns. */
-export const roles: readonly Labelled[] = [
+export const roles = labelledTable([
   { value: roleCommon, labelKey: 'domain.role.common', color: 'gray' },
   { value: roleAdmin, labelKey: 'domain.role.admin', color: 'yellow' },
   { value: roleRoot, labelKey: 'domain.role.root', color: 'orange' },
-];
-const unknownRole: Labelled = { value: -1, labelKey: 'domain.role.unknown', color: 'red' };
+]);
+const unknownRole = { value: -1, labelKey: 'domain.role.unknown', color: 'red' } as const;
 
 /** The role entry for a number; any other number is 'unknown identity'. */
 export const roleOf = lookup(roles, unknownRole);
@@ -72,20 +83,17 @@ export const isAdmin = (role: number | undefined): boolean => role !== undefined
 /** Root is role >= 100. */
 export const isRoot = (role: number | undefined): boolean => role !== undefined && role >= roleRoot;
 
-/** Super admins cannot be promoted, demoted, deleted or disabled from the user table (spec §4). */
-export const canManageUser = (role: number): boolean => role < roleRoot;
-
 // ---------------------------------------------------------------------------------------------
 // User status (spec §4)
 
 export const userStatusActivated = 1;
 export const userStatusBanned = 2;
 
-export const userStatuses: readonly Labelled[] = [
+export const userStatuses = labelledTable([
   { value: userStatusActivated, labelKey: 'domain.userStatus.activated', color: 'green' },
   { value: userStatusBanned, labelKey: 'domain.userStatus.banned', color: 'red' },
-];
-const unknownUserStatus: Labelled = { value: -1, labelKey: 'domain.userStatus.unknown', color: 'gray' };
+]);
+const unknownUserStatus = { value: -1, labelKey: 'domain.userStatus.unknown', color: 'gray' } as const;
 
 /** The user status entry; anything but 1 and 2 is unknown. */
 export const userStatusOf = lookup(userStatuses, unknownUserStatus);
@@ -95,35 +103,17 @@ export const userToggleAction = (status: number): 'enable' | 'disable' =>
   status === userStatusActivated ? 'disable' : 'enable';
 
 // ---------------------------------------------------------------------------------------------
-// Channel status (spec §4): 2 and 3 both read 'disabled'; the tooltip tells them apart.
+// Channel status (spec §4) and the default test model live with the channel rules (./channel).
 
-export const channelStatusEnabled = 1;
-export const channelStatusManuallyDisabled = 2;
-export const channelStatusAutoDisabled = 3;
-
-export const channelStatuses: readonly Labelled[] = [
-  { value: channelStatusEnabled, labelKey: 'domain.channelStatus.enabled', color: 'green' },
-  {
-    value: channelStatusManuallyDisabled,
-    labelKey: 'domain.channelStatus.disabled',
-    color: 'red',
-    tooltipKey: 'domain.channelStatus.manuallyDisabled',
-  },
-  {
-    value: channelStatusAutoDisabled,
-    labelKey: 'domain.channelStatus.disabled',
-    color: 'yellow',
-    tooltipKey: 'domain.channelStatus.autoDisabled',
-  },
-];
-const unknownChannelStatus: Labelled = { value: -1, labelKey: 'domain.channelStatus.unknown', color: 'gray' };
-
-/** The channel status entry; anything but 1, 2, 3 is unknown. */
-export const channelStatusOf = lookup(channelStatuses, unknownChannelStatus);
-
-/** The enable/disable button: 1 becomes 2 (disable), any other status becomes 1 (enable). */
-export const nextChannelStatus = (status: number): number =>
-  status === channelStatusEnabled ? channelStatusManuallyDisabled : channelStatusEnabled;
+export {
+  channelStatusAutoDisabled,
+  channelStatusEnabled,
+  channelStatusManuallyDisabled,
+  channelStatuses,
+  channelStatusOf,
+  defaultTestModel,
+  nextChannelStatus,
+} from './channel';
 
 // ---------------------------------------------------------------------------------------------
 // Token status (spec §4)
@@ -133,13 +123,13 @@ export const tokenStatusDisabled = 2;
 export const tokenStatusExpired = 3;
 export const tokenStatusExhausted = 4;
 
-export const tokenStatuses: readonly Labelled[] = [
+export const tokenStatuses = labelledTable([
   { value: tokenStatusEnabled, labelKey: 'domain.tokenStatus.enabled', color: 'green' },
   { value: tokenStatusDisabled, labelKey: 'domain.tokenStatus.disabled', color: 'red' },
   { value: tokenStatusExpired, labelKey: 'domain.tokenStatus.expired', color: 'yellow' },
   { value: tokenStatusExhausted, labelKey: 'domain.tokenStatus.exhausted', color: 'gray' },
-];
-const unknownTokenStatus: Labelled = { value: -1, labelKey: 'domain.tokenStatus.unknown', color: 'gray' };
+]);
+const unknownTokenStatus = { value: -1, labelKey: 'domain.tokenStatus.unknown', color: 'gray' } as const;
 
 /** The token status entry; anything but 1..4 is unknown. */
 export const tokenStatusOf = lookup(tokenStatuses, unknownTokenStatus);
@@ -155,12 +145,12 @@ export const redemptionStatusUnused = 1;
 export const redemptionStatusDisabled = 2;
 export const redemptionStatusUsed = 3;
 
-export const redemptionStatuses: readonly Labelled[] = [
+export const redemptionStatuses = labelledTable([
   { value: redemptionStatusUnused, labelKey: 'domain.redemptionStatus.unused', color: 'green' },
   { value: redemptionStatusDisabled, labelKey: 'domain.redemptionStatus.disabled', color: 'red' },
   { value: redemptionStatusUsed, labelKey: 'domain.redemptionStatus.used', color: 'gray' },
-];
-const unknownRedemptionStatus: Labelled = { value: -1, labelKey: 'domain.redemptionStatus.unknown', color: 'gray' };
+]);
+const unknownRedemptionStatus = { value: -1, labelKey: 'domain.redemptionStatus.unknown', color: 'gray' } as const;
 
 /** The redemption status entry; anything but 1..3 is unknown. */
 export const redemptionStatusOf = lookup(redemptionStatuses, unknownRedemptionStatus);
@@ -183,18 +173,18 @@ export const logTypeSystem = 4;
 export const logTypeTest = 5;
 
 /** Every log type a row or the filter can carry (0 is the filter's "all"). */
-export const logTypes: readonly Labelled[] = [
+export const logTypes = labelledTable([
   { value: logTypeAll, labelKey: 'domain.logType.all', color: 'gray' },
   { value: logTypeTopUp, labelKey: 'domain.logType.topUp', color: 'green' },
   { value: logTypeConsume, labelKey: 'domain.logType.consume', color: 'teal' },
   { value: logTypeManage, labelKey: 'domain.logType.manage', color: 'orange' },
   { value: logTypeSystem, labelKey: 'domain.logType.system', color: 'purple' },
   { value: logTypeTest, labelKey: 'domain.logType.test', color: 'purple' },
-];
-const unknownLogType: Labelled = { value: -1, labelKey: 'domain.logType.unknown', color: 'gray' };
+]);
+const unknownLogType = { value: -1, labelKey: 'domain.logType.unknown', color: 'gray' } as const;
 
 /** The options of the log-type dropdown (spec §4: 0 all, 1..4). */
-export const logTypeFilterOptions: readonly Labelled[] = logTypes.filter((t) => t.value <= logTypeSystem);
+export const logTypeFilterOptions = logTypes.filter((t) => t.value <= logTypeSystem);
 
 /** The log type entry; unknown numbers get the 'unknown' label. */
 export const logTypeOf = lookup(logTypes, unknownLogType);
@@ -254,7 +244,7 @@ export const logDefaultRangeAheadSeconds = 3600;
 export const expiryQuickSeconds = { month: 30 * 86400, day: 86400, hour: 3600, minute: 60 } as const;
 export type ExpiryQuick = 'never' | keyof typeof expiryQuickSeconds;
 /** The expiry quick buttons in display order with their label keys. */
-export const expiryQuickOptions: readonly { readonly id: ExpiryQuick; readonly labelKey: string }[] = [
+export const expiryQuickOptions: readonly { readonly id: ExpiryQuick; readonly labelKey: `domain.expiry.${ExpiryQuick}` }[] = [
   { id: 'never', labelKey: 'domain.expiry.never' },
   { id: 'month', labelKey: 'domain.expiry.month' },
   { id: 'day', labelKey: 'domain.expiry.day' },
@@ -276,8 +266,6 @@ export const isDefaultRootLogin = (username: string, password: string): boolean 
 
 /** Token keys are shown and copied with this prefix. */
 export const tokenKeyPrefix = 'sk-';
-/** The model the channel test prefers. */
-export const defaultTestModel = 'gpt-3.5-turbo';
 /** SMTP port hint. */
 export const defaultSmtpPort = 587;
 /** Popup hover delays. */

@@ -85,10 +85,13 @@ export function sortRows<T, K extends keyof T>(rows: readonly T[], key: K, direc
 export const applySort = <T, K extends keyof T & string>(rows: readonly T[], state: SortState<K>): readonly T[] =>
   state === null ? rows : sortRows(rows, state.key, state.direction);
 
+/** The label keys of the server-side orders. */
+export type OrderLabelKey = `domain.order.${'default' | 'remainQuota' | 'usedQuota' | 'requestCount'}`;
+
 /** A server-side `order` option of a list, with its label key. */
 export interface OrderOption {
   readonly value: string;
-  readonly labelKey: string;
+  readonly labelKey: OrderLabelKey;
 }
 
 /** Token list `order` values (contract §1.8). */

@@ -6,8 +6,6 @@ import {
   channelListActionsMachine,
   channelTableMachine,
   checkBulkValue,
-  defaultTestModelOf,
-  parseInlineNumber,
   selectBulkValuePrompt,
   selectChannelNames,
   selectGroupOptions,
@@ -17,7 +15,6 @@ import {
   selectNoticeShown,
   selectShowDetail,
   selectTypeOptions,
-  testModelOf,
   type ChannelListActionsEmitted,
   type ChannelListPrefs,
 } from '../../src/machines/channelList';
@@ -212,25 +209,7 @@ describe('channelListActions model', () => {
   });
 });
 
-describe('channel list helpers', () => {
-  it('default test model: gpt-3.5-turbo when listed, else the first', () => {
-    expect(defaultTestModelOf('gpt-4o, gpt-3.5-turbo')).toBe('gpt-3.5-turbo');
-    expect(defaultTestModelOf('llama,qwen')).toBe('llama');
-    expect(defaultTestModelOf('')).toBe('');
-    const row = { id: 1, type: 1, name: 'a', status: 1, models: 'a,b', group: 'default' };
-    expect(testModelOf(row)).toBe('a');
-    expect(testModelOf({ ...row, test_model: 'b' })).toBe('b');
-  });
-
-  it('inline numbers: empty ignored, weight clamps negatives', () => {
-    expect(parseInlineNumber('', 'priority')).toBeNull();
-    expect(parseInlineNumber('  ', 'weight')).toBeNull();
-    expect(parseInlineNumber('abc', 'priority')).toBeNull();
-    expect(parseInlineNumber('-3', 'priority')).toBe(-3);
-    expect(parseInlineNumber('-3', 'weight')).toBe(0);
-    expect(parseInlineNumber('4.7', 'priority')).toBe(4);
-  });
-
+describe('channel list machine helpers', () => {
   it('bulk values', () => {
     expect(checkBulkValue('priority', ' 5 ')).toEqual({ value: '5' });
     expect(checkBulkValue('addModel', 'a,b')).toEqual({ problem: { key: 'channels.bulk.value.oneModel' } });

@@ -9,7 +9,6 @@ import { isMessageKey } from '../../src/i18n';
 import {
   channelTestMachine,
   channelsToTest,
-  defaultTestModel,
   maxPollFailures,
   selectCanCancel,
   selectCanDismiss,
@@ -372,9 +371,6 @@ describe('channelTest model', () => {
   });
 
   it('picks channels and models the way one-api tests them', () => {
-    expect(defaultTestModel('gpt-4o, gpt-3.5-turbo')).toBe('gpt-3.5-turbo');
-    expect(defaultTestModel('gpt-4o,claude-3')).toBe('gpt-4o');
-    expect(defaultTestModel('')).toBe('');
     expect(channelsToTest(channels, { scope: 'all' }).map((c) => c.id)).toEqual([7, 5, 4]);
     expect(channelsToTest(channels, { scope: 'disabled' }).map((c) => c.id)).toEqual([5, 4]);
     expect(channelsToTest(channels, { ids: [4, 99, 7] }).map((c) => c.id)).toEqual([4, 7]);

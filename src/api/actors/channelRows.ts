@@ -1,44 +1,34 @@
 import * as TE from 'fp-ts/TaskEither';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import { failure, type ApiError } from '../../domain/apiError';
-import type { Channel, ChannelPayload } from '../../domain/channel';
-import { nextChannelStatus } from '../../domain/constants';
+import {
+  channelModelNames,
+  channelStatusEnabled,
+  channelStatusManuallyDisabled,
+  isChannelAction,
+  nextChannelStatus,
+  parseInlineNumber,
+  type Channel,
+  type ChannelPayload,
+  type ChannelRow,
+} from '../../domain/channel';
 import { msg } from '../../domain/message';
 import type { RowActionInput, RowActionOutcome } from '../../domain/rowAction';
 import type { ChannelApi } from '../channelApi';
 
 /**
  * What acts on the rows of the channel list: each action name of the list (row actions and bulk
- * actions; the names are those of src/machines/channelList) becomes API calls and a
- * RowActionOutcome. A row is a listed channel plus the client-only `test_model`.
+ * actions, src/domain/channel) becomes API calls and a RowActionOutcome.
  */
-export type ChannelListRow = Channel & { readonly test_model?: string };
-type Outcome = RowActionOutcome<ChannelListRow>;
-
-const statusEnabled = 1;
-const statusManuallyDisabled = 2;
+type Outcome = RowActionOutcome<ChannelRow>;
 
 /** The channel as the server has it, without the key (`PUT` answers it in clear; lists never show it). */
-const withoutKey = (channel: Channel): Partial<ChannelListRow> => {
+const withoutKey = (channel: Channel): Partial<ChannelRow> => {
   const { key: _key, ...rest } = channel;
   return rest;
 };
 
 const refused = (call: string, message: string): TaskEither<ApiError, never> => TE.left(failure(call, message));
-
-/** An integer from the typed text ('' and non-numbers refused); weight clamps negatives to 0. */
-const wholeNumber = (text: string, clampNegative: boolean): number | null => {
-  const trimmed = text.trim();
-  if (trimmed === '' || !Number.isFinite(Number(trimmed))) return null;
-  const n = Math.trunc(Number(trimmed));
-  return clampNegative && n < 0 ? 0 : n;
-};
-
-const splitNames = (text: string): string[] =>
-  text
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
 
 /**
  * The body of a full `PUT /api/channel/` that changes only `models` or `group`: every other field
@@ -89,7 +79,8 @@ const patched =
  */
 export const channelRowAction =
   (api: ChannelApi) =>
-  ({ action, row, value }: RowActionInput<ChannelListRow>): TaskEither<ApiError, Outcome> => {
+  ({ action, row, value }: RowActionInput<ChannelRow>): TaskEither<ApiError, Outcome> => {
+    if (!isChannelAction(action)) return refused('runRowAction', `unknown action ${action}`);
     switch (action) {
       case 'test': {
         const model = value;
@@ -110,14 +101,14 @@ export const channelRowAction =
       case 'toggle':
         return TE.map(patched(true))(api.patch({ id: row.id, status: nextChannelStatus(row.status) }));
       case 'enable':
-        return TE.map(patched(false))(api.patch({ id: row.id, status: statusEnabled }));
+        return TE.map(patched(false))(api.patch({ id: row.id, status: channelStatusEnabled }));
       case 'disable':
-        return TE.map(patched(false))(api.patch({ id: row.id, status: statusManuallyDisabled }));
+        return TE.map(patched(false))(api.patch({ id: row.id, status: channelStatusManuallyDisabled }));
       case 'delete':
         return TE.map((): Outcome => ({ removed: true, message: msg('common.success') }))(api.remove(row.id));
       case 'priority':
       case 'weight': {
-        const n = wholeNumber(value, action === 'weight');
+        const n = parseInlineNumber(value, action);
         if (n === null) return refused('PUT /api/channel/', `${action}: ${value}`);
         return TE.map(patched(true))(api.patch(action === 'priority' ? { id: row.id, priority: n } : { id: row.id, weight: n }));
       }
@@ -130,18 +121,16 @@ export const channelRowAction =
         )(api.updateBalance(row.id));
       case 'addModel':
         return rewrite(api, row.id, (channel) => {
-          const models = splitNames(channel.models);
+          const models = channelModelNames(channel.models);
           return { models: (models.includes(value) ? models : [...models, value]).join(',') };
         });
       case 'removeModel':
         return rewrite(api, row.id, (channel) => {
-          const models = splitNames(channel.models).filter((m) => m !== value);
+          const models = channelModelNames(channel.models).filter((m) => m !== value);
           // an empty models field is not written (contract §2.9.6): the last model cannot be removed
           return models.length === 0 ? { refusal: `the last model (${value}) of a channel cannot be removed` } : { models: models.join(',') };
         });
       case 'setGroup':
         return rewrite(api, row.id, () => ({ group: value }));
-      default:
-        return refused('runRowAction', `unknown action ${action}`);
     }
   };

@@ -1,7 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { describeError } from '../../domain/apiError';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
-import { parseInlineNumber, type ChannelBulkValueAction } from './channelList.machine';
+import { parseInlineNumber, type ChannelBulkValueAction } from '../../domain/channel';
 
 /** What the page remembers locally: the detail toggle (`show_detail`) and the dismissed notice. */
 export interface ChannelListPrefs {

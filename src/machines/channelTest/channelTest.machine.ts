@@ -1,14 +1,15 @@
 import { and, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { describeError, isApiError } from '../../domain/apiError';
-import type {
-  Channel,
-  ChannelTestRun,
-  ChannelTestRunRequest,
-  ChannelTestRunResult,
-  ChannelTestRunScope,
-  ChannelTestRunStatus,
+import {
+  defaultTestModelOf,
+  isChannelDisabled,
+  type Channel,
+  type ChannelTestRun,
+  type ChannelTestRunRequest,
+  type ChannelTestRunResult,
+  type ChannelTestRunScope,
+  type ChannelTestRunStatus,
 } from '../../domain/channel';
-import { channelStatusAutoDisabled, channelStatusManuallyDisabled } from '../../domain/constants';
 import { msg, notify, type NotifyEvent } from '../../domain/message';
 
 /** Where the runs happen: the server's test-run resource, or this page testing one channel at a time. */
@@ -126,18 +127,9 @@ function errorText(error: unknown): string {
 
 const isOver = (run: ChannelTestRun): boolean => run.status !== 'running';
 
-/** The model one-api tests when none is named: gpt-3.5-turbo when listed, else the first model. */
-export function defaultTestModel(models: string): string {
-  const names = models
-    .split(',')
-    .map((m) => m.trim())
-    .filter((m) => m !== '');
-  return names.includes('gpt-3.5-turbo') ? 'gpt-3.5-turbo' : (names[0] ?? '');
-}
-
 /** The channels a local run tests, in list order: every one, the disabled ones, or the named ids (in their order). */
 export function channelsToTest(channels: readonly Channel[], request: ChannelTestRunRequest): LocalTestChannel[] {
-  const local = (c: Channel): LocalTestChannel => ({ id: c.id, status: c.status, model: defaultTestModel(c.models) });
+  const local = (c: Channel): LocalTestChannel => ({ id: c.id, status: c.status, model: defaultTestModelOf(c.models) });
   if ('ids' in request) {
     const byId = new Map(channels.map((c) => [c.id, c] as const));
     return request.ids.flatMap((id) => {
@@ -147,7 +139,7 @@ export function channelsToTest(channels: readonly Channel[], request: ChannelTes
   }
   const picked =
     request.scope === 'disabled'
-      ? channels.filter((c) => c.status === channelStatusManuallyDisabled || c.status === channelStatusAutoDisabled)
+      ? channels.filter((c) => isChannelDisabled(c.status))
       : channels;
   return picked.map(local);
 }

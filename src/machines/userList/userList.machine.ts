@@ -1,4 +1,4 @@
-import { canManageUser } from '../../domain/constants';
+import { canManageUser } from '../../domain/userRules';
 import { msg, type Message } from '../../domain/message';
 import { pageSizeOptions, type TableQuerySchema } from '../../domain/tableQuery';
 import type { User, UserManageAction } from '../../domain/user';

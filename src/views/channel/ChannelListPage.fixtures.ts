@@ -1,6 +1,6 @@
 import type { ChannelTestRunResult } from '../../domain/channel';
 import { defaultTableQuery, type TableQuery } from '../../domain/tableQuery';
-import type { ChannelRow } from '../../machines/channelList';
+import type { ChannelRow } from '../../domain/channel';
 import type { BulkRun, PendingRowAction, TableContext } from '../../machines/table';
 import type { TableState } from '../table/useTable';
 

@@ -3,7 +3,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { fromPromise } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
-import type { Channel, ChannelTestRun } from '../../domain/channel';
+import type { Channel, ChannelRow, ChannelTestRun } from '../../domain/channel';
 import type { Message, NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
 import { defaultTableQuery } from '../../domain/tableQuery';
@@ -12,7 +12,6 @@ import {
   channelTableMachine,
   type ChannelListActionsContext,
   type ChannelListPrefs,
-  type ChannelRow,
 } from '../../machines/channelList';
 import { channelTestMachine } from '../../machines/channelTest';
 import type { TableContext } from '../../machines/table';

@@ -1,9 +1,7 @@
-import { useEffect } from 'react';
 import { shallowEqual, useSelector } from '@xstate/react';
+import type { ChannelRow } from '../../domain/channel';
 import type { QuotaDisplay } from '../../domain/format';
 import {
-  channelListActionsMachine,
-  channelTableMachine,
   channelTableSchema,
   selectBulkValuePrompt,
   selectChannelNames,
@@ -15,39 +13,25 @@ import {
   selectNoticeShown,
   selectShowDetail,
   selectTypeOptions,
-  type BulkValueChosen,
 } from '../../machines/channelList';
-import { channelTestMachine, selectCanStart, selectResults, type ChannelTestResultEvent } from '../../machines/channelTest';
-import { useMachineActor } from '../app/machineRegistry';
-import { useTableActor, useTableState } from '../table/useTable';
+import { channelListPageMachine, type ChannelListPageMachine } from '../../machines/channelListPage';
+import { selectCanStart, selectResults } from '../../machines/channelTest';
+import { useListPageActor, useTableState } from '../table/useTable';
 import { ChannelListPageView } from './ChannelListPageView';
 import { ChannelTestProgress } from './ChannelTestProgress';
 
 /**
- * Route page for /channel (admin): the channel table actor (address bar in sync), the list's own
- * workflows (detail mode, notice, delete disabled, bulk values) and the live channel tests. Each
- * live test result patches its row; deleting the disabled channels reloads the table; an accepted
- * bulk value becomes the table's bulk request.
+ * Route page for /channel (admin): the page actor (src/machines/channelListPage) with the channel
+ * table (address bar in sync), the list's own workflows (detail mode, notice, delete disabled,
+ * bulk values) and the live channel tests. The page machine routes the children's facts (a live
+ * result patches its row, deleted channels reload the table, a bulk value becomes the table's
+ * request); this container only reads the children and sends the person's intents to them.
  */
 export function ChannelListPage({ quotaDisplay }: { readonly quotaDisplay: QuotaDisplay }) {
-  const tableRef = useTableActor(channelTableMachine, channelTableSchema);
-  const actionsRef = useMachineActor(channelListActionsMachine);
-  const testRef = useMachineActor(channelTestMachine);
-
-  useEffect(() => {
-    const subs = [
-      actionsRef.on('channels.deleted', () => tableRef.send({ type: 'rows.reload' })),
-      actionsRef.on('bulk.valueChosen', (e: BulkValueChosen) => tableRef.send({ type: 'bulk.request', action: e.action, value: e.value })),
-      testRef.on('test.result', ({ result }: ChannelTestResultEvent) =>
-        tableRef.send({
-          type: 'row.patch',
-          id: result.channel_id,
-          patch: { status: result.status, response_time: result.response_time, test_time: result.test_time },
-        }),
-      ),
-    ];
-    return () => subs.forEach((s) => s.unsubscribe());
-  }, [actionsRef, testRef, tableRef]);
+  const { pageRef, tableRef } = useListPageActor<ChannelRow, ChannelListPageMachine>(channelListPageMachine, channelTableSchema);
+  // invoked for as long as the page lives: there from the first snapshot
+  const actionsRef = useSelector(pageRef, (s) => s.children.channelListActions)!;
+  const testRef = useSelector(pageRef, (s) => s.children.channelTest)!;
 
   const table = useTableState(tableRef);
   const names = useSelector(tableRef, selectChannelNames, shallowEqual);

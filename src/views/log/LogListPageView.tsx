@@ -1,12 +1,12 @@
 import type { FormEvent } from 'react';
-import { Badge, Button, Field, Flex, Heading, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Badge, Button, Field, Flex, Input, NativeSelect, Text } from '@chakra-ui/react';
 import { logTypeOf, logTypes } from '../../domain/constants';
 import { elapsedTimeColor, formatNumber, formatQuota, formatTimestamp, secondsText, type QuotaDisplay } from '../../domain/format';
 import type { Log } from '../../domain/log';
 import type { LogFilterForm } from '../../domain/logQuery';
 import { useT } from '../app/i18n';
-import { DataTableView, type Column } from '../table/DataTableView';
-import { PagerView } from '../table/PagerView';
+import { ListPageLayout } from '../list/ListPageLayout';
+import { LabelBadge, useColumns, useLabelledOptions } from '../list/useColumns';
 import type { TableState } from '../table/useTable';
 
 /** What the page's controls ask for (the container sends them to the table, stat and export actors). */
@@ -68,43 +68,20 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
     });
   };
 
-  const columns: Column<Log>[] = [
-    {
-      key: 'created_at',
-      header: t('logs.col.time'),
-      sortable: true,
-      render: (r) => <Text whiteSpace="nowrap">{formatTimestamp(r.created_at)}</Text>,
-    },
-  ];
-  if (admin) {
-    columns.push(
-      { key: 'channel', header: t('logs.col.channel'), sortable: true, numeric: true, render: (r) => (r.channel ? r.channel : '') },
-      { key: 'username', header: t('logs.col.user'), sortable: true, render: (r) => r.username },
-    );
-  }
-  columns.push(
-    { key: 'token_name', header: t('logs.col.token'), sortable: true, render: (r) => r.token_name },
-    {
-      key: 'type',
-      header: t('logs.col.type'),
-      sortable: true,
-      render: (r) => {
-        const type = logTypeOf(r.type);
-        return (
-          <Badge colorPalette={type.color} variant="subtle" whiteSpace="nowrap">
-            {t(type.labelKey as never)}
-          </Badge>
-        );
-      },
-    },
-    { key: 'model_name', header: t('logs.col.model'), sortable: true, render: (r) => <Text wordBreak="break-all">{r.model_name}</Text> },
-    { key: 'prompt_tokens', header: t('logs.col.prompt'), sortable: true, numeric: true, render: (r) => formatNumber(r.prompt_tokens) },
-    { key: 'completion_tokens', header: t('logs.col.completion'), sortable: true, numeric: true, render: (r) => formatNumber(r.completion_tokens) },
-    { key: 'quota', header: t('logs.col.quota'), sortable: true, numeric: true, render: (r) => formatQuota(r.quota, quotaDisplay, 6) },
+  const typeOptions = useLabelledOptions(logTypes);
+  const columns = useColumns<Log>([
+    { key: 'created_at', header: 'logs.col.time', render: (r) => <Text whiteSpace="nowrap">{formatTimestamp(r.created_at)}</Text> },
+    admin && { key: 'channel', header: 'logs.col.channel', numeric: true, render: (r) => (r.channel ? r.channel : '') },
+    admin && { key: 'username', header: 'logs.col.user', render: (r) => r.username },
+    { key: 'token_name', header: 'logs.col.token', render: (r) => r.token_name },
+    { key: 'type', header: 'logs.col.type', render: (r) => <LabelBadge entry={logTypeOf(r.type)} /> },
+    { key: 'model_name', header: 'logs.col.model', render: (r) => <Text wordBreak="break-all">{r.model_name}</Text> },
+    { key: 'prompt_tokens', header: 'logs.col.prompt', numeric: true, render: (r) => formatNumber(r.prompt_tokens) },
+    { key: 'completion_tokens', header: 'logs.col.completion', numeric: true, render: (r) => formatNumber(r.completion_tokens) },
+    { key: 'quota', header: 'logs.col.quota', numeric: true, render: (r) => formatQuota(r.quota, quotaDisplay, 6) },
     {
       key: 'elapsed_time',
-      header: t('logs.col.elapsed'),
-      sortable: true,
+      header: 'logs.col.elapsed',
       render: (r) =>
         r.elapsed_time === undefined ? (
           ''
@@ -116,8 +93,7 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
     },
     {
       key: 'is_stream',
-      header: t('logs.col.stream'),
-      sortable: true,
+      header: 'logs.col.stream',
       render: (r) =>
         r.is_stream === undefined ? '' : (
           <Badge colorPalette={r.is_stream ? 'blue' : 'gray'} variant="outline" whiteSpace="nowrap">
@@ -127,7 +103,8 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
     },
     {
       key: 'content',
-      header: t('logs.col.detail'),
+      header: 'logs.col.detail',
+      sortable: false,
       minW: '12rem',
       render: (r) => (
         <Text as="span" wordBreak="break-word">
@@ -135,7 +112,7 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
         </Text>
       ),
     },
-  );
+  ]);
 
   const statText = statLoading
     ? t('logs.stat.loading')
@@ -144,98 +121,75 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
       : t('logs.stat.reload', { quota: formatQuota(statQuota, quotaDisplay) });
 
   return (
-    <Stack gap={4} px={{ base: 2, md: 4 }} py={4} maxW="full" minW={0}>
-      <Flex gap={2} wrap="wrap" align="baseline">
-        <Heading as="h1" size="xl">
-          {t('logs.title')}
-        </Heading>
+    <ListPageLayout<Log>
+      title={t('logs.title')}
+      titleAside={
         <Button variant="ghost" size="sm" onClick={on.onStat} disabled={statLoading} aria-live="polite" data-testid="log-stat">
           {statText}
         </Button>
-      </Flex>
-      <form key={formKey} onSubmit={submit} aria-label={t('logs.filter.apply')}>
-        <Flex gap={3} wrap="wrap" align="end">
-          <Field.Root width={{ base: 'full', sm: '12rem' }}>
-            <Field.Label>{t('logs.filter.tokenName')}</Field.Label>
-            <Input name="token_name" defaultValue={form.token_name} autoComplete="off" />
-          </Field.Root>
-          <Field.Root width={{ base: 'full', sm: '12rem' }}>
-            <Field.Label>{t('logs.filter.modelName')}</Field.Label>
-            <Input name="model_name" defaultValue={form.model_name} autoComplete="off" />
-          </Field.Root>
-          <Field.Root width={{ base: 'full', sm: '14rem' }}>
-            <Field.Label>{t('logs.filter.start')}</Field.Label>
-            <Input name="start" type="datetime-local" defaultValue={form.start} />
-          </Field.Root>
-          <Field.Root width={{ base: 'full', sm: '14rem' }}>
-            <Field.Label>{t('logs.filter.end')}</Field.Label>
-            <Input name="end" type="datetime-local" defaultValue={form.end} />
-          </Field.Root>
-          <Field.Root width={{ base: 'full', sm: '10rem' }}>
-            <Field.Label>{t('logs.filter.type')}</Field.Label>
-            <NativeSelect.Root>
-              <NativeSelect.Field name="type" defaultValue={form.type}>
-                {logTypes.map((type) => (
-                  <option key={type.value} value={String(type.value)}>
-                    {t(type.labelKey as never)}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-          </Field.Root>
-          {admin && (
-            <>
-              <Field.Root width={{ base: 'full', sm: '8rem' }}>
-                <Field.Label>{t('logs.filter.channel')}</Field.Label>
-                <Input name="channel" inputMode="numeric" defaultValue={form.channel} autoComplete="off" />
+      }
+      table={table}
+      columns={columns}
+      on={on}
+      filters={
+          <form key={formKey} onSubmit={submit} aria-label={t('logs.filter.apply')}>
+            <Flex gap={3} wrap="wrap" align="end">
+              <Field.Root width={{ base: 'full', sm: '12rem' }}>
+                <Field.Label>{t('logs.filter.tokenName')}</Field.Label>
+                <Input name="token_name" defaultValue={form.token_name} autoComplete="off" />
               </Field.Root>
               <Field.Root width={{ base: 'full', sm: '12rem' }}>
-                <Field.Label>{t('logs.filter.username')}</Field.Label>
-                <Input name="username" defaultValue={form.username} autoComplete="off" />
+                <Field.Label>{t('logs.filter.modelName')}</Field.Label>
+                <Input name="model_name" defaultValue={form.model_name} autoComplete="off" />
               </Field.Root>
-            </>
-          )}
-          <Flex gap={2} wrap="wrap">
-            <Button type="submit" colorPalette="blue" disabled={inert && !table.loadFailed}>
-              {t('logs.filter.apply')}
-            </Button>
-            <Button variant="outline" disabled={inert} onClick={on.onReload}>
-              {t('table.refresh')}
-            </Button>
-            <Button variant="outline" loading={exporting} loadingText={t('logs.exporting')} onClick={on.onExport}>
-              {t('logs.export')}
-            </Button>
-          </Flex>
-        </Flex>
-      </form>
-      <DataTableView
-        caption={t('logs.title')}
-        columns={columns}
-        rows={table.rows}
-        sort={table.sort}
-        onSort={on.onSort}
-        busy={table.busy}
-        firstLoad={table.firstLoad}
-        loadFailed={table.loadFailed}
-        onRetry={on.onRetry}
-        emptyText={t('logs.empty')}
-        disabled={inert}
-      />
-      {!table.loadFailed && (
-        <PagerView
-          page={table.page}
-          pageCount={table.pageCount}
-          complete={table.complete}
-          loadedCount={table.loadedCount}
-          shownCount={table.shownCount}
-          size={table.size}
-          loading={table.loading && !table.firstLoad}
-          disabled={inert}
-          onPage={on.onPage}
-          onSize={on.onSize}
-        />
-      )}
-    </Stack>
+              <Field.Root width={{ base: 'full', sm: '14rem' }}>
+                <Field.Label>{t('logs.filter.start')}</Field.Label>
+                <Input name="start" type="datetime-local" defaultValue={form.start} />
+              </Field.Root>
+              <Field.Root width={{ base: 'full', sm: '14rem' }}>
+                <Field.Label>{t('logs.filter.end')}</Field.Label>
+                <Input name="end" type="datetime-local" defaultValue={form.end} />
+              </Field.Root>
+              <Field.Root width={{ base: 'full', sm: '10rem' }}>
+                <Field.Label>{t('logs.filter.type')}</Field.Label>
+                <NativeSelect.Root>
+                  <NativeSelect.Field name="type" defaultValue={form.type}>
+                    {typeOptions.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              {admin && (
+                <>
+                  <Field.Root width={{ base: 'full', sm: '8rem' }}>
+                    <Field.Label>{t('logs.filter.channel')}</Field.Label>
+                    <Input name="channel" inputMode="numeric" defaultValue={form.channel} autoComplete="off" />
+                  </Field.Root>
+                  <Field.Root width={{ base: 'full', sm: '12rem' }}>
+                    <Field.Label>{t('logs.filter.username')}</Field.Label>
+                    <Input name="username" defaultValue={form.username} autoComplete="off" />
+                  </Field.Root>
+                </>
+              )}
+              <Flex gap={2} wrap="wrap">
+                <Button type="submit" colorPalette="blue" disabled={inert && !table.loadFailed}>
+                  {t('logs.filter.apply')}
+                </Button>
+                <Button variant="outline" disabled={inert} onClick={on.onReload}>
+                  {t('table.refresh')}
+                </Button>
+                <Button variant="outline" loading={exporting} loadingText={t('logs.exporting')} onClick={on.onExport}>
+                  {t('logs.export')}
+                </Button>
+              </Flex>
+            </Flex>
+          </form>
+      }
+      emptyText={t('logs.empty')}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { shallowEqual, useSelector } from '@xstate/react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { ActorRefFrom, AnyActorRef } from 'xstate';
+import type { ActorRefFrom, AnyActorRef, AnyMachineSnapshot, AnyStateMachine, InputFrom } from 'xstate';
 import { formatTableQuery, parseTableQuery, type TableQuery, type TableQuerySchema } from '../../domain/tableQuery';
 import type { CopyListPageMachine } from '../../machines/listPage';
 import {
@@ -31,6 +31,7 @@ import {
   type QueryChanged,
   type TableMachine,
   type TableRow,
+  type TableInput,
   type TableSnapshotLike,
 } from '../../machines/table';
 import { useMachineActor } from '../app/machineRegistry';
@@ -55,21 +56,32 @@ export function useTableActor<Row extends TableRow>(
 }
 
 /**
- * A list page actor (a parent that invokes the list's table as `table`, src/machines/listPage)
- * started from the URL's query, and its table child; the page's `query.changed` replaces the
+ * A list page actor started from the URL's query, and its table child: any page machine that
+ * takes the table's input (`{ query }`) and invokes the list's table as `table` (src/machines/listPage,
+ * src/machines/channelListPage). The page's `query.changed` (relayed from the table) replaces the
  * URL's query and a URL changed from outside goes to the table as `query.set`.
  */
-export function useListPageActor<Row extends TableRow>(
-  machine: CopyListPageMachine<Row>,
+export function useListPageActor<Row extends TableRow, M extends ListPageMachine = CopyListPageMachine<Row>>(
+  machine: StartsFromTableInput<M>,
   schema: TableQuerySchema,
-): { readonly pageRef: ActorRefFrom<CopyListPageMachine<Row>>; readonly tableRef: ActorRefFrom<TableMachine<Row>> } {
+): { readonly pageRef: ActorRefFrom<M>; readonly tableRef: ActorRefFrom<TableMachine<Row>> } {
   const initial = useInitialQuery(schema);
-  const pageRef = useMachineActor(machine as CopyListPageMachine<TableRow>, { query: initial }) as unknown as ActorRefFrom<CopyListPageMachine<Row>>;
+  const input: TableInput = { query: initial };
+  const pageRef = useMachineActor(machine as AnyStateMachine, input) as ActorRefFrom<M>;
   // the table is invoked for as long as the page lives: it is there from the first snapshot
-  const tableRef = useSelector(pageRef, (s) => s.children.table) as ActorRefFrom<TableMachine<Row>>;
+  const tableRef = useSelector(pageRef as AnyActorRef, tableChildOf) as ActorRefFrom<TableMachine<Row>>;
   useAddressBar(pageRef, tableRef, schema, initial);
   return { pageRef, tableRef };
 }
+
+/** The page's `table` child. */
+const tableChildOf = (s: AnyMachineSnapshot): AnyActorRef | undefined => (s.children as Readonly<Record<string, AnyActorRef | undefined>>).table;
+
+/** A page machine started with its table's input (`{ query }`); it invokes the table as `table`. */
+export type ListPageMachine = AnyStateMachine;
+
+/** `M` itself when it can start from the table's input, else never (a compile error at the call). */
+type StartsFromTableInput<M extends AnyStateMachine> = TableInput extends InputFrom<M> ? M : never;
 
 /** The URL's query at mount; later changes arrive as `query.set`. */
 export function useInitialQuery(schema: TableQuerySchema): TableQuery {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as E from 'fp-ts/Either';
 import * as TE from 'fp-ts/TaskEither';
-import { channelRowAction, fullUpdateOf, type ChannelListRow } from '../../../src/api/actors/channelRows';
+import { channelRowAction, fullUpdateOf } from '../../../src/api/actors/channelRows';
 import type { ChannelApi } from '../../../src/api/channelApi';
 import { failure } from '../../../src/domain/apiError';
-import type { Channel, ChannelPatch, ChannelPayload } from '../../../src/domain/channel';
-import { channelBulkActions, channelRowActions } from '../../../src/machines/channelList';
+import type { Channel, ChannelPatch, ChannelPayload, ChannelRow } from '../../../src/domain/channel';
+import { channelBulkActions, channelRowActions } from '../../../src/domain/channel';
 
 /* The channel list's row actions against a recorded fake of the channel API. */
 
@@ -27,7 +27,7 @@ const stored: Channel = {
   response_time: 0,
   test_time: 0,
 };
-const row: ChannelListRow = { ...stored, test_model: 'gpt-4o' };
+const row: ChannelRow = { ...stored, test_model: 'gpt-4o' };
 
 function fakeApi(over: Partial<ChannelApi> = {}) {
   const calls: { name: string; arg: unknown }[] = [];

@@ -1,0 +1,90 @@
+import { emit, sendTo, setup } from 'xstate';
+import type { ChannelTestRunResult } from '../../domain/channel';
+import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import { channelListActionsMachine, channelTableMachine, type BulkValueChosen, type ChannelsDeleted } from '../channelList';
+import { channelTestMachine, type ChannelTestResultEvent } from '../channelTest';
+import { relayEmitted } from '../pageRelay';
+import type { QueryChanged, TableInput } from '../table';
+
+/** The children's facts, relayed to the page. */
+export type ChannelListPageEvent = NotifyEvent | NavigateEvent | QueryChanged | ChannelTestResultEvent | ChannelsDeleted | BulkValueChosen;
+
+/** What the page emits for the shell: toasts, navigation, and the query for the address bar. */
+export type ChannelListPageEmitted = NotifyEvent | NavigateEvent | QueryChanged;
+
+/** The children of the page, by invoke id (each also the child's system id). */
+export const channelListPageChildren = { table: 'table', actions: 'channelListActions', test: 'channelTest' } as const;
+
+/** What a live test result changes on its row (the rest of the row is the server's as listed). */
+export const testResultPatch = (result: ChannelTestRunResult) => ({
+  status: result.status,
+  response_time: result.response_time,
+  test_time: result.test_time,
+});
+
+/**
+ * The admin channel list (/channel): invokes the channel table (`table`, started from the address
+ * bar's view), the list's own workflows (`channelListActions`: detail mode, notice, delete
+ * disabled, bulk values) and the live channel tests (`channelTest`), and routes their facts:
+ * - a live `test.result` patches its row (status, response and test time);
+ * - `channels.deleted` (the disabled channels are gone) reloads the table;
+ * - `bulk.valueChosen` becomes the table's `bulk.request` {action, value} (the table confirms);
+ * - the children's toasts and navigation and the table's `query.changed` leave the page as its own
+ *   emitted events.
+ * The view reads the children (`snapshot.children.table`, …) and sends the person's intents to them.
+ */
+export const channelListPageMachine = setup({
+  types: {
+    context: {} as { readonly tableInput: TableInput },
+    input: {} as TableInput,
+    events: {} as ChannelListPageEvent,
+    emitted: {} as ChannelListPageEmitted,
+    children: {} as { table: 'table'; channelListActions: 'channelListActions'; channelTest: 'channelTest'; relayEmitted: 'relayEmitted' },
+  },
+  actors: { table: channelTableMachine, channelListActions: channelListActionsMachine, channelTest: channelTestMachine, relayEmitted },
+  actions: {
+    patchRow: sendTo(channelListPageChildren.table, (_, params: { result: ChannelTestRunResult }) => ({
+      type: 'row.patch' as const,
+      id: params.result.channel_id,
+      patch: testResultPatch(params.result),
+    })),
+    reloadRows: sendTo(channelListPageChildren.table, { type: 'rows.reload' as const }),
+    requestBulk: sendTo(channelListPageChildren.table, (_, params: { action: BulkValueChosen['action']; value: string }) => ({
+      type: 'bulk.request' as const,
+      action: params.action,
+      value: params.value,
+    })),
+    notify: emit((_, params: NotifyEvent) => params),
+    navigate: emit((_, params: NavigateEvent) => params),
+    writeQuery: emit((_, params: QueryChanged) => params),
+  },
+}).createMachine({
+  id: 'channelListPage',
+  // the table's start (the address bar's view), kept for the invoke
+  context: ({ input }) => ({ tableInput: input }),
+  initial: 'active',
+  states: {
+    active: {
+      invoke: [
+        { id: 'table', src: 'table', systemId: channelListPageChildren.table, input: ({ context }) => context.tableInput },
+        { id: 'channelListActions', src: 'channelListActions', systemId: channelListPageChildren.actions },
+        { id: 'channelTest', src: 'channelTest', systemId: channelListPageChildren.test },
+        {
+          id: 'relayEmitted',
+          src: 'relayEmitted',
+          input: { systemIds: [channelListPageChildren.table, channelListPageChildren.actions, channelListPageChildren.test] },
+        },
+      ],
+      on: {
+        'test.result': { actions: { type: 'patchRow', params: ({ event }) => ({ result: event.result }) } },
+        'channels.deleted': { actions: 'reloadRows' },
+        'bulk.valueChosen': { actions: { type: 'requestBulk', params: ({ event }) => ({ action: event.action, value: event.value }) } },
+        notify: { actions: { type: 'notify', params: ({ event }) => event } },
+        navigate: { actions: { type: 'navigate', params: ({ event }) => event } },
+        'query.changed': { actions: { type: 'writeQuery', params: ({ event }) => event } },
+      },
+    },
+  },
+});
+
+export type ChannelListPageMachine = typeof channelListPageMachine;

@@ -1,0 +1,260 @@
+import type { FocusEvent, KeyboardEvent } from 'react';
+import { Badge, Button, HStack, Input, NativeSelect, Text, Wrap } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  channelModelNames,
+  channelRowActions,
+  channelStatusEnabled,
+  channelStatusOf,
+  inlineNumberToSave,
+  testModelOf,
+  type ChannelRow,
+  type ChannelRowAction,
+  type ChannelTestRunResult,
+  type InlineNumberField,
+} from '../../domain/channel';
+import { channelTypeByValue, channelTypeLabel } from '../../domain/channelTypes';
+import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
+import { Hint } from '../app/Hint';
+import { useRenderMessage, useT } from '../app/i18n';
+
+/** The cells of one channel row (spec §2 "Channel list"): badges, inline numbers, buttons. */
+
+/** What a cell asks of the row: an action (with its value; `confirm` asks first). */
+export type OnRowAction = (row: ChannelRow, action: ChannelRowAction, value?: string, confirm?: boolean) => void;
+
+export function ChannelName({ row }: { readonly row: ChannelRow }) {
+  return (
+    <Text as="span" fontWeight="medium">
+      {row.name}
+    </Text>
+  );
+}
+
+export function ChannelGroupBadges({ row }: { readonly row: ChannelRow }) {
+  return (
+    <Wrap gap={1}>
+      {groupNames(row.group).map((g) => (
+        <Badge key={g} colorPalette={groupColor(g)} variant="subtle">
+          {g}
+        </Badge>
+      ))}
+    </Wrap>
+  );
+}
+
+export function ChannelTypeBadge({ row }: { readonly row: ChannelRow }) {
+  const render = useRenderMessage();
+  return (
+    <Badge colorPalette={channelTypeByValue(row.type).color} variant="subtle" whiteSpace="nowrap">
+      {render(channelTypeLabel(row.type))}
+    </Badge>
+  );
+}
+
+/** Enabled / disabled; the tooltip of a disabled channel says by whom. */
+export function ChannelStatusBadge({ row }: { readonly row: ChannelRow }) {
+  const t = useT();
+  const s = channelStatusOf(row.status);
+  const badge = (
+    <Badge colorPalette={s.color} variant="surface" whiteSpace="nowrap" tabIndex={s.tooltipKey ? 0 : undefined}>
+      {t(s.labelKey)}
+    </Badge>
+  );
+  return s.tooltipKey ? <Hint text={t(s.tooltipKey)}>{badge}</Hint> : badge;
+}
+
+/** The response time band (tooltip: when it was tested) and the live result of the running test. */
+export function ChannelResponseTime({ row, live }: { readonly row: ChannelRow; readonly live: ChannelTestRunResult | undefined }) {
+  const t = useT();
+  const render = useRenderMessage();
+  const rt = responseTimeBand(row.response_time ?? 0);
+  const tested = (row.test_time ?? 0) > 0;
+  const liveText = live && t(live.success ? 'channels.live.pass' : 'channels.live.fail', { message: live.message });
+  return (
+    <HStack gap={1} whiteSpace="nowrap">
+      <Hint text={tested ? t('channels.responseTime.testedAt', { time: formatTimestamp(row.test_time ?? 0) }) : t('channels.responseTime.never')}>
+        <Badge colorPalette={rt.color} variant="subtle" tabIndex={0}>
+          {render(rt.label)}
+        </Badge>
+      </Hint>
+      {live && liveText && (
+        <Hint text={liveText}>
+          <Badge
+            colorPalette={live.success ? 'green' : 'red'}
+            variant="surface"
+            tabIndex={0}
+            role="img"
+            aria-label={liveText}
+            data-live-result={live.success ? 'pass' : 'fail'}
+          >
+            {live.success ? '✓' : '✗'}
+          </Badge>
+        </Hint>
+      )}
+    </HStack>
+  );
+}
+
+/** The balance (detail mode); a click asks the provider again. */
+export function ChannelBalanceButton({
+  row,
+  quotaDisplay,
+  disabled,
+  onAction,
+}: {
+  readonly row: ChannelRow;
+  readonly quotaDisplay: QuotaDisplay;
+  readonly disabled: boolean;
+  readonly onAction: OnRowAction;
+}) {
+  const t = useT();
+  const b = formatBalance(row.type, row.balance ?? 0, quotaDisplay);
+  const updated = (row.balance_updated_time ?? 0) > 0;
+  const text = b.kind === 'amount' ? b.text : t('domain.balance.unsupported');
+  return (
+    <Hint text={updated ? t('channels.balance.updatedAt', { time: formatTimestamp(row.balance_updated_time ?? 0) }) : t('channels.balance.never')}>
+      <Button
+        size="xs"
+        variant="ghost"
+        aria-label={t('channels.balance.label', { name: row.name, balance: text })}
+        disabled={disabled}
+        onClick={() => onAction(row, channelRowActions.balance)}
+      >
+        {text}
+      </Button>
+    </Hint>
+  );
+}
+
+/** An inline number (priority, weight): Enter or leaving the box saves a changed number; empty is ignored. */
+export function InlineNumber({
+  label,
+  value,
+  field,
+  disabled,
+  onSave,
+}: {
+  readonly label: string;
+  readonly value: number;
+  readonly field: InlineNumberField;
+  readonly disabled: boolean;
+  readonly onSave: (value: string) => void;
+}) {
+  return (
+    <Input
+      // a saved value (or a reload) resets the box
+      key={value}
+      type="number"
+      size="xs"
+      w="20"
+      defaultValue={value}
+      min={field === 'weight' ? 0 : undefined}
+      aria-label={label}
+      disabled={disabled}
+      onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
+        if (e.key === 'Enter') e.currentTarget.blur();
+      }}
+      onBlur={(e: FocusEvent<HTMLInputElement>) => {
+        const save = inlineNumberToSave(e.currentTarget.value, field, value);
+        if (save !== null) onSave(save);
+      }}
+    />
+  );
+}
+
+/** The row's inline priority or weight, saved as that row action. */
+export function ChannelNumberCell({
+  row,
+  field,
+  disabled,
+  onAction,
+}: {
+  readonly row: ChannelRow;
+  readonly field: InlineNumberField;
+  readonly disabled: boolean;
+  readonly onAction: OnRowAction;
+}) {
+  const t = useT();
+  return (
+    <InlineNumber
+      label={t(field === 'priority' ? 'channels.priority.label' : 'channels.weight.label', { name: row.name })}
+      value={(field === 'priority' ? row.priority : row.weight) ?? 0}
+      field={field}
+      disabled={disabled}
+      onSave={(v) => onAction(row, field === 'priority' ? channelRowActions.priority : channelRowActions.weight, v)}
+    />
+  );
+}
+
+/** The model the row's test uses (detail mode), kept on the row. */
+export function ChannelTestModelSelect({
+  row,
+  disabled,
+  onChoose,
+}: {
+  readonly row: ChannelRow;
+  readonly disabled: boolean;
+  readonly onChoose: (model: string) => void;
+}) {
+  const t = useT();
+  const models = channelModelNames(row.models);
+  return (
+    <NativeSelect.Root size="xs" disabled={models.length === 0 || disabled}>
+      <NativeSelect.Field aria-label={t('channels.testModel.label', { name: row.name })} value={testModelOf(row)} onChange={(e) => onChoose(e.currentTarget.value)}>
+        {models.length === 0 && <option value="">{t('channels.testModel.none')}</option>}
+        {models.map((m) => (
+          <option key={m} value={m}>
+            {m}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+}
+
+/** Test, enable/disable, edit, delete (asks first). */
+export function ChannelRowButtons({ row, disabled, onAction }: { readonly row: ChannelRow; readonly disabled: boolean; readonly onAction: OnRowAction }) {
+  const t = useT();
+  const enabled = row.status === channelStatusEnabled;
+  return (
+    <HStack gap={1} whiteSpace="nowrap">
+      <Button
+        size="xs"
+        variant="outline"
+        colorPalette="blue"
+        aria-label={t('channels.row.testLabel', { name: row.name })}
+        disabled={disabled}
+        onClick={() => onAction(row, channelRowActions.test, testModelOf(row))}
+      >
+        {t('channels.row.test')}
+      </Button>
+      <Button
+        size="xs"
+        variant="outline"
+        colorPalette={enabled ? 'orange' : 'green'}
+        aria-label={t(enabled ? 'channels.row.disableLabel' : 'channels.row.enableLabel', { name: row.name })}
+        disabled={disabled}
+        onClick={() => onAction(row, channelRowActions.toggle)}
+      >
+        {t(enabled ? 'channels.row.disable' : 'channels.row.enable')}
+      </Button>
+      <Button size="xs" variant="outline" asChild>
+        <RouterLink to={`/channel/edit/${row.id}`} aria-label={t('channels.row.editLabel', { name: row.name })}>
+          {t('channels.row.edit')}
+        </RouterLink>
+      </Button>
+      <Button
+        size="xs"
+        variant="outline"
+        colorPalette="red"
+        aria-label={t('channels.row.deleteLabel', { name: row.name })}
+        disabled={disabled}
+        onClick={() => onAction(row, channelRowActions.remove, undefined, true)}
+      >
+        {t('channels.row.delete')}
+      </Button>
+    </HStack>
+  );
+}

@@ -1,0 +1,99 @@
+import type { ReactNode } from 'react';
+import { Badge, NativeSelect } from '@chakra-ui/react';
+import type { MessageKey } from '../../i18n';
+import { useT } from '../app/i18n';
+import type { Column } from '../table/DataTableView';
+
+interface ColumnLook<Row> {
+  /** The header's catalogue key (translated by the hook). */
+  readonly header: MessageKey;
+  readonly render: (row: Row) => ReactNode;
+  /** Narrow numeric columns align right. */
+  readonly numeric?: boolean;
+  readonly minW?: string;
+}
+
+/**
+ * One column of a list, written once: a sortable column (the default) is keyed by a row field,
+ * so a header click can only sort by something the row has; a column that does not sort
+ * (`sortable: false`: actions, details) takes any key.
+ */
+export type ColumnSpec<Row> =
+  | (ColumnLook<Row> & { readonly key: Extract<keyof Row, string>; readonly sortable?: true })
+  | (ColumnLook<Row> & { readonly key: string; readonly sortable: false });
+
+/** The actions column every list ends with ("操作"): it does not sort. */
+export const actionsColumn = <Row,>(render: (row: Row) => ReactNode): ColumnSpec<Row> => ({
+  key: 'actions',
+  header: 'table.actions',
+  sortable: false,
+  render,
+});
+
+/**
+ * The columns of a list view: headers translated in the current language, sortable unless told
+ * otherwise. An entry that is `false` (or null) is left out, so a column shown only to some
+ * people reads `admin && { ... }`.
+ */
+export function useColumns<Row>(specs: readonly (ColumnSpec<Row> | false | null | undefined)[]): readonly Column<Row>[] {
+  const t = useT();
+  return specs
+    .filter((spec): spec is ColumnSpec<Row> => Boolean(spec))
+    .map(({ header, sortable = true, ...look }) => ({ ...look, header: t(header), sortable }));
+}
+
+/** A domain entry with a label key and a badge colour (a status, a role, a log type). */
+export interface LabelledEntry {
+  readonly value: number | string;
+  readonly labelKey: MessageKey;
+  readonly color: string;
+}
+
+/** The options of a select built from labelled domain entries (values as strings). */
+export function useLabelledOptions(entries: readonly Pick<LabelledEntry, 'value' | 'labelKey'>[]): readonly SelectOption[] {
+  const t = useT();
+  return entries.map((e) => ({ value: String(e.value), label: t(e.labelKey) }));
+}
+
+/** A status / role / type badge of a row. */
+export function LabelBadge({ entry }: { readonly entry: Pick<LabelledEntry, 'labelKey' | 'color'> }) {
+  const t = useT();
+  return (
+    <Badge colorPalette={entry.color} variant="subtle" whiteSpace="nowrap">
+      {t(entry.labelKey)}
+    </Badge>
+  );
+}
+
+export interface SelectOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+export interface ListSelectProps {
+  /** The select's accessible name. */
+  readonly label: string;
+  readonly value: string;
+  readonly options: readonly SelectOption[];
+  /** A first option with the empty value ("全部" …) when given. */
+  readonly allLabel?: string;
+  readonly disabled?: boolean;
+  readonly onChange: (value: string) => void;
+}
+
+/** A filter or order select of a list toolbar. */
+export function ListSelect({ label, value, options, allLabel, disabled = false, onChange }: ListSelectProps) {
+  return (
+    <NativeSelect.Root size="md" width="auto" disabled={disabled}>
+      <NativeSelect.Field aria-label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        {allLabel !== undefined && <option value="">{allLabel}</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+}

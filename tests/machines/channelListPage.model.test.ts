@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, initialTransition, transition, waitFor, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import type { Channel, ChannelRow, ChannelTestRun, ChannelTestRunResult } from '../../src/domain/channel';
+import type { Message } from '../../src/domain/message';
+import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../src/domain/rowAction';
+import { parseTableQuery, type TableQuery } from '../../src/domain/tableQuery';
+import { channelListActionsMachine, channelTableMachine, channelTableSchema, type ChannelListPrefs } from '../../src/machines/channelList';
+import { channelListPageChildren, channelListPageMachine, type ChannelListPageEmitted } from '../../src/machines/channelListPage';
+import { channelTestMachine, type ChannelTestOutcome } from '../../src/machines/channelTest';
+import { shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { pathOf, replayPath } from './support/replay';
+import { expectRoutingOnPaths, routedOf, type Routed } from './support/routing';
+
+/*
+ * The admin channel list's page machine (src/machines/channelListPage): it invokes the channel
+ * table, the list's own workflows and the live channel tests, and routes their facts: a live test
+ * result patches its row, deleted channels reload the table, a chosen bulk value becomes the
+ * table's bulk request, toasts / navigation / the address bar's query leave the page. One state;
+ * every explored step is checked for its routing, a path is replayed on a real actor, and real
+ * children with stub actors play the journeys end to end.
+ */
+
+const machine = channelListPageMachine;
+type Snap = SnapshotFrom<typeof machine>;
+
+/** The address bar's view at mount (a page size other than the default, so it is seen to pass). */
+const query: TableQuery = { ...parseTableQuery('', channelTableSchema), size: 20 };
+const input = { query };
+
+const result = (over: Partial<ChannelTestRunResult> = {}): ChannelTestRunResult => ({
+  index: 0,
+  channel_id: 7,
+  success: false,
+  message: 'upstream said 401',
+  time: 0.5,
+  model: 'gpt-3.5-turbo',
+  status: 3,
+  response_time: 500,
+  test_time: 1_764_000_000,
+  ...over,
+});
+
+// ---- the children's facts, relayed to the page (exhaustive: a new event fails to compile) ----
+
+const fixtures: EventFixtures<typeof machine> = {
+  'test.result': [{ type: 'test.result', result: result() }, { type: 'test.result', result: result({ channel_id: 4, success: true, status: 1 }) }],
+  'channels.deleted': [{ type: 'channels.deleted', count: 2 }],
+  'bulk.valueChosen': [
+    { type: 'bulk.valueChosen', action: 'setGroup', value: 'vip' },
+    { type: 'bulk.valueChosen', action: 'priority', value: '5' },
+  ],
+  notify: [{ type: 'notify', level: 'success', message: { key: 'common.success' } }],
+  navigate: [{ type: 'navigate', to: '/channel/edit/7' }],
+  'query.changed': [{ type: 'query.changed', query: { ...query, keyword: 'openai' } }],
+};
+
+/** What the page must do with each fact: one action, to the right place. */
+function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
+  const table = s.children.table;
+  switch (event.type) {
+    case 'test.result': {
+      const r = (event as unknown as { result: ChannelTestRunResult }).result;
+      return [{ kind: 'send', to: table, event: { type: 'row.patch', id: r.channel_id, patch: { status: r.status, response_time: r.response_time, test_time: r.test_time } } }];
+    }
+    case 'channels.deleted':
+      return [{ kind: 'send', to: table, event: { type: 'rows.reload' } }];
+    case 'bulk.valueChosen': {
+      const e = event as unknown as { action: string; value: string };
+      return [{ kind: 'send', to: table, event: { type: 'bulk.request', action: e.action, value: e.value } }];
+    }
+    case 'notify':
+    case 'navigate':
+    case 'query.changed':
+      return [{ kind: 'emit', event }];
+    default:
+      return [];
+  }
+}
+
+const childIds = ['channelListActions', 'channelTest', 'relayEmitted', 'table'];
+
+/** The rules every snapshot keeps: the children live for the whole page, the table's start is the address bar's. */
+function check(s: Snap, where: string): void {
+  expect(s.matches('active'), where).toBe(true);
+  expect(s.status, where).toBe('active');
+  expect(Object.keys(s.children).sort(), where).toEqual(childIds);
+  expect(s.context.tableInput, where).toEqual(input);
+}
+
+describe('channelListPage model', () => {
+  const opts = { fixtures, input };
+
+  it('reaches every state', () => {
+    expect(unreachedStates(machine, shortestPaths(machine, opts))).toEqual([]);
+  });
+
+  it('starts its children: the table from the address bar, the list workflows, the tests, and the relay of all three', () => {
+    const [s, actions] = initialTransition(machine, input);
+    check(s, 'initial');
+    const spawned = actions.filter((a) => a.type === 'xstate.spawnChild').map((a) => (a.params as { id: string }).id);
+    expect(spawned).toEqual(['table', 'channelListActions', 'channelTest', 'relayEmitted']);
+    expect(Object.values(channelListPageChildren)).toEqual(['table', 'channelListActions', 'channelTest']);
+    expect(s.children.table!.getSnapshot().context.query).toEqual(query);
+  });
+
+  it('keeps its rules and routes every fact on every step of its paths', () => {
+    const paths = simplePaths(machine, { ...opts, serializeState: (s) => JSON.stringify([s.value, s.context]) });
+    expect(paths.length).toBeGreaterThan(0);
+    expectRoutingOnPaths(machine, input, paths, { check, expected: expectedRouting });
+  });
+
+  it('pins the routing of a live result: only status, response time and test time reach the row', () => {
+    const [s] = initialTransition(machine, input);
+    const [, actions] = transition(machine, s, { type: 'test.result', result: result() });
+    expect(routedOf(actions)).toEqual([
+      { kind: 'send', to: s.children.table, event: { type: 'row.patch', id: 7, patch: { status: 3, response_time: 500, test_time: 1_764_000_000 } } },
+    ]);
+  });
+
+  it('ignores what is no fact of its children (a person intent sent to the page by mistake)', () => {
+    const [s] = initialTransition(machine, input);
+    const [next, actions] = transition(machine, s, { type: 'rows.reload' } as unknown as AnyEventObject as never);
+    expect(routedOf(actions)).toEqual([]);
+    expect(next.context).toEqual(s.context);
+  });
+});
+
+// ---- real actors: the page with real children on stub actors ----
+
+const never = <T,>() => new Promise<T>(() => undefined);
+const channel = (id: number, name: string, over: Partial<ChannelRow> = {}): ChannelRow => ({
+  id,
+  type: 1,
+  name,
+  status: 1,
+  models: 'gpt-3.5-turbo,gpt-4o',
+  group: 'default',
+  response_time: 0,
+  test_time: 0,
+  ...over,
+});
+const server: ChannelRow[] = [channel(7, 'openai-main'), channel(5, 'disabled-one', { status: 2 }), channel(4, 'gemini-free', { type: 24 })];
+
+interface Stubs {
+  /** The table's page loads, in order. */
+  readonly loads: FetchPageInput[];
+  /** The bulk steps the table ran. */
+  readonly steps: RowActionInput<ChannelRow>[];
+}
+
+function children(run: ChannelTestRun | null, stubs: Stubs, never_: boolean) {
+  const table = channelTableMachine.provide({
+    actors: {
+      fetchPage: fromPromise<readonly ChannelRow[], FetchPageInput>(({ input: i }) => {
+        stubs.loads.push(i);
+        return never_ ? never() : Promise.resolve(i.page === 0 ? server : []);
+      }),
+      searchRows: fromPromise<readonly ChannelRow[], SearchRowsInput>(({ input: i }) => Promise.resolve(server.filter((r) => r.name.includes(i.keyword)))),
+      runRowAction: fromPromise<RowActionOutcome<ChannelRow>, RowActionInput<ChannelRow>>(({ input: i }) => {
+        stubs.steps.push(i);
+        return Promise.resolve({ patch: { group: i.value } });
+      }),
+      exportRows: fromPromise<Message | null, ExportRowsInput<ChannelRow>>(() => Promise.resolve(null)),
+    },
+  });
+  const actions = channelListActionsMachine.provide({
+    actors: {
+      loadListPrefs: fromPromise<ChannelListPrefs>(() => (never_ ? never() : Promise.resolve({ showDetail: false, noticeDismissed: true }))),
+      deleteDisabledChannels: fromPromise<number>(() => Promise.resolve(1)),
+      fetchGroups: fromPromise<readonly string[]>(() => Promise.resolve(['default', 'vip'])),
+    },
+    actions: { storeShowDetail: () => undefined, storeNoticeDismissed: () => undefined },
+  });
+  const tests = channelTestMachine.provide({
+    actors: {
+      fetchCurrentRun: fromPromise<ChannelTestRun | null>(() => (never_ ? never() : Promise.resolve(run))),
+      startTestRun: fromPromise(() => never<ChannelTestRun>()),
+      fetchTestRun: fromPromise(() => never<ChannelTestRun>()),
+      cancelTestRun: fromPromise(() => never<ChannelTestRun>()),
+      listAllChannels: fromPromise(() => never<Channel[]>()),
+      testChannel: fromPromise(() => never<ChannelTestOutcome>()),
+    },
+  });
+  return machine.provide({ actors: { table, channelListActions: actions, channelTest: tests } });
+}
+
+function startPage(run: ChannelTestRun | null = null) {
+  const stubs: Stubs = { loads: [], steps: [] };
+  const page = createActor(children(run, stubs, false), { input });
+  const emitted: ChannelListPageEmitted[] = [];
+  page.on('*', (e) => emitted.push(e));
+  page.start();
+  const c = page.getSnapshot().children;
+  return { page, table: c.table!, actions: c.channelListActions!, tests: c.channelTest!, emitted, stubs };
+}
+
+const runningRun = (results: ChannelTestRunResult[]): ChannelTestRun => ({
+  id: 3,
+  scope: 'all',
+  status: 'running',
+  total: 3,
+  done: results.length,
+  started_at: 1_764_000_000,
+  finished_at: 0,
+  channel_ids: [7, 5, 4],
+  results,
+});
+
+describe('channelListPage replay (real actor, children that never answer)', () => {
+  it('follows a path of facts: the page stays active with the same context at every step', async () => {
+    const path = pathOf(machine, input, [
+      { type: 'test.result', result: result() },
+      { type: 'channels.deleted', count: 2 },
+      { type: 'bulk.valueChosen', action: 'priority', value: '5' },
+      { type: 'query.changed', query: { ...query, keyword: 'x' } },
+    ]);
+    const run = await replayPath({ machine: children(null, { loads: [], steps: [] }, true), input }, path);
+    expect(run.emitted).toEqual([{ type: 'query.changed', query: { ...query, keyword: 'x' } }]);
+  });
+});
+
+describe('channelListPage journeys (real children, stub actors)', () => {
+  it('a live test result patches its row (status, response time, test time) and nothing else', async () => {
+    const failed = result({ channel_id: 7, status: 3, response_time: 900, test_time: 1_764_000_100 });
+    const { page, table } = startPage(runningRun([failed]));
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }) && s.context.rows.find((r) => r.id === 7)?.status === 3);
+    const row = table.getSnapshot().context.rows.find((r) => r.id === 7)!;
+    expect(row).toEqual({ ...server[0], status: 3, response_time: 900, test_time: 1_764_000_100 });
+    page.stop();
+  });
+
+  it('deleting the disabled channels reloads the table and says how many', async () => {
+    const { page, table, actions, emitted, stubs } = startPage();
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }));
+    const before = stubs.loads.length;
+    actions.send({ type: 'deleteDisabled.request' });
+    actions.send({ type: 'deleteDisabled.accept' });
+    await waitFor(actions, (s) => s.matches({ deleteDisabled: 'idle' }));
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }) && stubs.loads.length > before);
+    expect(emitted).toContainEqual({ type: 'notify', level: 'success', message: { key: 'channels.deleteDisabled.done', params: { count: 1 } } });
+    page.stop();
+  });
+
+  it('a chosen bulk value becomes the table request: the table confirms, then runs it on the selection', async () => {
+    const { page, table, actions, stubs } = startPage();
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }));
+    table.send({ type: 'row.select', id: 7 });
+    table.send({ type: 'row.select', id: 4 });
+    actions.send({ type: 'bulkValue.open', action: 'setGroup' });
+    await waitFor(actions, (s) => s.matches({ bulkValue: 'prompting' }));
+    actions.send({ type: 'bulkValue.input', value: ' vip ' });
+    actions.send({ type: 'bulkValue.submit' });
+    await waitFor(table, (s) => s.matches({ ready: 'confirmingBulk' }));
+    expect(table.getSnapshot().context.bulk).toMatchObject({ action: 'setGroup', value: 'vip' });
+    table.send({ type: 'confirm.accept' });
+    await waitFor(table, (s) => s.matches({ ready: 'bulkReport' }));
+    expect(stubs.steps.map((s) => [s.action, s.row.id, s.value])).toEqual([
+      ['setGroup', 7, 'vip'],
+      ['setGroup', 4, 'vip'],
+    ]);
+    page.stop();
+  });
+
+  it("a submitted search leaves the page as query.changed (the address bar's), from the address bar's start", async () => {
+    const { page, table, emitted } = startPage();
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }));
+    table.send({ type: 'search.input', text: 'gemini' });
+    table.send({ type: 'search.submit' });
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }) && s.context.rows.length === 1);
+    const last = emitted.filter((e) => e.type === 'query.changed').at(-1);
+    expect(last).toMatchObject({ query: { keyword: 'gemini', size: 20 } });
+    page.stop();
+  });
+
+  it('a stopped page stops its children and their relay', async () => {
+    const { page, table, actions, tests } = startPage();
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }));
+    const relay = page.getSnapshot().children.relayEmitted!;
+    page.stop();
+    for (const child of [table, actions, tests, relay]) expect(child.getSnapshot().status).toBe('stopped');
+  });
+});
