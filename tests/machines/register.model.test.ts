@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { assign, createActor, createMachine, fromCallback, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import { checkTurnstile, validateRegistration } from '../../src/domain/validation';
 import { renderMessage, isMessageKey } from '../../src/i18n';
@@ -14,7 +14,9 @@ import {
   selectIsSubmitting,
   type RegisterEmitted,
   type RegisterEvent,
+  type RegisterFlags,
   type RegisterInput,
+  type RegisterStatusChanged,
   type RegisterUserInput,
   type RegistrationValues,
   type RememberAffCodeInput,
@@ -30,8 +32,38 @@ type Snap = SnapshotFrom<typeof registerMachine>;
 type Submit = Extract<RegisterEvent, { type: 'register.submit' }>;
 type SendCode = Extract<RegisterEvent, { type: 'code.send' }>;
 
-const full: RegisterInput = { emailVerification: true, turnstileEnabled: true, affCode: '' };
-const plain: RegisterInput = { emailVerification: false, turnstileEnabled: false, affCode: 'Ab3x' };
+/** The server's flags (reported by the session watcher) and the link's inviter code. */
+interface Case extends RegisterFlags {
+  readonly affCode: string;
+}
+const full: Case = { emailVerification: true, turnstileEnabled: true, affCode: '' };
+const plain: Case = { emailVerification: false, turnstileEnabled: false, affCode: 'Ab3x' };
+
+/** A session whose status says `flags` (its `set` event replaces the status). */
+const fakeSession = (flags: RegisterFlags) =>
+  createActor(
+    createMachine({
+      types: {} as { context: { status: unknown }; events: { type: 'set'; flags: RegisterFlags } },
+      context: { status: { email_verification: flags.emailVerification, turnstile_check: flags.turnstileEnabled } },
+      on: {
+        set: {
+          actions: assign(({ event }) => ({
+            status: { email_verification: event.flags.emailVerification, turnstile_check: event.flags.turnstileEnabled },
+          })),
+        },
+      },
+    }),
+  );
+/** Traversals and replays play the watcher's report as an event of the path; this session is never read. */
+const idleSession = fakeSession(plain);
+const inputOf = (c: Case): RegisterInput => ({ session: idleSession, affCode: c.affCode });
+const statusOf = (c: RegisterFlags): RegisterStatusChanged => ({
+  type: 'status.changed',
+  emailVerification: c.emailVerification,
+  turnstileEnabled: c.turnstileEnabled,
+});
+/** The watcher replaced by one that reports nothing (the path's `status.changed` stands for it). */
+const silentWatcher = registerMachine.provide({ actors: { watchSession: fromCallback(() => undefined) } });
 
 const good: RegistrationValues = {
   username: 'alice',
@@ -58,6 +90,7 @@ const codeNoEmail = sendCode('');
 const codeNoToken = sendCode('alice@example.com', '');
 
 const fixtures: EventFixtures<typeof registerMachine> = {
+  'status.changed': [statusOf(full), statusOf(plain)],
   'register.submit': [valid, noToken, shortPassword, mismatch, noUsername, longUsername, longPassword],
   'code.send': [codeOk, codeNoEmail, codeNoToken],
 };
@@ -74,12 +107,14 @@ const cooled = doneActor('resendCooldown');
 const remembered = doneActor('rememberAffCode', 'INV1');
 const storageRefused = errorActor('rememberAffCode', new Error('storage refused'));
 const internal = [registered, registerFailed, codeSent, codeFailed, ticked, cooled, remembered, storageRefused];
-const model = (input: RegisterInput) => ({ fixtures, internal, input });
+/** The model of one case: the session reports the case's flags (at start, or later). */
+const model = (c: Case) => ({ fixtures: { ...fixtures, 'status.changed': [statusOf(c)] }, internal, input: inputOf(c) });
 
-function journey(events: readonly AnyEventObject[], input: RegisterInput = full): Snap {
-  return walk(registerMachine, input, events);
+/** The snapshot after the session reported the case's flags and `events` followed. */
+function journey(events: readonly AnyEventObject[], c: Case = full): Snap {
+  return walk(registerMachine, inputOf(c), [statusOf(c), ...events]);
 }
-const realShortest = (input: RegisterInput) => shortestPaths(registerMachine, model(input)).filter(isRealistic);
+const realShortest = (c: Case) => shortestPaths(registerMachine, model(c)).filter(isRealistic);
 
 afterEach(() => {
   vi.useRealTimers();
@@ -99,19 +134,24 @@ describe('register model', () => {
   ])('keeps its invariants on every simple path (%s)', (_, input) => {
     // One passing and one failing event of each kind keeps the simple paths few (the pinned
     // journeys and the shortest paths cover the other fixtures).
-    const few: EventFixtures<typeof registerMachine> = { 'register.submit': [valid, noToken, mismatch], 'code.send': [codeOk, codeNoEmail] };
+    const few: EventFixtures<typeof registerMachine> = {
+      'status.changed': [statusOf(input)],
+      'register.submit': [valid, noToken],
+      'code.send': [codeOk, codeNoEmail],
+    };
     const paths = simplePaths(registerMachine, {
       fixtures: few,
       internal: [registered, registerFailed, codeSent, codeFailed, cooled, remembered],
-      input,
+      input: inputOf(input),
     }).filter(isRealistic);
     expect(paths.length).toBeGreaterThan(10);
     for (const p of paths) {
       const snaps = snapshotsOf(p);
       for (const [i, s] of snaps.entries()) {
-        // the flags never change
-        expect(s.context.emailVerification).toBe(input.emailVerification);
-        expect(s.context.turnstileEnabled).toBe(input.turnstileEnabled);
+        // the flags are off until the session reports them, then the session's
+        const reported = p.steps.slice(1, i + 1).some((step) => step.event.type === 'status.changed');
+        expect(s.context.emailVerification).toBe(reported && input.emailVerification);
+        expect(s.context.turnstileEnabled).toBe(reported && input.turnstileEnabled);
         // the inviter code is the link's or the remembered one
         expect([input.affCode, 'INV1']).toContain(selectAffCode(s));
         // the countdown is within 0..30 and shown exactly while cooling down
@@ -133,7 +173,7 @@ describe('register model', () => {
         if (i > 0 && s.matches({ form: 'submitting' }) && !snaps[i - 1]!.matches({ form: 'submitting' })) {
           const e = p.steps[i]!.event as Submit;
           // without the bot check an empty token is fine
-          expect(input.turnstileEnabled ? [valid] : [valid, noToken]).toContainEqual(e);
+          expect(s.context.turnstileEnabled ? [valid] : [valid, noToken]).toContainEqual(e);
         }
         if (i > 0 && s.matches({ code: 'sending' }) && !snaps[i - 1]!.matches({ code: 'sending' })) {
           expect(p.steps[i]!.event).toEqual(codeOk);
@@ -145,7 +185,7 @@ describe('register model', () => {
         expect(s.status).toBe('active');
       }
     }
-  }, 60_000);
+  }, 120_000);
 
   describe('pinned journeys', () => {
     it('a valid form with a token is sent, and the yes registers', () => {
@@ -196,7 +236,8 @@ describe('register model', () => {
   });
 
   describe('replay on a real actor with stub actors', () => {
-    async function replay(input: RegisterInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
+    /** Replays `events` as they are (a path's own `status.changed` stands for the watcher's report). */
+    async function replayEvents(input: Case, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
       const registerUser = controlled<void, RegisterUserInput>();
       const sendCode = controlled<void, SendVerificationCodeInput>();
@@ -213,8 +254,11 @@ describe('register model', () => {
       };
       const settle = () => vi.advanceTimersByTimeAsync(0);
       const stubs = { registerUser, sendVerificationCode: sendCode, rememberAffCode: remember };
-      return { ...(await replayOn({ machine: registerMachine, input, stubs, play, settle }, events, check)), registerUser, sendCode, remember };
+      const machine = silentWatcher;
+      return { ...(await replayOn({ machine, input: inputOf(input), stubs, play, settle }, events, check)), registerUser, sendCode, remember };
     }
+    /** Replays `events` after the session reported the case's flags. */
+    const replay = (input: Case, events: readonly AnyEventObject[]) => replayEvents(input, [statusOf(input), ...events]);
     const rendered = (e: RegisterEmitted) => (e.type === 'notify' ? renderMessage('zh', e.message) : e.to);
 
     for (const [name, input] of [
@@ -224,7 +268,7 @@ describe('register model', () => {
       it.each(realShortest(input).filter((p) => p.steps.length > 1).map((p) => [describePath(p), p] as const))(
         `flags ${name}: %s`,
         async (_, p) => {
-          await replay(
+          await replayEvents(
             input,
             p.steps.map((s) => s.event),
             follows(p),
@@ -307,9 +351,10 @@ describe('register model', () => {
     vi.useFakeTimers();
     const stub = controlled<void, SendVerificationCodeInput>();
     const live = createActor(
-      registerMachine.provide({ actors: { sendVerificationCode: stub.logic, rememberAffCode: controlled<string, RememberAffCodeInput>().logic } }),
-      { input: full },
+      silentWatcher.provide({ actors: { sendVerificationCode: stub.logic, rememberAffCode: controlled<string, RememberAffCodeInput>().logic } }),
+      { input: inputOf(full) },
     ).start();
+    live.send(statusOf(full));
     live.send(codeOk);
     await vi.advanceTimersByTimeAsync(0);
     stub.resolve(undefined);
@@ -329,5 +374,32 @@ describe('register model', () => {
     expect(selectCodeSecondsLeft(live.getSnapshot())).toBe(0);
     expect(stub.calls).toHaveLength(1);
     live.stop();
+  });
+
+  it('watchSession: the flags follow the session, at start and whenever its status changes', async () => {
+    const session = fakeSession(plain).start();
+    const seen: RegisterFlags[] = [];
+    const live = createActor(registerMachine.provide({ actors: { rememberAffCode: controlled<string, RememberAffCodeInput>().logic } }), {
+      input: { session, affCode: '' },
+    });
+    live.subscribe((s) => {
+      const last = seen[seen.length - 1];
+      const now = { emailVerification: s.context.emailVerification, turnstileEnabled: s.context.turnstileEnabled };
+      if (last === undefined || last.emailVerification !== now.emailVerification || last.turnstileEnabled !== now.turnstileEnabled) seen.push(now);
+    });
+    live.start();
+    await Promise.resolve();
+    expect(seen.at(-1)).toEqual({ emailVerification: false, turnstileEnabled: false });
+    session.send({ type: 'set', flags: { emailVerification: true, turnstileEnabled: false } });
+    expect(live.getSnapshot().context).toMatchObject({ emailVerification: true, turnstileEnabled: false });
+    session.send({ type: 'set', flags: full });
+    expect(live.getSnapshot().context).toMatchObject({ emailVerification: true, turnstileEnabled: true });
+    // e-mail verification appearing while the page is open: a code can now be sent
+    expect(live.getSnapshot().can(codeOk)).toBe(true);
+    live.stop();
+    // stopped: the watcher no longer listens
+    session.send({ type: 'set', flags: plain });
+    expect(live.getSnapshot().context.emailVerification).toBe(true);
+    session.stop();
   });
 });

@@ -88,8 +88,9 @@ const submit = { type: 'form.submit' };
 describe('userForm model', () => {
   it('reaches every state (create and edit together)', () => {
     const paths = [...realShortest(createModel), ...realShortest(editModel)];
-    // `choosing` only decides between loading and editing (eventless): no snapshot rests there
-    expect(unreachedStates(userFormMachine, paths)).toEqual(['choosing']);
+    // `starting` only decides between loading and editing (eventless): no snapshot rests there,
+    // nor in the user region's `choosing` (edit always fetches)
+    expect(unreachedStates(userFormMachine, paths)).toEqual(['starting', 'loading.user.choosing']);
   });
 
   it.each([

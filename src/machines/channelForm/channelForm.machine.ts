@@ -1,5 +1,3 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
-import { describeApiError, type ApiError } from '../../domain/apiError';
 import type { Channel, ChannelPayload, ChannelTypeModels } from '../../domain/channel';
 import {
   addCustomModels,
@@ -19,7 +17,8 @@ import {
   type ChannelFormField,
 } from '../../domain/channelForm';
 import { canBatchCreate } from '../../domain/channelTypes';
-import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { msg, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { createFormMachine, isEditOf, notProvided } from '../form';
 
 /** `/channel/edit/:id` gives the id; `/channel/add` gives null. */
 export interface ChannelFormInput {
@@ -65,99 +64,37 @@ export interface SaveChannelInput {
 /** Where the form goes after a save or a cancel. */
 export const channelListPath = '/channel';
 
-const isEditOf = (context: { readonly id: number | null }): boolean => context.id !== null;
+const channelFormActors = {
+  loadChannel: notProvided<Channel, { readonly id: number }>('loadChannel'),
+  loadGroups: notProvided<readonly string[]>('loadGroups'),
+  loadTypeModels: notProvided<ChannelTypeModels>('loadTypeModels'),
+  loadCatalogue: notProvided<readonly string[]>('loadCatalogue'),
+  saveChannel: notProvided<void, SaveChannelInput>('saveChannel'),
+};
+
+/** Every change of the draft clears the problem the last submit found. */
+const withForm = (form: ChannelForm): Partial<ChannelFormContext> => ({ form, problem: null });
+const withModels = (context: ChannelFormContext, models: readonly string[]) => withForm({ ...context.form, models });
 
 /**
- * The channel form (/channel/add, /channel/edit/:id). Loading runs in parallel: the channel
- * (edit only; its failure stops the page with a retry), the groups, the per-type default models
- * and the model catalogue (these three are tolerant: a failure says so and the form still
- * opens). A new channel starts with its type's default models. Submitting checks the spec §5
- * rules (a broken rule is said and the form stays), saves (`saveChannel`), says '渠道创建成功！'
- * or '渠道更新成功！' and goes back to /channel. A failed save keeps the form.
+ * The channel form (/channel/add, /channel/edit/:id), a form machine (src/machines/form).
+ * Loading runs in parallel: the channel (edit only; its failure stops the page with a retry),
+ * the groups, the per-type default models and the model catalogue (these three are tolerant: a
+ * failure says so and the form still opens). A new channel starts with its type's default models.
+ * Submitting checks the spec §5 rules (a broken rule is said and the form stays), saves
+ * (`saveChannel`), says '渠道创建成功！' or '渠道更新成功！' and goes back to /channel. A failed save
+ * keeps the form.
  */
-export const channelFormMachine = setup({
-  types: {
-    context: {} as ChannelFormContext,
-    events: {} as ChannelFormEvent,
-    emitted: {} as ChannelFormEmitted,
-    input: {} as ChannelFormInput,
-    tags: {} as 'busy' | 'loading',
-  },
-  actors: {
-    loadChannel: fromPromise<Channel, { readonly id: number }>(() => {
-      throw new Error('loadChannel not provided');
-    }),
-    loadGroups: fromPromise<readonly string[]>(() => {
-      throw new Error('loadGroups not provided');
-    }),
-    loadTypeModels: fromPromise<ChannelTypeModels>(() => {
-      throw new Error('loadTypeModels not provided');
-    }),
-    loadCatalogue: fromPromise<readonly string[]>(() => {
-      throw new Error('loadCatalogue not provided');
-    }),
-    saveChannel: fromPromise<void, SaveChannelInput>(() => {
-      throw new Error('saveChannel not provided');
-    }),
-  },
-  guards: {
-    isEditing: ({ context }) => isEditOf(context),
-    isValid: ({ context }) => validateChannelForm(context.form, isEditOf(context)).ok,
-    canBatch: ({ context }) => context.form.batch || canBatchCreate(isEditOf(context), context.form.type),
-  },
-  actions: {
-    resetForm: assign({ form: emptyChannelForm, problem: null }),
-    fillFromChannel: assign({ form: (_, params: { channel: Channel }) => formOfChannel(params.channel) }),
-    setGroups: assign({ groupOptions: (_, params: { groups: readonly string[] }) => [...new Set(params.groups)] }),
-    setTypeModels: assign({ typeModels: (_, params: { typeModels: ChannelTypeModels }) => params.typeModels }),
-    setCatalogue: assign({ catalogue: (_, params: { models: readonly string[] }) => [...new Set(params.models)] }),
-    /** A new channel starts with its type's default models. */
-    fillDefaults: assign({
-      form: ({ context }) =>
-        isEditOf(context) || context.form.models.length > 0
-          ? context.form
-          : { ...context.form, models: [...modelsOfType(context.typeModels, context.form.type)] },
-    }),
-    setField: assign({
-      form: ({ context }, params: { field: ChannelFormField; value: string }) =>
-        setChannelField(context.form, params.field, params.value),
-      problem: null,
-    }),
-    setType: assign({
-      form: ({ context }, params: { value: number }) => changeType(context.form, params.value, context.typeModels, isEditOf(context)),
-      problem: null,
-    }),
-    setModels: assign({
-      form: ({ context }, params: { models: readonly string[] }) => ({ ...context.form, models: params.models }),
-      problem: null,
-    }),
-    addCustom: assign({
-      form: ({ context }) => ({ ...context.form, models: addCustomModels(context.form.models, context.form.customModel), customModel: '' }),
-      problem: null,
-    }),
-    setFormGroups: assign({
-      form: ({ context }, params: { groups: readonly string[] }) => ({ ...context.form, groups: [...new Set(params.groups)] }),
-      problem: null,
-    }),
-    toggleBatch: assign({ form: ({ context }) => ({ ...context.form, batch: !context.form.batch }), problem: null }),
-    keepProblem: assign({
-      problem: ({ context }) => {
-        const verdict = validateChannelForm(context.form, isEditOf(context));
-        return verdict.ok ? null : verdict.message;
-      },
-    }),
-    notifyProblem: emit(({ context }) => notify('error', context.problem ?? msg('channelForm.invalid'))),
-    notifyFailure: emit((_, params: { error: unknown }) => {
-      const d = describeApiError(params.error as ApiError);
-      return notify(d.level, d.message);
-    }),
-    notifyUnavailable: emit((_, params: { key: string }) => notify('warning', msg(params.key))),
-    notifySaved: emit(({ context }) => notify('success', msg(isEditOf(context) ? 'channelForm.updated' : 'channelForm.created'))),
-    goToList: emit(() => navigate(channelListPath)),
-  },
-}).createMachine({
+export const channelFormMachine = createFormMachine<
+  ChannelFormContext,
+  ChannelFormEvent,
+  ChannelFormInput,
+  Channel,
+  typeof channelFormActors,
+  ChannelFormEmitted
+>({
   id: 'channelForm',
-  context: ({ input }) => ({
+  context: (input) => ({
     id: input.id,
     form: emptyChannelForm,
     groupOptions: [],
@@ -165,119 +102,64 @@ export const channelFormMachine = setup({
     catalogue: [],
     problem: null,
   }),
-  initial: 'loading',
-  on: {
-    'form.cancel': { actions: 'goToList' },
+  emptyForm: emptyChannelForm,
+  record: { region: 'channel', src: 'loadChannel', fill: (_, channel) => ({ form: formOfChannel(channel) }) },
+  lists: [
+    {
+      region: 'groups',
+      src: 'loadGroups',
+      take: (_, groups) => ({ groupOptions: [...new Set(groups as readonly string[])] }),
+      unavailable: 'channelForm.groupsUnavailable',
+    },
+    {
+      region: 'typeModels',
+      src: 'loadTypeModels',
+      take: (_, typeModels) => ({ typeModels: typeModels as ChannelTypeModels }),
+      unavailable: 'channelForm.typeModelsUnavailable',
+    },
+    {
+      region: 'catalogue',
+      src: 'loadCatalogue',
+      take: (_, models) => ({ catalogue: [...new Set(models as readonly string[])] }),
+      unavailable: 'channelForm.catalogueUnavailable',
+    },
+  ],
+  loadOnCreate: true,
+  /** A new channel starts with its type's default models. */
+  afterLoad: (context) =>
+    isEditOf(context) || context.form.models.length > 0
+      ? {}
+      : { form: { ...context.form, models: [...modelsOfType(context.typeModels, context.form.type)] } },
+  setField: (context, event) => withForm(setChannelField(context.form, event.field, event.value)),
+  edits: {
+    'type.change': (context, event) => withForm(changeType(context.form, event.value, context.typeModels, isEditOf(context))),
+    'models.add': (context, event) => withModels(context, addModel(context.form.models, event.model)),
+    'models.remove': (context, event) => withModels(context, removeModel(context.form.models, event.model)),
+    'models.fillRelated': (context) => withModels(context, fillRelated(context.form.models, context.typeModels, context.form.type)),
+    'models.fillAll': (context) => withModels(context, fillAll(context.form.models, context.catalogue)),
+    'models.clear': (context) => withModels(context, clearModels()),
+    'models.addCustom': (context) =>
+      withForm({ ...context.form, models: addCustomModels(context.form.models, context.form.customModel), customModel: '' }),
+    'groups.change': (context, event) => withForm({ ...context.form, groups: [...new Set(event.groups)] }),
+    'batch.toggle': (context) =>
+      context.form.batch || canBatchCreate(isEditOf(context), context.form.type) ? withForm({ ...context.form, batch: !context.form.batch }) : null,
   },
-  states: {
-    loading: {
-      tags: ['busy', 'loading'],
-      type: 'parallel',
-      entry: 'resetForm',
-      onDone: { target: 'editing', actions: 'fillDefaults' },
-      states: {
-        channel: {
-          initial: 'checking',
-          states: {
-            checking: {
-              always: [{ guard: 'isEditing', target: 'fetching' }, { target: 'done' }],
-            },
-            fetching: {
-              invoke: {
-                id: 'loadChannel',
-                src: 'loadChannel',
-                input: ({ context }) => ({ id: context.id ?? 0 }),
-                onDone: { target: 'done', actions: { type: 'fillFromChannel', params: ({ event }) => ({ channel: event.output }) } },
-                onError: {
-                  target: '#channelForm.loadFailed',
-                  actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
-                },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-        groups: {
-          initial: 'fetching',
-          states: {
-            fetching: {
-              invoke: {
-                id: 'loadGroups',
-                src: 'loadGroups',
-                onDone: { target: 'done', actions: { type: 'setGroups', params: ({ event }) => ({ groups: event.output }) } },
-                onError: { target: 'done', actions: { type: 'notifyUnavailable', params: { key: 'channelForm.groupsUnavailable' } } },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-        typeModels: {
-          initial: 'fetching',
-          states: {
-            fetching: {
-              invoke: {
-                id: 'loadTypeModels',
-                src: 'loadTypeModels',
-                onDone: { target: 'done', actions: { type: 'setTypeModels', params: ({ event }) => ({ typeModels: event.output }) } },
-                onError: { target: 'done', actions: { type: 'notifyUnavailable', params: { key: 'channelForm.typeModelsUnavailable' } } },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-        catalogue: {
-          initial: 'fetching',
-          states: {
-            fetching: {
-              invoke: {
-                id: 'loadCatalogue',
-                src: 'loadCatalogue',
-                onDone: { target: 'done', actions: { type: 'setCatalogue', params: ({ event }) => ({ models: event.output }) } },
-                onError: { target: 'done', actions: { type: 'notifyUnavailable', params: { key: 'channelForm.catalogueUnavailable' } } },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-      },
-    },
-    loadFailed: {
-      on: { 'form.retry': 'loading' },
-    },
-    editing: {
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
-        'type.change': { actions: { type: 'setType', params: ({ event }) => ({ value: event.value }) } },
-        'models.add': { actions: { type: 'setModels', params: ({ context, event }) => ({ models: addModel(context.form.models, event.model) }) } },
-        'models.remove': {
-          actions: { type: 'setModels', params: ({ context, event }) => ({ models: removeModel(context.form.models, event.model) }) },
-        },
-        'models.fillRelated': {
-          actions: {
-            type: 'setModels',
-            params: ({ context }) => ({ models: fillRelated(context.form.models, context.typeModels, context.form.type) }),
-          },
-        },
-        'models.fillAll': {
-          actions: { type: 'setModels', params: ({ context }) => ({ models: fillAll(context.form.models, context.catalogue) }) },
-        },
-        'models.clear': { actions: { type: 'setModels', params: { models: clearModels() } } },
-        'models.addCustom': { actions: 'addCustom' },
-        'groups.change': { actions: { type: 'setFormGroups', params: ({ event }) => ({ groups: event.groups }) } },
-        'batch.toggle': { guard: 'canBatch', actions: 'toggleBatch' },
-        'form.submit': [{ guard: 'isValid', target: 'saving' }, { actions: ['keepProblem', 'notifyProblem'] }],
-      },
-    },
-    saving: {
-      tags: ['busy'],
-      invoke: {
-        id: 'saveChannel',
-        src: 'saveChannel',
-        input: ({ context }) => ({ id: context.id, payload: channelPayloadOf(context.form) }),
-        onDone: { target: 'saved', actions: ['notifySaved', 'goToList'] },
-        onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    saved: { type: 'final' },
+  check: (context) => {
+    const verdict = validateChannelForm(context.form, isEditOf(context));
+    return verdict.ok
+      ? { ok: true }
+      : { ok: false, problem: verdict.message, notice: { level: 'error', message: verdict.message ?? msg('channelForm.invalid') } };
   },
+  save: {
+    src: 'saveChannel',
+    input: (context): SaveChannelInput => ({ id: context.id, payload: channelPayloadOf(context.form) }),
+    done: (context) => ({
+      notice: msg(isEditOf(context) ? 'channelForm.updated' : 'channelForm.created'),
+      navigate: channelListPath,
+      next: 'done',
+    }),
+  },
+  cancelTo: () => channelListPath,
+  doneState: 'saved',
+  actors: channelFormActors,
 });

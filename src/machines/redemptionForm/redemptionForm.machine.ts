@@ -1,10 +1,10 @@
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { describeError } from '../../domain/apiError';
+import { assign, emit } from 'xstate';
 import { redemptionDefaults } from '../../domain/constants';
-import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { msg, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { Redemption, RedemptionPayload } from '../../domain/redemption';
 import { fieldProblem, numberRules } from '../../domain/numberRules';
 import { validateRedemptionCreate } from '../../domain/validation';
+import { createFormMachine, isEditOf, notProvided } from '../form';
 
 /** `/redemption/edit/:id` gives the id; `/redemption/add` gives null. */
 export interface RedemptionFormInput {
@@ -95,138 +95,93 @@ export const redemptionPayloadOf = (form: RedemptionForm, isEdit: boolean): Rede
     ? { name: form.name.trim(), quota: integerOf(form.quota) ?? 0 }
     : { name: form.name.trim(), quota: integerOf(form.quota) ?? 0, count: integerOf(form.count) ?? redemptionDefaults.count };
 
+const redemptionFormActors = {
+  loadRedemption: notProvided<Redemption, { readonly id: number }>('loadRedemption'),
+  saveRedemption: notProvided<readonly string[], SaveRedemptionInput>('saveRedemption'),
+  downloadKeys: notProvided<void, DownloadKeysInput>('downloadKeys'),
+  copyText: notProvided<void, { readonly text: string }>('copyText'),
+};
+
 /**
- * The redemption form (/redemption/add, /redemption/edit/:id). Editing loads the code first
- * (`loadRedemption`; a failure can be retried) and changes name and quota; creating starts from
- * quota 100000 and count 1. A submit checks the rules (name required, whole numbers, 1–100
- * codes), saves (`saveRedemption`) and says '兑换码更新成功！' (then back to the list) or
- * '兑换码创建成功！'. After a create the generated keys download as `<name>.txt`, one per line
- * (`downloadKeys`), and stay on the page to copy (`copyText`) or download again until the person
- * creates another batch. A refused save keeps the form.
+ * The redemption form (/redemption/add, /redemption/edit/:id), a form machine
+ * (src/machines/form). Editing loads the code first (`loadRedemption`; a failure can be retried)
+ * and changes name and quota; creating starts from quota 100000 and count 1. A submit checks the
+ * rules (name required, whole numbers, 1–100 codes), saves (`saveRedemption`) and says
+ * '兑换码更新成功！' (then back to the list) or '兑换码创建成功！'. After a create the generated keys
+ * download as `<name>.txt`, one per line (`downloadKeys`), and stay on the page to copy
+ * (`copyText`) or download again until the person creates another batch. A refused save keeps
+ * the form.
  */
-export const redemptionFormMachine = setup({
-  types: {
-    context: {} as RedemptionFormContext,
-    events: {} as RedemptionFormEvent,
-    emitted: {} as RedemptionFormEmitted,
-    input: {} as RedemptionFormInput,
-    tags: {} as 'busy' | 'loading',
+export const redemptionFormMachine = createFormMachine<
+  RedemptionFormContext,
+  RedemptionFormEvent,
+  RedemptionFormInput,
+  Redemption,
+  typeof redemptionFormActors,
+  RedemptionFormEmitted
+>({
+  id: 'redemptionForm',
+  context: (input) => ({ id: input.id, form: emptyRedemptionForm, problem: null, keys: [], createdName: '' }),
+  emptyForm: emptyRedemptionForm,
+  record: { region: 'redemption', src: 'loadRedemption', fill: (_, redemption) => ({ form: formOf(redemption) }) },
+  // create opens the defaults at once
+  loadOnCreate: false,
+  setField: (context, event) => ({ form: { ...context.form, [event.field]: event.value }, problem: null }),
+  check: (context) => {
+    const problem = checkRedemptionForm(context.form, isEditOf(context));
+    return problem === null ? { ok: true } : { ok: false, problem, notice: { level: 'warning', message: problem.message } };
   },
-  actors: {
-    loadRedemption: fromPromise<Redemption, { readonly id: number }>(() => {
-      throw new Error('loadRedemption not provided');
-    }),
-    saveRedemption: fromPromise<readonly string[], SaveRedemptionInput>(() => {
-      throw new Error('saveRedemption not provided');
-    }),
-    downloadKeys: fromPromise<void, DownloadKeysInput>(() => {
-      throw new Error('downloadKeys not provided');
-    }),
-    copyText: fromPromise<void, { readonly text: string }>(() => {
-      throw new Error('copyText not provided');
-    }),
+  save: {
+    src: 'saveRedemption',
+    input: (context): SaveRedemptionInput => ({ id: context.id, payload: redemptionPayloadOf(context.form, isEditOf(context)) }),
+    done: (context, output) =>
+      isEditOf(context)
+        ? { notice: msg('redemptions.form.updated'), navigate: redemptionListPath, next: 'editing' }
+        : {
+            assign: { keys: [...(output as readonly string[])], createdName: context.form.name.trim() },
+            notice: msg('redemptions.form.created'),
+            navigate: null,
+            next: 'done',
+          },
   },
-  guards: {
-    isEdit: ({ context }) => context.id !== null,
-    isValid: ({ context }) => checkRedemptionForm(context.form, context.id !== null) === null,
+  doneState: 'created',
+  /** The batch exists: its keys are shown, downloaded once on arrival. */
+  doneConfig: {
+    initial: 'downloading',
+    on: { 'form.again': { target: 'editing', actions: 'startOver' } },
+    states: {
+      downloading: {
+        tags: ['busy'],
+        invoke: {
+          id: 'downloadKeys',
+          src: 'downloadKeys',
+          input: ({ context }: { context: RedemptionFormContext }): DownloadKeysInput => ({
+            name: keysFileName(context.createdName),
+            text: keysText(context.keys),
+          }),
+          onDone: 'shown',
+          onError: { target: 'shown', actions: { type: 'notifyFailure', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+        },
+      },
+      shown: {
+        on: { 'keys.copy': 'copying', 'keys.download': 'downloading' },
+      },
+      copying: {
+        tags: ['busy'],
+        invoke: {
+          id: 'copyText',
+          src: 'copyText',
+          input: ({ context }: { context: RedemptionFormContext }) => ({ text: context.keys.join('\n') }),
+          onDone: { target: 'shown', actions: 'notifyCopied' },
+          onError: { target: 'shown', actions: 'notifyCopyFailed' },
+        },
+      },
+    },
   },
   actions: {
-    fill: assign({ form: (_, params: { redemption: Redemption }) => formOf(params.redemption) }),
-    setField: assign(({ context }, params: { field: RedemptionField; value: string }) => ({
-      form: { ...context.form, [params.field]: params.value },
-      problem: null,
-    })),
-    findProblem: assign({ problem: ({ context }) => checkRedemptionForm(context.form, context.id !== null) }),
-    notifyProblem: enqueueActions(({ context, enqueue }) => {
-      if (context.problem !== null) enqueue.emit(notify('warning', context.problem.message));
-    }),
-    keepKeys: assign(({ context }, params: { keys: readonly string[] }) => ({
-      keys: [...params.keys],
-      createdName: context.form.name.trim(),
-    })),
-    startOver: assign({ form: () => emptyRedemptionForm, keys: () => [], createdName: () => '', problem: () => null }),
-    notifyFailure: emit((_, params: { error: unknown }) => {
-      const d = describeError(params.error);
-      return notify(d.level, d.message);
-    }),
-    notifyCreated: emit(() => notify('success', msg('redemptions.form.created'))),
-    notifyUpdated: emit(() => notify('success', msg('redemptions.form.updated'))),
+    startOver: assign(() => ({ form: emptyRedemptionForm, keys: [], createdName: '', problem: null })),
     notifyCopied: emit(() => notify('success', msg('redemptions.copied'))),
     notifyCopyFailed: emit(() => notify('warning', msg('redemptions.form.copyFailed'))),
-    backToList: emit(() => navigate(redemptionListPath)),
   },
-}).createMachine({
-  id: 'redemptionForm',
-  context: ({ input }) => ({ id: input.id, form: emptyRedemptionForm, problem: null, keys: [], createdName: '' }),
-  initial: 'starting',
-  states: {
-    starting: {
-      always: [{ guard: 'isEdit', target: 'loading' }, { target: 'editing' }],
-    },
-    loading: {
-      tags: ['busy', 'loading'],
-      invoke: {
-        id: 'loadRedemption',
-        src: 'loadRedemption',
-        input: ({ context }) => ({ id: context.id ?? 0 }),
-        onDone: { target: 'editing', actions: { type: 'fill', params: ({ event }) => ({ redemption: event.output }) } },
-        onError: { target: 'loadFailed', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    loadFailed: {
-      on: { 'form.retry': 'loading' },
-    },
-    editing: {
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
-        'form.submit': [{ guard: 'isValid', target: 'saving' }, { actions: ['findProblem', 'notifyProblem'] }],
-      },
-    },
-    saving: {
-      tags: ['busy'],
-      invoke: {
-        id: 'saveRedemption',
-        src: 'saveRedemption',
-        input: ({ context }) => ({ id: context.id, payload: redemptionPayloadOf(context.form, context.id !== null) }),
-        onDone: [
-          { guard: 'isEdit', target: 'editing', actions: ['notifyUpdated', 'backToList'] },
-          {
-            target: 'created',
-            actions: [{ type: 'keepKeys', params: ({ event }) => ({ keys: event.output }) }, 'notifyCreated'],
-          },
-        ],
-        onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    /** The batch exists: its keys are shown, downloaded once on arrival. */
-    created: {
-      initial: 'downloading',
-      on: { 'form.again': { target: 'editing', actions: 'startOver' } },
-      states: {
-        downloading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'downloadKeys',
-            src: 'downloadKeys',
-            input: ({ context }) => ({ name: keysFileName(context.createdName), text: keysText(context.keys) }),
-            onDone: 'shown',
-            onError: { target: 'shown', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-          },
-        },
-        shown: {
-          on: { 'keys.copy': 'copying', 'keys.download': 'downloading' },
-        },
-        copying: {
-          tags: ['busy'],
-          invoke: {
-            id: 'copyText',
-            src: 'copyText',
-            input: ({ context }) => ({ text: context.keys.join('\n') }),
-            onDone: { target: 'shown', actions: 'notifyCopied' },
-            onError: { target: 'shown', actions: 'notifyCopyFailed' },
-          },
-        },
-      },
-    },
-  },
+  actors: redemptionFormActors,
 });

@@ -1,10 +1,12 @@
-import { assertEvent, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom, type AnyActorRef, type EventObject } from 'xstate';
 import { accountFieldsProblem } from '../../domain/accountRules';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { RegisterPayload } from '../../domain/user';
 import { checkTurnstile, validateEmailForCode, validateRegistration, type Verdict } from '../../domain/validation';
 import { resendCooldownMachine, resendCooldownSeconds } from '../resendCooldown/resendCooldown.machine';
+import type { sessionMachine } from '../session/session.machine';
+import { selectStatus } from '../session/session.selectors';
 
 /** The registration form as typed (e-mail and code are '' when e-mail verification is off). */
 export interface RegistrationValues {
@@ -15,16 +17,31 @@ export interface RegistrationValues {
   readonly verification_code: string;
 }
 
+/** The app's session actor (src/machines/session): its status carries the server's flags. */
+export type SessionRef = ActorRefFrom<typeof sessionMachine> | AnyActorRef;
+
 export interface RegisterInput {
-  /** status.email_verification: the e-mail and code fields (and the send-code button) are shown. */
-  readonly emailVerification: boolean;
-  /** status.turnstile_check: a bot-check token is needed before anything is sent. */
-  readonly turnstileEnabled: boolean;
+  /** The session: the flags below come from its status, now and whenever it reloads. */
+  readonly session: SessionRef;
   /** The inviter's code from `?aff=` ('' when the link has none). */
   readonly affCode: string;
 }
 
+/** The server's flags the form depends on, from the session's status (both off while it has none). */
+export interface RegisterFlags {
+  /** status.email_verification: the e-mail and code fields (and the send-code button) are shown. */
+  readonly emailVerification: boolean;
+  /** status.turnstile_check: a bot-check token is needed before anything is sent. */
+  readonly turnstileEnabled: boolean;
+}
+
+/** The session's status changed the flags (also reported once at start). */
+export interface RegisterStatusChanged extends RegisterFlags {
+  readonly type: 'status.changed';
+}
+
 export type RegisterEvent =
+  | RegisterStatusChanged
   /** The form was submitted; `turnstileToken` is '' while the bot check has no result. */
   | { readonly type: 'register.submit'; readonly values: RegistrationValues; readonly turnstileToken: string }
   /** "Send code" was pressed with the e-mail field's current value. */
@@ -57,6 +74,28 @@ export interface RememberAffCodeInput {
 }
 
 export type RegisterEmitted = NotifyEvent | NavigateEvent;
+
+const flagsOf = (session: SessionRef): RegisterFlags => {
+  const status = selectStatus((session as ActorRefFrom<typeof sessionMachine>).getSnapshot());
+  return { emailVerification: status?.email_verification ?? false, turnstileEnabled: status?.turnstile_check ?? false };
+};
+
+/** Reports the session's flags as `status.changed`: now, and after every change of them. */
+export const watchSession = fromCallback<EventObject, { readonly session: SessionRef }>(({ input, sendBack }) => {
+  let last: RegisterFlags | null = null;
+  const report = () => {
+    const flags = flagsOf(input.session);
+    if (last !== null && last.emailVerification === flags.emailVerification && last.turnstileEnabled === flags.turnstileEnabled) return;
+    last = flags;
+    sendBack({ type: 'status.changed', ...flags } satisfies RegisterStatusChanged);
+  };
+  report();
+  const sub = input.session.subscribe(report);
+  return () => sub.unsubscribe();
+});
+
+/** The machine's input, as the start event carries it (the session is an actor, not context). */
+const startInput = (event: unknown): RegisterInput => (event as { readonly input: RegisterInput }).input;
 
 /** Where a registered person goes next (spec §2). */
 export const afterRegistration = '/login';
@@ -109,7 +148,9 @@ const payloadOf = (context: RegisterContext, values: RegistrationValues): Regist
  * - `code` (only used with e-mail verification): "send code" does nothing with an empty
  *   e-mail, calls `sendVerificationCode`, says '验证码发送成功，请检查你的邮箱！' on success,
  *   and after the attempt counts down 30 s (the resendCooldown machine) before it sends again.
- * On start, `rememberAffCode` stores the link's inviter code, or recalls one stored earlier.
+ * On start, `rememberAffCode` stores the link's inviter code, or recalls one stored earlier. The
+ * server's flags (e-mail verification, bot check) come from the session's status through
+ * `watchSession`, at start and whenever the status reloads (`status.changed`).
  */
 export const registerMachine = setup({
   types: {
@@ -130,6 +171,7 @@ export const registerMachine = setup({
       throw new Error('rememberAffCode not provided');
     }),
     resendCooldown: resendCooldownMachine,
+    watchSession,
   },
   guards: {
     canRegister: ({ context }, params: { event: Submit }) => registrationVerdict(context, params.event).ok,
@@ -147,6 +189,10 @@ export const registerMachine = setup({
     notifyRegistered: emit(() => notify('success', msg('account.register.success'))),
     goToLogin: emit(() => navigate(afterRegistration)),
     notifyCodeSent: emit(() => notify('success', msg('account.register.codeSent'))),
+    setFlags: assign((_, params: RegisterFlags) => ({
+      emailVerification: params.emailVerification,
+      turnstileEnabled: params.turnstileEnabled,
+    })),
     takeAffCode: assign({ affCode: (_, params: { affCode: string }) => params.affCode }),
     startCooldown: assign({ codeSecondsLeft: resendCooldownSeconds }),
     showCooldown: assign({ codeSecondsLeft: (_, params: { secondsLeft: number }) => params.secondsLeft }),
@@ -155,18 +201,29 @@ export const registerMachine = setup({
 }).createMachine({
   id: 'register',
   context: ({ input }) => ({
-    emailVerification: input.emailVerification,
-    turnstileEnabled: input.turnstileEnabled,
+    emailVerification: false,
+    turnstileEnabled: false,
     affCode: input.affCode.trim(),
     codeSecondsLeft: 0,
   }),
-  invoke: {
-    id: 'rememberAffCode',
-    src: 'rememberAffCode',
-    input: ({ context }) => ({ affCode: context.affCode }),
-    onDone: { actions: { type: 'takeAffCode', params: ({ event }) => ({ affCode: event.output.trim() }) } },
-    // Storage refused: the link's own code (if any) is still used.
-    onError: {},
+  invoke: [
+    {
+      id: 'rememberAffCode',
+      src: 'rememberAffCode',
+      input: ({ context }) => ({ affCode: context.affCode }),
+      onDone: { actions: { type: 'takeAffCode', params: ({ event }) => ({ affCode: event.output.trim() }) } },
+      // Storage refused: the link's own code (if any) is still used.
+      onError: {},
+    },
+    { id: 'watchSession', src: 'watchSession', input: ({ event }) => ({ session: startInput(event).session }) },
+  ],
+  on: {
+    'status.changed': {
+      actions: {
+        type: 'setFlags',
+        params: ({ event }) => ({ emailVerification: event.emailVerification, turnstileEnabled: event.turnstileEnabled }),
+      },
+    },
   },
   type: 'parallel',
   states: {

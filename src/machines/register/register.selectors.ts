@@ -15,3 +15,5 @@ export const selectCodeSecondsLeft = (s: Snapshot): number => s.context.codeSeco
 export const selectCanSendCode = (s: Snapshot): boolean => s.matches({ code: 'idle' });
 export const selectEmailVerification = (s: Snapshot): boolean => s.context.emailVerification;
 export const selectAffCode = (s: Snapshot): string => s.context.affCode;
+/** status.turnstile_check, as the session last reported it: the bot check is shown. */
+export const selectTurnstileEnabled = (s: Snapshot): boolean => s.context.turnstileEnabled;

@@ -1,6 +1,4 @@
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { describeError } from '../../domain/apiError';
-import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { msg, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { Token, TokenPayload } from '../../domain/token';
 import {
   checkTokenForm,
@@ -15,6 +13,7 @@ import {
   type TokenFormProblem,
   type TokenTextField,
 } from '../../domain/tokenForm';
+import { createFormMachine, isEditOf, notProvided } from '../form';
 
 /** `/token/edit/:id` gives the id; `/token/add` gives null. `offsetMinutes`: the time zone (default local). */
 export interface TokenFormInput {
@@ -59,77 +58,33 @@ export interface SaveTokenInput {
 export const tokenListPath = '/token';
 
 const offsetOf = (context: TokenFormContext): number | undefined => context.offsetMinutes ?? undefined;
-const isEditOf = (context: TokenFormContext): boolean => context.id !== null;
+
+const tokenFormActors = {
+  loadToken: notProvided<Token, { readonly id: number }>('loadToken'),
+  loadAvailableModels: notProvided<readonly string[], unknown>('loadAvailableModels'),
+  saveToken: notProvided<void, SaveTokenInput>('saveToken'),
+};
 
 /**
- * The token form (/token/add, /token/edit/:id). Both load the models the caller may use
- * (`loadAvailableModels`; a failure only says so, the list stays empty); edit also loads the token
- * (`loadToken`; a failure stops the page with a retry). Create starts from quota 500000, never
- * expires, limited (spec §3). The quick buttons set the expiry to never or now plus a month (30
- * days), a day, an hour, a minute; the unlimited switch frees the quota. A submit checks the rules
- * (name on create, '过期时间格式错误！', a whole quota, valid IP restriction entries: the field and a
- * toast say which), saves (`saveToken`), says '令牌创建成功…' or '令牌更新成功！' and goes to /token.
- * A refused save keeps the form. Cancel goes to /token.
+ * The token form (/token/add, /token/edit/:id), a form machine (src/machines/form). Both load the
+ * models the caller may use (`loadAvailableModels`; a failure only says so, the list stays empty);
+ * edit also loads the token (`loadToken`; a failure stops the page with a retry). Create starts
+ * from quota 500000, never expires, limited (spec §3). The quick buttons set the expiry to never or
+ * now plus a month (30 days), a day, an hour, a minute; the unlimited switch frees the quota. A
+ * submit checks the rules (name on create, '过期时间格式错误！', a whole quota, valid IP restriction
+ * entries: the field and a toast say which), saves (`saveToken`), says '令牌创建成功…' or
+ * '令牌更新成功！' and goes to /token. A refused save keeps the form. Cancel goes to /token.
  */
-export const tokenFormMachine = setup({
-  types: {
-    context: {} as TokenFormContext,
-    events: {} as TokenFormEvent,
-    emitted: {} as TokenFormEmitted,
-    input: {} as TokenFormInput,
-    tags: {} as 'busy' | 'loading',
-  },
-  actors: {
-    loadToken: fromPromise<Token, { readonly id: number }>(() => {
-      throw new Error('loadToken not provided');
-    }),
-    loadAvailableModels: fromPromise<readonly string[], unknown>(() => {
-      throw new Error('loadAvailableModels not provided');
-    }),
-    saveToken: fromPromise<void, SaveTokenInput>(() => {
-      throw new Error('saveToken not provided');
-    }),
-  },
-  guards: {
-    isEditing: ({ context }) => isEditOf(context),
-    isValid: ({ context }) => checkTokenForm(context.form, isEditOf(context), offsetOf(context)) === null,
-  },
-  actions: {
-    resetForm: assign({ form: emptyTokenForm, problem: null }),
-    fillFromToken: assign({ form: ({ context }, params: { token: Token }) => tokenFormOf(params.token, offsetOf(context)) }),
-    setAvailable: assign({ availableModels: (_, params: { models: readonly string[] }) => [...new Set(params.models)] }),
-    setField: assign(({ context }, params: { field: TokenTextField; value: string }) => ({
-      form: { ...context.form, [params.field]: params.value },
-      problem: null,
-    })),
-    toggleModel: assign(({ context }, params: { model: string }) => ({
-      form: { ...context.form, models: toggleModel(context.form.models, params.model) },
-    })),
-    clearModels: assign({ form: ({ context }) => ({ ...context.form, models: [] }) }),
-    setFilter: assign({ modelFilter: (_, params: { text: string }) => params.text }),
-    setExpiry: assign(({ context }, params: { preset: ExpiryPreset; now: number }) => ({
-      form: { ...context.form, expiry: expiryText(expiryAfter(params.preset, params.now), offsetOf(context)) },
-      problem: context.problem?.field === 'expiry' ? null : context.problem,
-    })),
-    toggleUnlimited: assign(({ context }) => ({
-      form: { ...context.form, unlimited: !context.form.unlimited },
-      problem: context.problem?.field === 'remainQuota' ? null : context.problem,
-    })),
-    findProblem: assign({ problem: ({ context }) => checkTokenForm(context.form, isEditOf(context), offsetOf(context)) }),
-    notifyProblem: enqueueActions(({ context, enqueue }) => {
-      if (context.problem !== null) enqueue.emit(notify('error', context.problem.message));
-    }),
-    notifyFailure: emit((_, params: { error: unknown }) => {
-      const d = describeError(params.error);
-      return notify(d.level, d.message);
-    }),
-    notifyModelsUnavailable: emit(() => notify('warning', msg('tokenForm.modelsUnavailable'))),
-    notifySaved: emit(({ context }) => notify('success', msg(isEditOf(context) ? 'tokenForm.updated' : 'tokenForm.created'))),
-    goToList: emit(() => navigate(tokenListPath)),
-  },
-}).createMachine({
+export const tokenFormMachine = createFormMachine<
+  TokenFormContext,
+  TokenFormEvent,
+  TokenFormInput,
+  Token,
+  typeof tokenFormActors,
+  TokenFormEmitted
+>({
   id: 'tokenForm',
-  context: ({ input }) => ({
+  context: (input) => ({
     id: input.id,
     offsetMinutes: input.offsetMinutes ?? null,
     form: emptyTokenForm,
@@ -137,89 +92,54 @@ export const tokenFormMachine = setup({
     modelFilter: '',
     problem: null,
   }),
-  initial: 'loading',
-  on: {
-    'form.cancel': { actions: 'goToList' },
+  emptyForm: emptyTokenForm,
+  record: { region: 'token', src: 'loadToken', fill: (context, token) => ({ form: tokenFormOf(token, offsetOf(context)) }) },
+  lists: [
+    {
+      region: 'models',
+      src: 'loadAvailableModels',
+      take: (_, models) => ({ availableModels: [...new Set(models as readonly string[])] }),
+      unavailable: 'tokenForm.modelsUnavailable',
+    },
+  ],
+  loadOnCreate: true,
+  setField: (context, event) => ({ form: { ...context.form, [event.field]: event.value }, problem: null }),
+  edits: {
+    'models.toggle': (context, event) => ({ form: { ...context.form, models: toggleModel(context.form.models, event.model) } }),
+    'models.clear': (context) => ({ form: { ...context.form, models: [] } }),
+    'models.filter': (_, event) => ({ modelFilter: event.text }),
+    'expiry.quick': (context, event) => ({
+      form: { ...context.form, expiry: expiryText(expiryAfter(event.preset, event.now), offsetOf(context)) },
+      problem: context.problem?.field === 'expiry' ? null : context.problem,
+    }),
+    'unlimited.toggle': (context) => ({
+      form: { ...context.form, unlimited: !context.form.unlimited },
+      problem: context.problem?.field === 'remainQuota' ? null : context.problem,
+    }),
   },
-  states: {
-    /** The token (edit only) and the available models, side by side. */
-    loading: {
-      tags: ['busy', 'loading'],
-      type: 'parallel',
-      entry: 'resetForm',
-      onDone: 'editing',
-      states: {
-        token: {
-          initial: 'choosing',
-          states: {
-            choosing: {
-              always: [{ guard: 'isEditing', target: 'fetching' }, { target: 'done' }],
-            },
-            fetching: {
-              invoke: {
-                id: 'loadToken',
-                src: 'loadToken',
-                input: ({ context }) => ({ id: context.id ?? 0 }),
-                onDone: { target: 'done', actions: { type: 'fillFromToken', params: ({ event }) => ({ token: event.output }) } },
-                onError: {
-                  target: '#tokenForm.loadFailed',
-                  actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
-                },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-        models: {
-          initial: 'fetching',
-          states: {
-            fetching: {
-              invoke: {
-                id: 'loadAvailableModels',
-                src: 'loadAvailableModels',
-                input: () => undefined,
-                onDone: { target: 'done', actions: { type: 'setAvailable', params: ({ event }) => ({ models: event.output }) } },
-                onError: { target: 'done', actions: 'notifyModelsUnavailable' },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-      },
-    },
-    loadFailed: {
-      on: { 'form.retry': 'loading' },
-    },
-    editing: {
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
-        'models.toggle': { actions: { type: 'toggleModel', params: ({ event }) => ({ model: event.model }) } },
-        'models.clear': { actions: 'clearModels' },
-        'models.filter': { actions: { type: 'setFilter', params: ({ event }) => ({ text: event.text }) } },
-        'expiry.quick': { actions: { type: 'setExpiry', params: ({ event }) => ({ preset: event.preset, now: event.now }) } },
-        'unlimited.toggle': { actions: 'toggleUnlimited' },
-        'form.submit': [{ guard: 'isValid', target: 'saving', actions: 'findProblem' }, { actions: ['findProblem', 'notifyProblem'] }],
-      },
-    },
-    saving: {
-      tags: ['busy'],
-      invoke: {
-        id: 'saveToken',
-        src: 'saveToken',
-        input: ({ context }): SaveTokenInput => ({
-          id: context.id,
-          // the guard of form.submit made sure the form is valid
-          payload: tokenPayloadOf(context.form, isEditOf(context), offsetOf(context)) ?? {
-            name: '',
-            remain_quota: 0,
-            expired_time: -1,
-            unlimited_quota: false,
-          },
-        }),
-        onDone: { target: 'saved', actions: ['notifySaved', 'goToList'] },
-        onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    saved: { type: 'final' },
+  check: (context) => {
+    const problem = checkTokenForm(context.form, isEditOf(context), offsetOf(context));
+    return problem === null ? { ok: true } : { ok: false, problem, notice: { level: 'error', message: problem.message } };
   },
+  save: {
+    src: 'saveToken',
+    input: (context): SaveTokenInput => ({
+      id: context.id,
+      // the submit's rules made sure the form is valid
+      payload: tokenPayloadOf(context.form, isEditOf(context), offsetOf(context)) ?? {
+        name: '',
+        remain_quota: 0,
+        expired_time: -1,
+        unlimited_quota: false,
+      },
+    }),
+    done: (context) => ({
+      notice: msg(isEditOf(context) ? 'tokenForm.updated' : 'tokenForm.created'),
+      navigate: tokenListPath,
+      next: 'done',
+    }),
+  },
+  cancelTo: () => tokenListPath,
+  doneState: 'saved',
+  actors: tokenFormActors,
 });

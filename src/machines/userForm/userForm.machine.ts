@@ -1,9 +1,8 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
 import { accountFieldsProblem } from '../../domain/accountRules';
-import { describeError } from '../../domain/apiError';
-import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { msg, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import { fieldProblem, numberRules } from '../../domain/numberRules';
 import type { User, UserCreatePayload, UserUpdatePayload } from '../../domain/user';
+import { createFormMachine, isEditOf, notProvided, type SubmitVerdict } from '../form';
 
 /** `/user/edit/:id` gives the id; `/user/add` gives null. */
 export interface UserFormInput {
@@ -110,8 +109,6 @@ export function updatePayloadOf(id: number, form: UserForm): UserUpdatePayload |
   return form.password === '' ? base : { ...base, password: form.password };
 }
 
-const isEditOf = (context: { readonly id: number | null }): boolean => context.id !== null;
-
 /**
  * The length rule the form breaks (username ≤ 12, display name ≤ 20, a typed password 8–20, group
  * ≤ 32 on edit) as a message naming the field; null when none. Create's empty fields are the
@@ -126,150 +123,68 @@ export function userFormProblem(form: UserForm, isEdit: boolean): Message | null
   });
 }
 
+const userFormActors = {
+  loadUser: notProvided<User, { readonly id: number }>('loadUser'),
+  loadGroups: notProvided<readonly string[]>('loadGroups'),
+  saveUser: notProvided<void, SaveUserInput>('saveUser'),
+};
+
+/** The rules of a submit, in order (spec §5). */
+function checkUserForm(context: UserFormContext): SubmitVerdict<Message> {
+  const isEdit = isEditOf(context);
+  // create with an empty username or password: nothing is sent and nothing is said
+  if (!isEdit && !isCreateComplete(context.form)) return { ok: false, notice: null };
+  // the lengths the server enforces, named before anything is sent
+  const field = userFormProblem(context.form, isEdit);
+  if (field !== null) return { ok: false, notice: { level: 'error', message: field } };
+  const quota = isEdit ? quotaProblemOf(context.form.quota) : null;
+  if (quota !== null) return { ok: false, problem: quota, notice: { level: 'error', message: quota } };
+  return { ok: true };
+}
+
 /**
- * The user form of the admin pages: create (/user/add, input id null) and edit another user
- * (/user/edit/:id). Edit loads the user and the group names side by side: the user's failure
- * stops the page with a retry; the groups' only says so (the current group stays choosable).
- * Create sends nothing while username or password is empty (spec §5); a field breaking its length
- * rule is not sent and the message names it. Create then says '用户账户创建成功！'
- * and goes to /user. Edit checks that the quota is an integer (else the field says so and
- * nothing is sent), saves, says '用户信息更新成功！' and stays, the password box emptied. A
- * failed save keeps the form. Cancel goes to /setting from edit (spec §2), to /user from create.
+ * The user form of the admin pages, a form machine (src/machines/form): create (/user/add,
+ * input id null) and edit another user (/user/edit/:id). Edit loads the user and the group names
+ * side by side: the user's failure stops the page with a retry; the groups' only says so (the
+ * current group stays choosable). Create sends nothing while username or password is empty (spec
+ * §5); a field breaking its length rule is not sent and the message names it. Create then says
+ * '用户账户创建成功！' and goes to /user. Edit checks that the quota is an integer (else the field
+ * says so and nothing is sent), saves, says '用户信息更新成功！' and stays, the password box emptied.
+ * A failed save keeps the form. Cancel goes to /setting from edit (spec §2), to /user from create.
  */
-export const userFormMachine = setup({
-  types: {
-    context: {} as UserFormContext,
-    events: {} as UserFormEvent,
-    emitted: {} as UserFormEmitted,
-    input: {} as UserFormInput,
-    tags: {} as 'busy' | 'loading',
-  },
-  actors: {
-    loadUser: fromPromise<User, { readonly id: number }>(() => {
-      throw new Error('loadUser not provided');
-    }),
-    loadGroups: fromPromise<readonly string[]>(() => {
-      throw new Error('loadGroups not provided');
-    }),
-    saveUser: fromPromise<void, SaveUserInput>(() => {
-      throw new Error('saveUser not provided');
-    }),
-  },
-  guards: {
-    isEditing: ({ context }) => isEditOf(context),
-    isCreateIncomplete: ({ context }) => !isEditOf(context) && !isCreateComplete(context.form),
-    hasFieldProblem: ({ context }) => userFormProblem(context.form, isEditOf(context)) !== null,
-    isQuotaInvalid: ({ context }) => isEditOf(context) && quotaProblemOf(context.form.quota) !== null,
-  },
-  actions: {
-    resetForm: assign({ form: emptyUserForm, problem: null }),
-    fillFromUser: assign({ form: (_, params: { user: User }) => userFormOf(params.user) }),
-    setGroups: assign({ groupOptions: (_, params: { groups: readonly string[] }) => [...new Set(params.groups)] }),
-    setField: assign(({ context }, params: { field: UserFormField; value: string }) => ({
-      form: { ...context.form, [params.field]: params.value },
-      problem: params.field === 'quota' ? null : context.problem,
-    })),
-    forgetPassword: assign({ form: ({ context }) => ({ ...context.form, password: '' }) }),
-    markQuotaInvalid: assign({ problem: ({ context }) => quotaProblemOf(context.form.quota) ?? msg('users.form.quotaInvalid') }),
-    notifyProblem: emit(({ context }) => notify('error', context.problem ?? msg('users.form.quotaInvalid'))),
-    notifyFailure: emit((_, params: { error: unknown }) => {
-      const d = describeError(params.error);
-      return notify(d.level, d.message);
-    }),
-    notifyFieldProblem: emit(({ context }) =>
-      notify('error', userFormProblem(context.form, isEditOf(context)) ?? msg('rules.username.tooLong')),
-    ),
-    notifyGroupsUnavailable: emit(() => notify('warning', msg('users.form.groupsUnavailable'))),
-    notifyCreated: emit(() => notify('success', msg('users.created'))),
-    notifyUpdated: emit(() => notify('success', msg('account.profile.saved'))),
-    goToList: emit(() => navigate(userListPath)),
-    leave: emit(({ context }) => navigate(isEditOf(context) ? userEditCancelPath : userListPath)),
-  },
-}).createMachine({
+export const userFormMachine = createFormMachine<UserFormContext, UserFormEvent, UserFormInput, User, typeof userFormActors, UserFormEmitted>({
   id: 'userForm',
-  context: ({ input }) => ({ id: input.id, form: emptyUserForm, groupOptions: [], problem: null }),
-  initial: 'choosing',
-  on: {
-    'form.cancel': { actions: 'leave' },
+  context: (input) => ({ id: input.id, form: emptyUserForm, groupOptions: [], problem: null }),
+  emptyForm: emptyUserForm,
+  record: { region: 'user', src: 'loadUser', fill: (_, user) => ({ form: userFormOf(user) }) },
+  lists: [
+    {
+      region: 'groups',
+      src: 'loadGroups',
+      take: (_, groups) => ({ groupOptions: [...new Set(groups as readonly string[])] }),
+      unavailable: 'users.form.groupsUnavailable',
+    },
+  ],
+  // create opens the empty form at once
+  loadOnCreate: false,
+  setField: (context, event) => ({
+    form: { ...context.form, [event.field]: event.value },
+    problem: event.field === 'quota' ? null : context.problem,
+  }),
+  check: checkUserForm,
+  save: {
+    src: 'saveUser',
+    input: (context): SaveUserInput =>
+      context.id === null
+        ? { kind: 'create', payload: createPayloadOf(context.form) }
+        : // the submit's rules made sure the quota parses
+          { kind: 'update', payload: updatePayloadOf(context.id, context.form) ?? { id: context.id } },
+    done: (context) =>
+      isEditOf(context)
+        ? { assign: { form: { ...context.form, password: '' } }, notice: msg('account.profile.saved'), navigate: null, next: 'editing' }
+        : { notice: msg('users.created'), navigate: userListPath, next: 'done' },
   },
-  states: {
-    /** Create opens an empty form at once; edit loads first. */
-    choosing: {
-      always: [{ guard: 'isEditing', target: 'loading' }, { target: 'editing' }],
-    },
-    loading: {
-      tags: ['busy', 'loading'],
-      type: 'parallel',
-      entry: 'resetForm',
-      onDone: 'editing',
-      states: {
-        user: {
-          initial: 'fetching',
-          states: {
-            fetching: {
-              invoke: {
-                id: 'loadUser',
-                src: 'loadUser',
-                input: ({ context }) => ({ id: context.id ?? 0 }),
-                onDone: { target: 'done', actions: { type: 'fillFromUser', params: ({ event }) => ({ user: event.output }) } },
-                onError: {
-                  target: '#userForm.loadFailed',
-                  actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
-                },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-        groups: {
-          initial: 'fetching',
-          states: {
-            fetching: {
-              invoke: {
-                id: 'loadGroups',
-                src: 'loadGroups',
-                onDone: { target: 'done', actions: { type: 'setGroups', params: ({ event }) => ({ groups: event.output }) } },
-                onError: { target: 'done', actions: 'notifyGroupsUnavailable' },
-              },
-            },
-            done: { type: 'final' },
-          },
-        },
-      },
-    },
-    loadFailed: {
-      on: { 'form.retry': 'loading' },
-    },
-    editing: {
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
-        'form.submit': [
-          // spec §5: nothing is sent and nothing is said
-          { guard: 'isCreateIncomplete' },
-          // the lengths the server enforces, named before anything is sent
-          { guard: 'hasFieldProblem', actions: 'notifyFieldProblem' },
-          { guard: 'isQuotaInvalid', actions: ['markQuotaInvalid', 'notifyProblem'] },
-          { target: 'saving' },
-        ],
-      },
-    },
-    saving: {
-      tags: ['busy'],
-      invoke: {
-        id: 'saveUser',
-        src: 'saveUser',
-        input: ({ context }): SaveUserInput =>
-          context.id === null
-            ? { kind: 'create', payload: createPayloadOf(context.form) }
-            : // the guard of form.submit made sure the quota parses
-              { kind: 'update', payload: updatePayloadOf(context.id, context.form) ?? { id: context.id } },
-        onDone: [
-          { guard: 'isEditing', target: 'editing', actions: ['forgetPassword', 'notifyUpdated'] },
-          { target: 'created', actions: ['notifyCreated', 'goToList'] },
-        ],
-        onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    created: { type: 'final' },
-  },
+  cancelTo: (context) => (isEditOf(context) ? userEditCancelPath : userListPath),
+  doneState: 'created',
+  actors: userFormActors,
 });

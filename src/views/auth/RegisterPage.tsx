@@ -5,22 +5,13 @@ import { RegisterPageContainer } from './RegisterPageContainer';
 import { turnstileSettings } from './Turnstile';
 
 /**
- * Route page for /register: the server's flags (e-mail verification, bot check) from the app
- * session's status, and the inviter code from `?aff=` (the register machine remembers it).
- * The workflow starts again when the flags change (the status arrived after the page).
+ * Route page for /register: the app session (the register machine watches its status for the
+ * server's flags: e-mail verification, bot check), the bot check's site key, and the inviter
+ * code from `?aff=` (the register machine remembers it).
  */
 export function RegisterPage() {
-  const status = SessionContext.useSelector(selectStatus);
+  const session = SessionContext.useActorRef();
+  const siteKey = turnstileSettings(SessionContext.useSelector(selectStatus)).siteKey;
   const [params] = useSearchParams();
-  const emailVerification = status?.email_verification ?? false;
-  const bot = turnstileSettings(status);
-  return (
-    <RegisterPageContainer
-      key={`${emailVerification}-${bot.enabled}-${bot.siteKey}`}
-      emailVerification={emailVerification}
-      turnstileEnabled={bot.enabled}
-      turnstileSiteKey={bot.siteKey}
-      affCode={params.get('aff') ?? ''}
-    />
-  );
+  return <RegisterPageContainer session={session} turnstileSiteKey={siteKey} affCode={params.get('aff') ?? ''} />;
 }

@@ -3,19 +3,20 @@ import {
   registerMachine,
   selectCanSendCode,
   selectCodeSecondsLeft,
+  selectEmailVerification,
   selectIsRegistered,
   selectIsSendingCode,
   selectIsSubmitting,
+  selectTurnstileEnabled,
+  type SessionRef,
 } from '../../machines/register';
 import { useMachineActor } from '../app/machineRegistry';
 import { RegisterPageView } from './RegisterPageView';
 import { Turnstile, useTurnstile } from './Turnstile';
 
 export interface RegisterPageContainerProps {
-  /** status.email_verification */
-  readonly emailVerification: boolean;
-  /** status.turnstile_check */
-  readonly turnstileEnabled: boolean;
+  /** The app's session: the register machine takes the server's flags from its status. */
+  readonly session: SessionRef;
   /** status.turnstile_site_key */
   readonly turnstileSiteKey: string;
   /** `?aff=` of the invite link ('' without one). */
@@ -23,12 +24,15 @@ export interface RegisterPageContainerProps {
 }
 
 /**
- * The registration workflow (register machine) and its bot check (turnstile machine) for the
- * given server flags. The submit and send-code events carry the current bot-check token.
+ * The registration workflow (register machine) and its bot check (turnstile machine). The
+ * server's flags are the machine's (it follows the session's status). The submit and send-code
+ * events carry the current bot-check token.
  */
-export function RegisterPageContainer({ emailVerification, turnstileEnabled, turnstileSiteKey, affCode }: RegisterPageContainerProps) {
-  const actorRef = useMachineActor(registerMachine, { emailVerification, turnstileEnabled, affCode });
+export function RegisterPageContainer({ session, turnstileSiteKey, affCode }: RegisterPageContainerProps) {
+  const actorRef = useMachineActor(registerMachine, { session, affCode });
   const turnstile = useTurnstile();
+  const emailVerification = useSelector(actorRef, selectEmailVerification);
+  const turnstileEnabled = useSelector(actorRef, selectTurnstileEnabled);
   const submitting = useSelector(actorRef, selectIsSubmitting);
   const registered = useSelector(actorRef, selectIsRegistered);
   const sendingCode = useSelector(actorRef, selectIsSendingCode);

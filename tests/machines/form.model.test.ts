@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import { failure } from '../../src/domain/apiError';
+import { msg, type Message, type NavigateEvent, type NotifyEvent } from '../../src/domain/message';
+import { createFormMachine, isEditOf, notProvided, type FormContext, type SubmitVerdict } from '../../src/machines/form';
+import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { isRealistic, snapshotsOf } from './signIn.paths';
+import { controlled } from './support/stubs';
+import { journey, pathOf, replay, replayPath } from './support/replay';
+
+/*
+ * The form machine factory on its own, through a small "note" form: a record (loadNote), one
+ * tolerant list (loadTags), one own editing event with a guard (star.add, at most two), a silent
+ * rule (an empty title), a said rule (a title over 5 characters), and a save whose answer keeps
+ * an edit open but ends a create. Built twice: loading on create or not.
+ */
+
+interface Note {
+  readonly id: number;
+  readonly title: string;
+}
+interface NoteForm {
+  readonly title: string;
+  readonly stars: number;
+}
+interface NoteContext extends FormContext<NoteForm, Message> {
+  readonly tags: readonly string[];
+}
+type NoteEvent =
+  | { readonly type: 'field.change'; readonly field: 'title'; readonly value: string }
+  | { readonly type: 'star.add' }
+  | { readonly type: 'form.submit' }
+  | { readonly type: 'form.retry' }
+  | { readonly type: 'form.cancel' };
+interface SaveNoteInput {
+  readonly id: number | null;
+  readonly title: string;
+  readonly stars: number;
+}
+
+const emptyNote: NoteForm = { title: '', stars: 0 };
+const tooLong = msg('note.tooLong');
+const actors = {
+  loadNote: notProvided<Note, { readonly id: number }>('loadNote'),
+  loadTags: notProvided<readonly string[]>('loadTags'),
+  saveNote: notProvided<void, SaveNoteInput>('saveNote'),
+};
+
+const checkNote = (c: NoteContext): SubmitVerdict<Message> => {
+  if (c.form.title === '') return { ok: false, notice: null };
+  if (c.form.title.length > 5) return { ok: false, problem: tooLong, notice: { level: 'warning', message: tooLong } };
+  return { ok: true };
+};
+
+const noteForm = (loadOnCreate: boolean) =>
+  createFormMachine<NoteContext, NoteEvent, { readonly id: number | null }, Note, typeof actors, NotifyEvent | NavigateEvent>({
+    id: 'noteForm',
+    context: (input) => ({ id: input.id, form: emptyNote, problem: null, tags: [] }),
+    emptyForm: emptyNote,
+    record: { region: 'note', src: 'loadNote', fill: (c, note) => ({ form: { ...c.form, title: note.title } }) },
+    lists: [{ region: 'tags', src: 'loadTags', take: (_, tags) => ({ tags: tags as readonly string[] }), unavailable: 'note.tagsUnavailable' }],
+    loadOnCreate,
+    afterLoad: (c) => (c.form.stars === 0 && c.tags.length > 0 ? { form: { ...c.form, stars: 1 } } : {}),
+    setField: (c, e) => ({ form: { ...c.form, [e.field]: e.value }, problem: null }),
+    edits: { 'star.add': (c) => (c.form.stars < 2 ? { form: { ...c.form, stars: c.form.stars + 1 } } : null) },
+    check: checkNote,
+    save: {
+      src: 'saveNote',
+      input: (c): SaveNoteInput => ({ id: c.id, title: c.form.title, stars: c.form.stars }),
+      done: (c) =>
+        isEditOf(c)
+          ? { assign: { form: { ...c.form, stars: 0 } }, notice: msg('note.updated'), navigate: null, next: 'editing' }
+          : { notice: msg('note.created'), navigate: '/notes', next: 'done' },
+    },
+    cancelTo: (c) => (isEditOf(c) ? '/notes/' + String(c.id) : '/notes'),
+    doneState: 'saved',
+    actors,
+  });
+
+const eager = noteForm(true);
+const lazy = noteForm(false);
+
+const fixtures: EventFixtures<typeof eager> = {
+  'field.change': [
+    { type: 'field.change', field: 'title', value: 'hi' },
+    { type: 'field.change', field: 'title', value: 'far too long' },
+  ],
+  'star.add': [{ type: 'star.add' }],
+  'form.submit': [{ type: 'form.submit' }],
+  'form.retry': [{ type: 'form.retry' }],
+  'form.cancel': [{ type: 'form.cancel' }],
+};
+const loaded = doneActor('loadNote', { id: 3, title: 'old' } satisfies Note);
+const loadFailed = errorActor('loadNote', failure('loadNote', 'no such note'));
+const tagsLoaded = doneActor('loadTags', ['a', 'b']);
+const tagsFailed = errorActor('loadTags', new Error('offline'));
+const saved = doneActor('saveNote');
+const refused = errorActor('saveNote', failure('saveNote', 'title taken'));
+const internal = [loaded, loadFailed, tagsLoaded, tagsFailed, saved, refused];
+const inputs = [{ id: null }, { id: 3 }] as const;
+const machines = [
+  ['loads on create', eager],
+  ['opens create at once', lazy],
+] as const;
+
+const change = (value: string) => ({ type: 'field.change', field: 'title', value }) as const;
+const submit = { type: 'form.submit' } as const;
+const star = { type: 'star.add' } as const;
+
+describe('form machine factory model', () => {
+  it.each(machines)('reaches every state (%s; create and edit together)', (_, machine) => {
+    const paths = inputs.flatMap((input) => shortestPaths(machine, { fixtures, internal, input }).filter(isRealistic));
+    // the eventless choices never rest: `starting` (load or edit) and the record region's `choosing`
+    expect(unreachedStates(machine, paths)).toEqual(['starting', 'loading.note.choosing']);
+  });
+
+  it.each(machines)('keeps its invariants on every simple path (%s)', (_, machine) => {
+    for (const input of inputs) {
+      const paths = simplePaths(machine, { fixtures, internal, input, limit: 20000 }).filter(isRealistic);
+      expect(paths.length).toBeGreaterThan(0);
+      for (const p of paths) {
+        for (const s of snapshotsOf(p)) {
+          const children = Object.keys(s.children).sort();
+          if (s.matches({ loading: { note: 'fetching' } })) expect(children).toContain('loadNote');
+          if (s.matches({ loading: { tags: 'fetching' } })) expect(children).toContain('loadTags');
+          if (s.matches('saving')) expect(children).toEqual(['saveNote']);
+          if (!s.matches('loading') && !s.matches('saving')) expect(children).toEqual([]);
+          // the record loads only for an edit; create loads only when the form says so
+          if (input.id === null) expect(s.matches({ loading: { note: 'fetching' } }) || s.matches('loadFailed')).toBe(false);
+          if (input.id === null && machine === lazy) expect(s.matches('loading')).toBe(false);
+          expect(s.hasTag('busy')).toBe(s.matches('loading') || s.matches('saving'));
+          expect(s.hasTag('loading')).toBe(s.matches('loading'));
+          // a save starts only from a passing form; a stored problem is always the form's
+          if (s.matches('saving')) expect(checkNote(s.context).ok).toBe(true);
+          if (s.context.problem !== null) expect(checkNote(s.context)).toMatchObject({ ok: false, problem: s.context.problem });
+          // the own event's guard holds
+          expect(s.context.form.stars).toBeLessThanOrEqual(2);
+          // only a create ends
+          if (s.status === 'done') expect(input.id).toBeNull();
+        }
+      }
+    }
+  });
+
+  describe('pinned journeys', () => {
+    it('create without loading opens the empty form at once; with loading it waits for the lists', () => {
+      expect(journey(lazy, { id: null }, []).value).toBe('editing');
+      expect(journey(eager, { id: null }, []).value).toEqual({ loading: { note: 'done', tags: 'fetching' } });
+      expect(journey(eager, { id: null }, [tagsLoaded]).context).toMatchObject({ tags: ['a', 'b'], form: { stars: 1 } });
+    });
+    it('edit loads the record and the lists side by side; the record failing stops it, the list failing does not', () => {
+      const s = journey(lazy, { id: 3 }, [tagsFailed, loaded]);
+      expect(s.value).toBe('editing');
+      expect(s.context.form).toEqual({ title: 'old', stars: 0 });
+      expect(journey(lazy, { id: 3 }, [loadFailed]).value).toBe('loadFailed');
+      expect(journey(lazy, { id: 3 }, [loadFailed, { type: 'form.retry' }]).value).toEqual({ loading: { note: 'fetching', tags: 'fetching' } });
+    });
+    it('a silent rule refuses without a word, and the submit does not answer', () => {
+      const s = journey(lazy, { id: null }, [submit]);
+      expect(s.value).toBe('editing');
+      expect(s.can(submit)).toBe(false);
+      expect(s.can(change('x'))).toBe(true);
+    });
+    it('a said rule stores the problem; a change clears it', () => {
+      const s = journey(lazy, { id: null }, [change('far too long'), submit]);
+      expect(s.value).toBe('editing');
+      expect(s.context.problem).toEqual(tooLong);
+      expect(s.can(submit)).toBe(true);
+      expect(journey(lazy, { id: null }, [change('far too long'), submit, change('ok')]).context.problem).toBeNull();
+    });
+    it("an own event's guard refuses it", () => {
+      const s = journey(lazy, { id: null }, [star, star]);
+      expect(s.context.form.stars).toBe(2);
+      expect(s.can(star)).toBe(false);
+      expect(journey(lazy, { id: null }, [star, star, star]).context.form.stars).toBe(2);
+    });
+    it('a saved edit stays open with what the save assigned; a saved create ends', () => {
+      const edit = journey(lazy, { id: 3 }, [loaded, tagsLoaded, star, submit, saved]);
+      expect(edit.value).toBe('editing');
+      expect(edit.context.form.stars).toBe(0);
+      const create = journey(lazy, { id: null }, [change('hi'), submit, saved]);
+      expect(create.value).toBe('saved');
+      expect(create.status).toBe('done');
+      expect(journey(lazy, { id: null }, [change('hi'), submit, refused]).value).toBe('editing');
+    });
+  });
+
+  describe('replay on a real actor', () => {
+    const stubs = () => ({
+      loadNote: controlled<Note, { readonly id: number }>(),
+      loadTags: controlled<readonly string[], undefined>(),
+      saveNote: controlled<void, SaveNoteInput>(),
+    });
+    const cases = machines.flatMap(([name, machine]) =>
+      inputs.flatMap((input) =>
+        shortestPaths(machine, { fixtures, internal, input })
+          .filter(isRealistic)
+          .map((p) => [`${name}, id ${String(input.id)}: ${describePath(p)}`, machine, input, p] as const),
+      ),
+    );
+    it.each(cases)('%s', async (_, machine, input, p) => {
+      await replayPath({ machine, input, stubs: stubs() }, p);
+    });
+
+    it('says what it refuses, fails and saves, and goes where it is told', async () => {
+      const s = stubs();
+      const run = await replay({ machine: lazy, input: { id: 3 }, stubs: s }, [
+        tagsFailed,
+        loaded,
+        change('far too long'),
+        submit,
+        change('new'),
+        star,
+        submit,
+        refused,
+        submit,
+        saved,
+        { type: 'form.cancel' },
+      ]);
+      expect(s.loadNote.calls).toEqual([{ id: 3 }]);
+      expect(s.loadTags.calls).toEqual([undefined]);
+      expect(s.saveNote.calls).toEqual([
+        { id: 3, title: 'new', stars: 1 },
+        { id: 3, title: 'new', stars: 1 },
+      ]);
+      expect(run.emitted).toEqual([
+        { type: 'notify', level: 'warning', message: { key: 'note.tagsUnavailable' } },
+        { type: 'notify', level: 'warning', message: tooLong },
+        { type: 'notify', level: 'error', message: { text: 'title taken' } },
+        { type: 'notify', level: 'success', message: { key: 'note.updated' } },
+        { type: 'navigate', to: '/notes/3', replace: false },
+      ]);
+      expect(run.snapshot.value).toBe('editing');
+    });
+
+    it('a created record is said and navigated to, in that order', async () => {
+      const p = pathOf(eager, { id: null }, [tagsLoaded, change('hi'), submit, saved]);
+      const run = await replayPath({ machine: eager, input: { id: null }, stubs: stubs() }, p);
+      expect(run.emitted).toEqual([
+        { type: 'notify', level: 'success', message: { key: 'note.created' } },
+        { type: 'navigate', to: '/notes', replace: false },
+      ]);
+      expect(run.snapshot.status).toBe('done');
+    });
+  });
+});
