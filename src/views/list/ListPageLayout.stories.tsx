@@ -194,7 +194,8 @@ export const Ready: Story = {
 };
 
 /** The toolbar and headers send their events. */
-export const ToolbarInteractions: Story = {
+export const ToolbarInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: /名称/ }));
@@ -241,7 +242,15 @@ export const LoadFailed: Story = {
     await expect(c.getByRole('alert')).toBeInTheDocument();
     await expect(c.queryByRole('navigation')).toBeNull();
     await expect(c.getByRole('searchbox', { name: '搜索兑换码' })).toBeEnabled();
-    await userEvent.click(c.getByRole('button', { name: '重试' }));
+  },
+};
+
+/** Retry after a failed load sends its event. */
+export const RetryInteraction: Story = {
+  args: LoadFailed.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalled();
   },
 };
@@ -249,9 +258,18 @@ export const LoadFailed: Story = {
 /** Two rows selected: the selection bar with the bulk actions. */
 export const Selected: Story = {
   args: { table: tableState({ selected: new Set([3, 2]), selectedCount: 2 }) },
+  play: async ({ canvasElement }) => {
+    const bar = within(canvasElement).getByRole('region');
+    await expect(within(bar).getByRole('button', { name: '批量删除' })).toBeEnabled();
+  },
+};
+
+/** A bulk action of the selection bar sends its event. */
+export const BulkActionInteraction: Story = {
+  args: Selected.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
-    const c = within(canvasElement);
-    const bar = c.getByRole('region');
+    const bar = within(canvasElement).getByRole('region');
     await userEvent.click(within(bar).getByRole('button', { name: '批量删除' }));
     await expect(args.onBulk).toHaveBeenCalledWith('delete');
   },
