@@ -237,7 +237,7 @@ export const EmptySearch: Story = {
 /** The load failed: an alert with retry, no pager; the search still works. */
 export const LoadFailed: Story = {
   args: { table: tableState({ rows: [], loadFailed: true, idle: false, shownCount: 0, loadedCount: 0 }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('alert')).toBeInTheDocument();
     await expect(c.queryByRole('navigation')).toBeNull();

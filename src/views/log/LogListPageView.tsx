@@ -5,7 +5,7 @@ import { elapsedTimeColor, formatNumber, formatQuota, formatTimestamp, secondsTe
 import type { Log } from '../../domain/log';
 import type { LogFilterForm } from '../../domain/logQuery';
 import { useT } from '../app/i18n';
-import { ListPageLayout } from '../list/ListPageLayout';
+import { ListPageFrame } from '../list/ListPageFrame';
 import { LabelBadge, useColumns, useLabelledOptions } from '../list/useColumns';
 import type { TableState } from '../table/useTable';
 
@@ -121,7 +121,7 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
       : t('logs.stat.reload', { quota: formatQuota(statQuota, quotaDisplay) });
 
   return (
-    <ListPageLayout<Log>
+    <ListPageFrame<Log>
       title={t('logs.title')}
       titleAside={
         <Button variant="ghost" size="sm" onClick={on.onStat} disabled={statLoading} aria-live="polite" data-testid="log-stat">

@@ -15,6 +15,16 @@ export interface Column<Row> {
   readonly minW?: string;
 }
 
+/** The checkbox column of a table whose rows can be selected for bulk actions. */
+export interface DataTableSelection<Row> {
+  readonly selected: ReadonlySet<number>;
+  readonly pageSelected: boolean;
+  readonly onToggleRow: (id: number) => void;
+  readonly onTogglePage: () => void;
+  /** The accessible name of a row's checkbox ("Select <name>"). */
+  readonly rowLabel: (row: Row) => string;
+}
+
 export interface DataTableViewProps<Row extends { readonly id: number }> {
   /** The table's accessible name (the page's title). */
   readonly caption: string;
@@ -23,14 +33,7 @@ export interface DataTableViewProps<Row extends { readonly id: number }> {
   readonly sort: SortState;
   readonly onSort: (key: string) => void;
   /** Row selection for bulk actions (checkbox column) when given. */
-  readonly selection?: {
-    readonly selected: ReadonlySet<number>;
-    readonly pageSelected: boolean;
-    readonly onToggleRow: (id: number) => void;
-    readonly onTogglePage: () => void;
-    /** The accessible name of a row's checkbox ("Select <name>"). */
-    readonly rowLabel: (row: Row) => string;
-  };
+  readonly selection?: DataTableSelection<Row>;
   /** id -> action running on the row: the row shows a spinner and its actions are disabled. */
   readonly busy: Readonly<Record<number, string>>;
   /** Nothing loaded yet, loading: skeleton rows. */
