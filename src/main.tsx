@@ -75,7 +75,7 @@ import type { Token } from './domain/token';
 import type { wechatLoginMachine } from './machines/wechatLogin';
 import type { User } from './domain/user';
 import { App } from './views/app/App';
-import { implement } from './views/app/machineRegistry';
+import { implement, implementAll } from './views/app/machineRegistry';
 
 const unauthorized = createUnauthorizedSignal();
 const client = createApiClient({
@@ -113,7 +113,7 @@ const applyPreferences = fromCallback<EventObject>(({ receive }) => {
 
 const preferences = preferencesMachine.provide({ actors: { applyPreferences } });
 
-const implementations = [
+const implementations = implementAll([
   implement<typeof registerMachine>('register', {
     actors: {
       registerUser: fromApi((api) => ({ payload, turnstile }) => api.auth.register(payload, turnstile)),
@@ -306,7 +306,7 @@ const implementations = [
     actors: { downloadLogs: fromApi((api) => downloadLogs(api.log, (file) => downloadBlob(file.name, file.blob))) },
   }),
   implement<typeof footerMachine>('footer', { actors: { readStoredFooter: fromPromise(() => Promise.resolve(readStoredFooter())) } }),
-];
+]);
 
 const storage = defaultStorage();
 const rootElement = document.getElementById('root');
