@@ -1,3 +1,4 @@
+import type { MessageKey } from './message';
 import type { NoticeLevel } from './message';
 
 /**
@@ -40,9 +41,9 @@ export const paletteOf = (color: SemanticColor): Palette => palettes[color];
 /** A numbered value with its label key and badge colour; `tooltipKey` when one-api shows a popup. */
 export interface Labelled {
   readonly value: number;
-  readonly labelKey: string;
+  readonly labelKey: MessageKey;
   readonly color: Palette;
-  readonly tooltipKey?: string;
+  readonly tooltipKey?: MessageKey;
 }
 
 const lookup = (table: readonly Labelled[], unknown: Labelled) => (value: number): Labelled =>
@@ -254,7 +255,7 @@ export const logDefaultRangeAheadSeconds = 3600;
 export const expiryQuickSeconds = { month: 30 * 86400, day: 86400, hour: 3600, minute: 60 } as const;
 export type ExpiryQuick = 'never' | keyof typeof expiryQuickSeconds;
 /** The expiry quick buttons in display order with their label keys. */
-export const expiryQuickOptions: readonly { readonly id: ExpiryQuick; readonly labelKey: string }[] = [
+export const expiryQuickOptions: readonly { readonly id: ExpiryQuick; readonly labelKey: MessageKey }[] = [
   { id: 'never', labelKey: 'domain.expiry.never' },
   { id: 'month', labelKey: 'domain.expiry.month' },
   { id: 'day', labelKey: 'domain.expiry.day' },

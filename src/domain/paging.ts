@@ -1,3 +1,4 @@
+import type { MessageKey } from './message';
 import { pageSize as defaultPageSize } from './constants';
 
 /**
@@ -88,7 +89,7 @@ export const applySort = <T, K extends keyof T & string>(rows: readonly T[], sta
 /** A server-side `order` option of a list, with its label key. */
 export interface OrderOption {
   readonly value: string;
-  readonly labelKey: string;
+  readonly labelKey: MessageKey;
 }
 
 /** Token list `order` values (contract §1.8). */

@@ -19,7 +19,7 @@ import {
   type ChannelFormField,
 } from '../../domain/channelForm';
 import { canBatchCreate } from '../../domain/channelTypes';
-import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { msg, navigate, notify, type Message, type MessageKey, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 
 /** `/channel/edit/:id` gives the id; `/channel/add` gives null. */
 export interface ChannelFormInput {
@@ -151,7 +151,7 @@ export const channelFormMachine = setup({
       const d = describeApiError(params.error as ApiError);
       return notify(d.level, d.message);
     }),
-    notifyUnavailable: emit((_, params: { key: string }) => notify('warning', msg(params.key))),
+    notifyUnavailable: emit((_, params: { key: MessageKey }) => notify('warning', msg(params.key))),
     notifySaved: emit(({ context }) => notify('success', msg(isEditOf(context) ? 'channelForm.updated' : 'channelForm.created'))),
     goToList: emit(() => navigate(channelListPath)),
   },
