@@ -10,11 +10,11 @@ import * as TE from 'fp-ts/TaskEither';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { createApi, createApiClient } from './api';
 import {
+  apiActors,
   copyTextActor,
   createUnauthorizedSignal,
   defaultStorage,
   downloadTextActor,
-  fromApi,
   openWindow,
   readLocal,
   readStoredFooter,
@@ -57,6 +57,9 @@ import type { FetchContentInput, pageContentMachine } from './machines/pageConte
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
 import type { optionSettingsMachine, SaveOptionInput } from './machines/optionSettings';
 import { watchRole } from './machines/optionSettings/watchRole';
+import { watchSession as watchRegisterSession } from './machines/register/watchSession';
+import { relayChildren } from './machines/pageRelay/pageRelay';
+import { followSession } from './machines/sessionWatch/sessionWatch';
 import type { profileEditMachine } from './machines/profileEdit';
 import type { topUpMachine } from './machines/topUp';
 import type {
@@ -79,23 +82,24 @@ import type { Token } from './domain/token';
 import type { wechatLoginMachine } from './machines/wechatLogin';
 import type { User } from './domain/user';
 import { App } from './views/app/App';
-import { implement } from './views/app/machineRegistry';
+import { implement, implementAll } from './views/app/machineRegistry';
 
 const unauthorized = createUnauthorizedSignal();
-const api = createApi(
-  createApiClient({
-    baseUrl: import.meta.env.VITE_SERVER_ADDRESS,
-    onUnauthorized: unauthorized.notify,
-    // the server's messages in the console's language (html lang follows the preference)
-    language: () => document.documentElement.lang,
-  }),
-);
+const client = createApiClient({
+  baseUrl: import.meta.env.VITE_SERVER_ADDRESS,
+  onUnauthorized: unauthorized.notify,
+  // the server's messages in the console's language (html lang follows the preference)
+  language: () => document.documentElement.lang,
+});
+// every API actor calls the server with its own abort signal: a stopped actor cancels its requests
+const fromApi = apiActors(client);
+const apiFor = (signal: AbortSignal) => createApi(client.withSignal(signal));
 
 const session = sessionMachine.provide({
   actors: {
-    loadStatus: fromApi(() => api.status.getStatus()),
-    logIn: fromApi(api.auth.login),
-    logOut: fromApi(() => api.auth.logout()),
+    loadStatus: fromApi((api) => () => api.status.getStatus()),
+    logIn: fromApi((api) => api.auth.login),
+    logOut: fromApi((api) => () => api.auth.logout()),
     watchSession: watchSession({ unauthorized }),
   },
 });
@@ -117,11 +121,12 @@ const applyPreferences = fromCallback<EventObject>(({ receive }) => {
 
 const preferences = preferencesMachine.provide({ actors: { applyPreferences } });
 
-const implementations = [
+const implementations = implementAll([
   implement<typeof registerMachine>('register', {
     actors: {
-      registerUser: fromApi(({ payload, turnstile }) => api.auth.register(payload, turnstile)),
-      sendVerificationCode: fromApi(({ email, turnstile }) => api.auth.sendVerificationCode(email, turnstile)),
+      watchSession: watchRegisterSession,
+      registerUser: fromApi((api) => ({ payload, turnstile }) => api.auth.register(payload, turnstile)),
+      sendVerificationCode: fromApi((api) => ({ email, turnstile }) => api.auth.sendVerificationCode(email, turnstile)),
       rememberAffCode: fromPromise(({ input }) => {
         const { code, remember } = inviteCodeToUse(input.affCode, readLocal('aff'));
         if (remember) writeLocal('aff', code);
@@ -130,26 +135,26 @@ const implementations = [
     },
   }),
   implement<typeof passwordResetRequestMachine>('passwordResetRequest', {
-    actors: { sendPasswordReset: fromApi(({ email, turnstile }) => api.auth.sendPasswordReset(email, turnstile)) },
+    actors: { sendPasswordReset: fromApi((api) => ({ email, turnstile }) => api.auth.sendPasswordReset(email, turnstile)) },
   }),
   implement<typeof passwordResetConfirmMachine>('passwordResetConfirm', {
-    actors: { confirmPasswordReset: fromApi(api.auth.confirmPasswordReset), copyText: copyTextActor },
+    actors: { confirmPasswordReset: fromApi((api) => api.auth.confirmPasswordReset), copyText: copyTextActor },
   }),
   implement<typeof oauthLaunchMachine>('oauthLaunch', {
-    actors: { fetchOAuthState: fromApi(() => api.auth.getOAuthState()) },
+    actors: { fetchOAuthState: fromApi((api) => () => api.auth.getOAuthState()) },
     actions: { openWindow: (_, { url }) => openWindow(url) },
   }),
   implement<typeof oauthCallbackMachine>('oauthCallback', {
     actors: {
-      exchangeCode: fromApi(({ provider, code, state }) =>
+      exchangeCode: fromApi((api) => ({ provider, code, state }) =>
         provider === 'github' ? api.auth.oauthGitHub({ code, state }) : api.auth.oauthLark({ code, state }),
       ),
     },
   }),
   implement<typeof profileEditMachine>('profileEdit', {
-    actors: { loadSelf: fromApi(() => api.user.getSelf()), saveSelf: fromApi(api.user.updateSelf) },
+    actors: { loadSelf: fromApi((api) => () => api.user.getSelf()), saveSelf: fromApi((api) => api.user.updateSelf) },
   }),
-  implement<typeof wechatLoginMachine>('wechatLogin', { actors: { loginWithWeChat: fromApi(api.auth.wechatLogin) } }),
+  implement<typeof wechatLoginMachine>('wechatLogin', { actors: { loginWithWeChat: fromApi((api) => api.auth.wechatLogin) } }),
   implement<typeof turnstileMachine>('turnstile', { actors: { loadTurnstile } }),
   implement<typeof pageContentMachine>('pageContent', {
     actors: {
@@ -158,11 +163,11 @@ const implementations = [
         writeLocal(input.key, input.value);
         return Promise.resolve();
       }),
-      fetchContent: fromApi(({ kind }: FetchContentInput) =>
+      fetchContent: fromApi((api) => ({ kind }: FetchContentInput) =>
         kind === 'home' ? api.status.getHomePageContent() : api.status.getAbout(),
       ),
       readSeenNotice: fromPromise(() => Promise.resolve(readLocal('notice'))),
-      fetchNotice: fromApi(() => api.status.getNotice()),
+      fetchNotice: fromApi((api) => () => api.status.getNotice()),
       writeSeenNotice: fromPromise(({ input }) => {
         writeLocal('notice', input.notice);
         return Promise.resolve();
@@ -171,9 +176,9 @@ const implementations = [
   }),
   implement<typeof channelTableMachine>('channelTable', {
     actors: {
-      fetchPage: fromApi<readonly ChannelRow[], FetchPageInput>(({ page }) => api.channel.list(page)),
-      searchRows: fromApi<readonly ChannelRow[], SearchRowsInput>(({ keyword }) => api.channel.search(keyword)),
-      runRowAction: fromApi(channelRowAction(api.channel)),
+      fetchPage: fromApi<readonly ChannelRow[], FetchPageInput>((api) => ({ page }) => api.channel.list(page)),
+      searchRows: fromApi<readonly ChannelRow[], SearchRowsInput>((api) => ({ keyword }) => api.channel.search(keyword)),
+      runRowAction: fromApi((api) => channelRowAction(api.channel)),
       exportRows: fromPromise<Message | null, ExportRowsInput<ChannelRow>>(() => Promise.resolve(null)),
     },
   }),
@@ -182,8 +187,8 @@ const implementations = [
       loadListPrefs: fromPromise(() =>
         Promise.resolve({ showDetail: readLocal('show_detail') === 'true', noticeDismissed: readLocal('prompt-channel-notice') === 'true' }),
       ),
-      deleteDisabledChannels: fromApi(() => api.channel.removeDisabled()),
-      fetchGroups: fromApi<readonly string[], unknown>(() => api.user.listGroups()),
+      deleteDisabledChannels: fromApi((api) => () => api.channel.removeDisabled()),
+      fetchGroups: fromApi<readonly string[], unknown>((api) => () => api.user.listGroups()),
     },
     actions: {
       storeShowDetail: (_, { show }) => void writeLocal('show_detail', String(show)),
@@ -192,127 +197,127 @@ const implementations = [
   }),
   implement<typeof redemptionTableMachine>('redemptionTable', {
     actors: {
-      fetchPage: fromApi<readonly Redemption[], FetchPageInput>(({ page }) => api.redemption.list(page)),
-      searchRows: fromApi<readonly Redemption[], SearchRowsInput>(({ keyword }) => api.redemption.search(keyword)),
-      runRowAction: fromApi(redemptionRowAction(api.redemption)),
+      fetchPage: fromApi<readonly Redemption[], FetchPageInput>((api) => ({ page }) => api.redemption.list(page)),
+      searchRows: fromApi<readonly Redemption[], SearchRowsInput>((api) => ({ keyword }) => api.redemption.search(keyword)),
+      runRowAction: fromApi((api) => redemptionRowAction(api.redemption)),
       exportRows: redemptionExportActor,
     },
   }),
   implement<typeof redemptionKeyCopyMachine>('redemptionKeyCopy', { actors: { copyText: copyTextActor } }),
   implement<typeof redemptionFormMachine>('redemptionForm', {
     actors: {
-      loadRedemption: fromApi(({ id }: { readonly id: number }) => api.redemption.get(id)),
-      saveRedemption: fromApi(saveRedemption(api.redemption)),
+      loadRedemption: fromApi((api) => ({ id }: { readonly id: number }) => api.redemption.get(id)),
+      saveRedemption: fromApi((api) => saveRedemption(api.redemption)),
       downloadKeys: downloadTextActor,
       copyText: copyTextActor,
     },
   }),
   implement<typeof channelFormMachine>('channelForm', {
     actors: {
-      loadChannel: fromApi(({ id }: { readonly id: number }) => api.channel.get(id)),
-      loadGroups: fromApi<readonly string[], unknown>(() => api.user.listGroups()),
-      loadTypeModels: fromApi(() => api.status.getModels()),
-      loadCatalogue: fromApi<readonly string[], unknown>(() => pipe(api.channel.catalogue(), TE.map((c) => c.data.map((m) => m.id)))),
-      saveChannel: fromApi(({ id, payload }: SaveChannelInput) =>
+      loadChannel: fromApi((api) => ({ id }: { readonly id: number }) => api.channel.get(id)),
+      loadGroups: fromApi<readonly string[], unknown>((api) => () => api.user.listGroups()),
+      loadTypeModels: fromApi((api) => () => api.status.getModels()),
+      loadCatalogue: fromApi<readonly string[], unknown>((api) => () => pipe(api.channel.catalogue(), TE.map((c) => c.data.map((m) => m.id)))),
+      saveChannel: fromApi((api) => ({ id, payload }: SaveChannelInput) =>
         id === null ? api.channel.create(payload) : pipe(api.channel.update({ ...payload, id }), TE.map(() => undefined)),
       ),
     },
   }),
   implement<typeof channelTestMachine>('channelTest', {
     actors: {
-      fetchCurrentRun: fromApi(() => api.channel.currentTestRun()),
-      startTestRun: fromApi(api.channel.startTestRun),
-      fetchTestRun: fromApi(({ id, after }) => api.channel.getTestRun(id, after)),
-      cancelTestRun: fromApi(({ id }) => api.channel.cancelTestRun(id)),
-      listAllChannels: fromApi(() => listAllChannels(api.channel.list)),
-      testChannel: testChannelActor(api.channel.test),
+      fetchCurrentRun: fromApi((api) => () => api.channel.currentTestRun()),
+      startTestRun: fromApi((api) => api.channel.startTestRun),
+      fetchTestRun: fromApi((api) => ({ id, after }) => api.channel.getTestRun(id, after)),
+      cancelTestRun: fromApi((api) => ({ id }) => api.channel.cancelTestRun(id)),
+      listAllChannels: fromApi((api) => () => listAllChannels(api.channel.list)),
+      testChannel: testChannelActor((id, model, signal) => apiFor(signal).channel.test(id, model)),
     },
   }),
   implement<typeof userTableMachine>('userTable', {
     actors: {
-      fetchPage: fromApi<readonly User[], FetchPageInput>(({ page, order }) =>
+      fetchPage: fromApi<readonly User[], FetchPageInput>((api) => ({ page, order }) =>
         api.user.listUsers(page, order === 'quota' || order === 'used_quota' || order === 'request_count' ? order : ''),
       ),
-      searchRows: fromApi<readonly User[], SearchRowsInput>(searchUserRows(api.user)),
-      runRowAction: fromApi(userRowAction(api.user)),
+      searchRows: fromApi<readonly User[], SearchRowsInput>((api) => searchUserRows(api.user)),
+      runRowAction: fromApi((api) => userRowAction(api.user)),
       exportRows: fromPromise<Message | null, ExportRowsInput<User>>(() => Promise.resolve(null)),
     },
   }),
   implement<typeof userFormMachine>('userForm', {
     actors: {
-      loadUser: fromApi(({ id }: { readonly id: number }) => api.user.getUser(id)),
-      loadGroups: fromApi<readonly string[], unknown>(() => api.user.listGroups()),
-      saveUser: fromApi(saveUser(api.user)),
+      loadUser: fromApi((api) => ({ id }: { readonly id: number }) => api.user.getUser(id)),
+      loadGroups: fromApi<readonly string[], unknown>((api) => () => api.user.listGroups()),
+      saveUser: fromApi((api) => saveUser(api.user)),
     },
   }),
   implement<typeof dashboardMachine>('dashboard', {
-    actors: { loadDashboard: fromApi(loadDashboard(api.user)), searchUsers: fromApi(searchDashboardUsers(api.user)) },
+    actors: { loadDashboard: fromApi((api) => loadDashboard(api.user)), searchUsers: fromApi((api) => searchDashboardUsers(api.user)) },
   }),
   implement<typeof optionSettingsMachine>('optionSettings', {
     actors: {
-      listOptions: fromApi(() => api.option.listOptions()),
-      saveOption: fromApi(({ key, value }: SaveOptionInput) => api.option.updateOption(key, value)),
+      listOptions: fromApi((api) => () => api.option.listOptions()),
+      saveOption: fromApi((api) => ({ key, value }: SaveOptionInput) => api.option.updateOption(key, value)),
       watchRole,
     },
   }),
   implement<typeof tokenTableMachine>('tokenTable', {
     actors: {
-      fetchPage: fromApi<readonly Token[], FetchPageInput>(fetchTokenPage(api.token)),
-      searchRows: fromApi<readonly Token[], SearchRowsInput>(({ keyword }) => api.token.search(keyword)),
-      runRowAction: fromApi(tokenRowAction(api.token, api.relay)),
+      fetchPage: fromApi<readonly Token[], FetchPageInput>((api) => fetchTokenPage(api.token)),
+      searchRows: fromApi<readonly Token[], SearchRowsInput>((api) => ({ keyword }) => api.token.search(keyword)),
+      runRowAction: fromApi((api) => tokenRowAction(api.token, api.relay)),
       exportRows: fromPromise<Message | null, ExportRowsInput<Token>>(() => Promise.resolve(null)),
     },
   }),
   implement<typeof tokenKeyCopyMachine>('tokenKeyCopy', { actors: { copyText: copyTextActor } }),
   implement<typeof tokenFormMachine>('tokenForm', {
     actors: {
-      loadToken: fromApi(({ id }: { readonly id: number }) => api.token.get(id)),
-      loadAvailableModels: fromApi<readonly string[], unknown>(() => api.user.getAvailableModels()),
-      saveToken: fromApi<void, SaveTokenInput>(({ id, payload }) =>
+      loadToken: fromApi((api) => ({ id }: { readonly id: number }) => api.token.get(id)),
+      loadAvailableModels: fromApi<readonly string[], unknown>((api) => () => api.user.getAvailableModels()),
+      saveToken: fromApi<void, SaveTokenInput>((api) => ({ id, payload }) =>
         pipe(id === null ? api.token.create(payload) : api.token.update({ ...payload, id }), TE.map(() => undefined)),
       ),
     },
   }),
   implement<typeof topUpMachine>('topUp', {
-    actors: { loadSelf: loadSelfActor(api.user), redeemCode: redeemCodeActor(api.user), createTransactionId: createTransactionIdActor },
+    actors: { loadSelf: loadSelfActor(fromApi), redeemCode: redeemCodeActor(fromApi), createTransactionId: createTransactionIdActor, followSession },
     actions: { openWindow: (_, { url }) => openWindow(url) },
   }),
   implement<typeof personalSettingsMachine>('personalSettings', {
     actors: {
-      loadSelf: loadSelfActor(api.user),
-      generateAccessToken: fromApi(() => api.user.generateAccessToken()),
-      fetchAffCode: fromApi(() => api.user.getAffCode()),
+      loadSelf: loadSelfActor(fromApi),
+      generateAccessToken: fromApi((api) => () => api.user.generateAccessToken()),
+      fetchAffCode: fromApi((api) => () => api.user.getAffCode()),
       copyText: copyTextActor,
     },
   }),
-  implement<typeof selfDeleteMachine>('selfDelete', { actors: { deleteSelf: fromApi(() => api.user.deleteSelf()) } }),
-  implement<typeof wechatBindMachine>('wechatBind', { actors: { bindWeChat: fromApi(({ code }) => api.auth.wechatBind(code)) } }),
+  implement<typeof selfDeleteMachine>('selfDelete', { actors: { deleteSelf: fromApi((api) => () => api.user.deleteSelf()) } }),
+  implement<typeof wechatBindMachine>('wechatBind', { actors: { bindWeChat: fromApi((api) => ({ code }) => api.auth.wechatBind(code)) } }),
   implement<typeof emailBindMachine>('emailBind', {
-    actors: { sendVerificationCode: sendBindCodeActor(api.auth), bindEmail: fromApi(api.auth.emailBind) },
+    actors: { sendVerificationCode: sendBindCodeActor(fromApi), bindEmail: fromApi((api) => api.auth.emailBind) },
   }),
   implement<typeof logCleanMachine>('logClean', {
-    actors: { clearLogs: fromApi(({ targetTimestamp }) => api.log.clear(targetTimestamp)) },
+    actors: { clearLogs: fromApi((api) => ({ targetTimestamp }) => api.log.clear(targetTimestamp)) },
   }),
   implement<typeof updateCheckMachine>('updateCheck', {
-    actors: { fetchLatestRelease: fromApi(latestRelease(api.option.getLatestRelease)) },
+    actors: { fetchLatestRelease: fromApi((api) => latestRelease(api.option.getLatestRelease)) },
   }),
   implement<typeof logTableMachine>('logTable', {
     actors: {
-      fetchPage: fromApi<readonly Log[], FetchPageInput>(fetchLogPage(api.log)),
+      fetchPage: fromApi<readonly Log[], FetchPageInput>((api) => fetchLogPage(api.log)),
       searchRows: fromPromise<readonly Log[], SearchRowsInput>(() => Promise.resolve([])),
       runRowAction: fromPromise(() => Promise.reject(new Error('log rows have no actions'))),
       exportRows: fromPromise<Message | null, ExportRowsInput<Log>>(() => Promise.resolve(null)),
     },
   }),
   implement<typeof logListPageMachine>('logListPage', {
-    actors: { readClock: fromPromise(() => Promise.resolve(Math.floor(Date.now() / 1000))) },
+    actors: { readClock: fromPromise(() => Promise.resolve(Math.floor(Date.now() / 1000))), followSession, relayChildren },
   }),
-  implement<typeof logStatMachine>('logStat', { actors: { fetchLogStat: fromApi(fetchLogStat(api.log)) } }),
+  implement<typeof logStatMachine>('logStat', { actors: { fetchLogStat: fromApi((api) => fetchLogStat(api.log)) } }),
   implement<typeof logExportMachine>('logExport', {
-    actors: { downloadLogs: fromApi(downloadLogs(api.log, (file) => downloadBlob(file.name, file.blob))) },
+    actors: { downloadLogs: fromApi((api) => downloadLogs(api.log, (file) => downloadBlob(file.name, file.blob))) },
   }),
   implement<typeof footerMachine>('footer', { actors: { readStoredFooter: fromPromise(() => Promise.resolve(readStoredFooter())) } }),
-];
+]);
 
 const storage = defaultStorage();
 const rootElement = document.getElementById('root');

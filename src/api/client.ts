@@ -75,6 +75,11 @@ export interface ApiClient {
    * instead (`{"success":false,"message":…}`) is a Failure with the server's message.
    */
   readonly download: (spec: FileSpec) => TE.TaskEither<ApiError, DownloadedFile>;
+  /**
+   * The same client whose every fetch carries `signal` (a stopped actor's, conventions §2): once
+   * it aborts, pending calls end as a Network error (`aborted`) and new ones are not sent.
+   */
+  readonly withSignal: (signal: AbortSignal) => ApiClient;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -95,6 +100,8 @@ export interface ApiClientOptions {
 
 const ABSOLUTE_URL = /^https?:\/\//i;
 const MAX_TEXT_CHARS = 120;
+/** The Network error's text for a call its signal aborted (the caller is gone; nobody shows it). */
+export const ABORTED = 'aborted';
 
 export const normaliseBaseUrl = (baseUrl: string | undefined): string => (baseUrl ?? '').trim().replace(/\/+$/, '');
 
@@ -115,10 +122,15 @@ export const segment = (value: string | number): string => encodeURIComponent(St
 const defaultFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  return clientWith(options, undefined);
+}
+
+function clientWith(options: ApiClientOptions, abortSignal: AbortSignal | undefined): ApiClient {
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const fetchFn = options.fetch ?? defaultFetch;
   const onUnauthorized = options.onUnauthorized;
   const language = options.language;
+  const aborted = (): boolean => abortSignal?.aborted === true;
 
   const request =
     <A>(spec: CallSpec<A>): TE.TaskEither<ApiError, A> =>
@@ -132,18 +144,20 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const lang = external || language === undefined ? '' : language();
       if (lang !== '') headers['Accept-Language'] = lang;
       const init: RequestInit = { method: spec.method, headers, credentials: keyed ? 'omit' : (spec.credentials ?? 'include') };
+      if (abortSignal !== undefined) init.signal = abortSignal;
       if (spec.body !== undefined) {
         headers['Content-Type'] = 'application/json';
         init.body = JSON.stringify(spec.body);
       }
 
+      if (aborted()) return E.left(networkError(call, ABORTED));
       let response: Response;
       let text: string;
       try {
         response = await fetchFn(url, init);
         text = await response.text();
       } catch (error) {
-        return E.left(networkError(call, errorText(error)));
+        return E.left(networkError(call, aborted() ? ABORTED : errorText(error)));
       }
 
       if (!response.ok) {
@@ -176,11 +190,13 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const call = `GET ${spec.path}`;
       const url = `${baseUrl}${spec.path}${buildQuery(spec.query)}`;
       const init: RequestInit = { method: 'GET', headers: { Accept: `${spec.accept}, application/json` }, credentials: 'include' };
+      if (abortSignal !== undefined) init.signal = abortSignal;
+      if (aborted()) return E.left(networkError(call, ABORTED));
       let response: Response;
       try {
         response = await fetchFn(url, init);
       } catch (error) {
-        return E.left(networkError(call, errorText(error)));
+        return E.left(networkError(call, aborted() ? ABORTED : errorText(error)));
       }
       const type = (response.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
       try {
@@ -203,11 +219,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         if (E.isLeft(head)) return head;
         return E.left(decodeError(call, `expected ${spec.accept}, got a JSON envelope`));
       } catch (error) {
-        return E.left(networkError(call, errorText(error)));
+        return E.left(networkError(call, aborted() ? ABORTED : errorText(error)));
       }
     };
 
-  return { baseUrl, request, download };
+  return { baseUrl, request, download, withSignal: (signal) => clientWith(options, signal) };
 }
 
 /** The file name of a Content-Disposition header (`filename*=UTF-8''…` first, then `filename="…"`), or null. */

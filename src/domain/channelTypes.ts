@@ -1,3 +1,4 @@
+import type { MessageKey, MessageKeySuffix } from './message';
 import { paletteOf, type Palette, type SemanticColor } from './constants';
 import { msg, type Message } from './message';
 
@@ -25,16 +26,16 @@ export interface ChannelType {
   /** Default upstream base URL ('' when the channel must supply one or there is none). */
   readonly defaultBaseUrl: string;
   /** Short description shown under the type in the picker. */
-  readonly descriptionKey?: string;
+  readonly descriptionKey?: MessageKey;
   /** A hint shown in the form when the type is chosen. */
-  readonly tipKey?: string;
+  readonly tipKey?: MessageKey;
   /** The page the tip refers to (where to get the credentials). */
   readonly tipUrl?: string;
 }
 
 interface Extras {
-  readonly descriptionKey?: string;
-  readonly tipKey?: string;
+  readonly descriptionKey?: MessageKey;
+  readonly tipKey?: MessageKey;
   readonly tipUrl?: string;
 }
 
@@ -56,9 +57,10 @@ const entry = (
   ...extras,
 });
 
-const description = (n: number) => ({ descriptionKey: `domain.channelType.description.${n}` });
-const tip = (n: number, tipUrl?: string) =>
-  tipUrl === undefined ? { tipKey: `domain.channelType.tip.${n}` } : { tipKey: `domain.channelType.tip.${n}`, tipUrl };
+type Numbered<Prefix extends string> = MessageKeySuffix<Prefix> extends `${infer N extends number}` ? N : never;
+const description = (n: Numbered<'domain.channelType.description.'>) => ({ descriptionKey: `domain.channelType.description.${n}` as const });
+const tip = (n: Numbered<'domain.channelType.tip.'>, tipUrl?: string) =>
+  tipUrl === undefined ? { tipKey: `domain.channelType.tip.${n}` as const } : { tipKey: `domain.channelType.tip.${n}` as const, tipUrl };
 
 /** Every selectable type, in the console's picker order. */
 export const channelTypes: readonly ChannelType[] = [
@@ -168,7 +170,7 @@ export const balanceUnitOf = (value: number): BalanceUnit | null => balanceUnits
 // Channel form facts (spec §5 "Channel form", §2 "Channel form")
 
 /** The placeholder (hint) key of the key field for a type. */
-export const channelKeyHintKey = (value: number): string => {
+export const channelKeyHintKey = (value: number): MessageKey => {
   switch (value) {
     case 15:
       return 'domain.channelForm.keyHint.15';
@@ -197,12 +199,12 @@ export type ChannelFieldTarget =
 /** One extra form field: which value it edits and its label key. */
 export interface ChannelExtraField {
   readonly target: ChannelFieldTarget;
-  readonly labelKey: string;
+  readonly labelKey: MessageKey;
   /** true for the multi-line credentials JSON. */
   readonly multiline?: boolean;
 }
 
-const field = (target: ChannelFieldTarget, name: string, multiline = false): ChannelExtraField =>
+const field = (target: ChannelFieldTarget, name: MessageKeySuffix<'domain.channelForm.field.'>, multiline = false): ChannelExtraField =>
   multiline ? { target, labelKey: `domain.channelForm.field.${name}`, multiline } : { target, labelKey: `domain.channelForm.field.${name}` };
 
 const extraFields: ReadonlyMap<number, readonly ChannelExtraField[]> = new Map([
@@ -231,13 +233,13 @@ export const channelExtraFields = (value: number): readonly ChannelExtraField[] 
 /** Whether the type has any type-specific field. */
 export const hasChannelExtraFields = (value: number): boolean => extraFields.has(value);
 
-const notes: ReadonlyMap<number, string> = new Map([
+const notes: ReadonlyMap<number, MessageKey> = new Map<number, MessageKey>([
   [34, 'domain.channelForm.note.34'],
   [40, 'domain.channelForm.note.40'],
 ]);
 
 /** A note shown in the form for the type (34: model name is the Bot ID; 40: endpoint names). */
-export const channelFormNoteKey = (value: number): string | null => notes.get(value) ?? null;
+export const channelFormNoteKey = (value: number): MessageKey | null => notes.get(value) ?? null;
 
 /** Type 43 (Proxy) has no model fields; every other type needs at least one model. */
 export const channelTypeHasModels = (value: number): boolean => value !== 43;

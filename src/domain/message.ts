@@ -1,9 +1,24 @@
+import type { MessageKey } from '../i18n';
+
+export type { MessageKey };
+
+/**
+ * The rest of every catalogue key that starts with `Prefix`: keys built from values
+ * (`` `settings.theme.${choice}` ``) take their values from this union, so a value without a
+ * catalogue entry fails to compile.
+ */
+export type MessageKeySuffix<Prefix extends string> = MessageKey extends infer Key
+  ? Key extends `${Prefix}${infer Rest}`
+    ? Rest
+    : never
+  : never;
+
 /**
  * What machines say to the person: a catalogue key (translated by the views) or a server's
  * own text shown verbatim. Machines never hold translated strings.
  */
 export type Message =
-  | { readonly key: string; readonly params?: Readonly<Record<string, string | number>> }
+  | { readonly key: MessageKey; readonly params?: Readonly<Record<string, string | number>> }
   | { readonly text: string };
 
 export type NoticeLevel = 'success' | 'info' | 'warning' | 'error' | 'notice';
@@ -30,5 +45,5 @@ export interface StatusReloadEvent {
 export const notify = (level: NoticeLevel, message: Message): NotifyEvent => ({ type: 'notify', level, message });
 export const navigate = (to: string, replace = false): NavigateEvent => ({ type: 'navigate', to, replace });
 export const reloadStatus = (): StatusReloadEvent => ({ type: 'status.reload' });
-export const msg = (key: string, params?: Readonly<Record<string, string | number>>): Message =>
+export const msg = (key: MessageKey, params?: Readonly<Record<string, string | number>>): Message =>
   params === undefined ? { key } : { key, params };

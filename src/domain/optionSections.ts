@@ -1,3 +1,4 @@
+import type { MessageKey, MessageKeySuffix } from './message';
 /**
  * The option sections of the settings page (spec §2 "Settings", §3 "Option", contract §2.11 and
  * §3.4) as data: which tab shows them, which option keys they hold, how each is edited and
@@ -26,11 +27,11 @@ export interface OptionField {
   readonly key: string;
   readonly kind: OptionKind;
   /** Catalogue key of the label (`settings.option.<key>`). */
-  readonly labelKey: string;
+  readonly labelKey: MessageKey;
   /** Catalogue key of the helper line under the input, if any. */
-  readonly hintKey?: string;
+  readonly hintKey?: MessageKey;
   /** Catalogue key of the placeholder, if any. */
-  readonly placeholderKey?: string;
+  readonly placeholderKey?: MessageKey;
   /** Number inputs: the smallest value and the step. */
   readonly min?: number;
   readonly step?: number;
@@ -45,29 +46,37 @@ export interface OptionSection {
   readonly id: SectionId;
   readonly tab: OptionTab;
   /** Catalogue key of the section heading (`settings.section.<id>`). */
-  readonly titleKey: string;
+  readonly titleKey: MessageKey;
   /** Catalogue key of a line under the heading, if any. */
-  readonly hintKey?: string;
+  readonly hintKey?: MessageKey;
   readonly fields: readonly OptionField[];
 }
 
 /** The server accepts these themes only (contract §2.11.2: `无效的主题` otherwise). */
-export const themeChoices: readonly string[] = ['default', 'berry', 'air'];
+export type ThemeChoice = 'default' | 'berry' | 'air';
+export const themeChoices: readonly ThemeChoice[] = ['default', 'berry', 'air'];
+/** Whether a stored theme is one the server accepts. */
+export const isThemeChoice = (value: string): value is ThemeChoice => (themeChoices as readonly string[]).includes(value);
 
 type FieldExtra = Omit<OptionField, 'key' | 'kind' | 'labelKey'>;
-const field = (key: string, kind: OptionKind, extra: FieldExtra = {}): OptionField => ({
+const field = (key: MessageKeySuffix<'settings.option.'>, kind: OptionKind, extra: FieldExtra = {}): OptionField => ({
   key,
   kind,
   labelKey: `settings.option.${key}`,
   ...extra,
 });
-const hinted = (key: string, kind: OptionKind, extra: FieldExtra = {}): OptionField =>
+const hinted = (key: MessageKeySuffix<'settings.option.'> & MessageKeySuffix<'settings.hint.'>, kind: OptionKind, extra: FieldExtra = {}): OptionField =>
   field(key, kind, { hintKey: `settings.hint.${key}`, ...extra });
-const section = (id: SectionId, tab: OptionTab, fields: readonly OptionField[], hint = false): OptionSection => ({
+const section = (
+  id: SectionId,
+  tab: OptionTab,
+  fields: readonly OptionField[],
+  hintKey?: `settings.sectionHint.${SectionId}` & MessageKey,
+): OptionSection => ({
   id,
   tab,
   titleKey: `settings.section.${id}`,
-  ...(hint ? { hintKey: `settings.sectionHint.${id}` } : {}),
+  ...(hintKey === undefined ? {} : { hintKey }),
   fields,
 });
 
@@ -111,7 +120,7 @@ export const optionSections: readonly OptionSection[] = [
     'emailDomain',
     'system',
     [field('EmailDomainRestrictionEnabled', 'boolean'), hinted('EmailDomainWhitelist', 'whitelist')],
-    true,
+    'settings.sectionHint.emailDomain',
   ),
   section(
     'smtp',
@@ -123,18 +132,18 @@ export const optionSections: readonly OptionSection[] = [
       field('SMTPFrom', 'text'),
       hinted('SMTPToken', 'secret'),
     ],
-    true,
+    'settings.sectionHint.smtp',
   ),
-  section('github', 'system', [field('GitHubClientId', 'text'), hinted('GitHubClientSecret', 'secret')], true),
-  section('lark', 'system', [field('LarkClientId', 'text'), hinted('LarkClientSecret', 'secret')], true),
+  section('github', 'system', [field('GitHubClientId', 'text'), hinted('GitHubClientSecret', 'secret')], 'settings.sectionHint.github'),
+  section('lark', 'system', [field('LarkClientId', 'text'), hinted('LarkClientSecret', 'secret')], 'settings.sectionHint.lark'),
   section(
     'wechat',
     'system',
     [field('WeChatServerAddress', 'text'), hinted('WeChatServerToken', 'secret'), field('WeChatAccountQRCodeImageURL', 'text')],
-    true,
+    'settings.sectionHint.wechat',
   ),
-  section('messagePusher', 'system', [field('MessagePusherAddress', 'text'), hinted('MessagePusherToken', 'secret')], true),
-  section('turnstile', 'system', [field('TurnstileSiteKey', 'text'), hinted('TurnstileSecretKey', 'secret')], true),
+  section('messagePusher', 'system', [field('MessagePusherAddress', 'text'), hinted('MessagePusherToken', 'secret')], 'settings.sectionHint.messagePusher'),
+  section('turnstile', 'system', [field('TurnstileSiteKey', 'text'), hinted('TurnstileSecretKey', 'secret')], 'settings.sectionHint.turnstile'),
   section('server', 'system', [hinted('ServerAddress', 'text', { placeholderKey: 'settings.placeholder.ServerAddress' })]),
 
   // Other (personalisation, spec §2)

@@ -1,7 +1,7 @@
 import { channelTypeHasModels } from './channelTypes';
 import { defaultAzureApiVersion, passwordMinLength } from './constants';
 import { parseDateTime } from './format';
-import { msg, type Message } from './message';
+import { msg, type Message, type MessageKey } from './message';
 
 /**
  * The client-side rules of spec §5, as pure functions. A failed rule carries a `validation.*`
@@ -12,7 +12,7 @@ export type Verdict = { readonly ok: true } | { readonly ok: false; readonly mes
 
 const pass: Verdict = { ok: true };
 const silent: Verdict = { ok: false, message: null };
-const fail = (key: string): Verdict => ({ ok: false, message: msg(key) });
+const fail = (key: MessageKey): Verdict => ({ ok: false, message: msg(key) });
 const isBlank = (s: string): boolean => s.trim() === '';
 
 /** Whether a text parses as JSON (any JSON value, as one-api's verifyJSON). */
@@ -74,7 +74,7 @@ export function parseInteger(value: string | number): number | null {
 
 export type RatioKey = 'ModelRatio' | 'GroupRatio' | 'CompletionRatio';
 
-const ratioMessages: Readonly<Record<RatioKey, string>> = {
+const ratioMessages: Readonly<Record<RatioKey, MessageKey>> = {
   ModelRatio: 'validation.ratio.model',
   GroupRatio: 'validation.ratio.group',
   CompletionRatio: 'validation.ratio.completion',

@@ -38,7 +38,7 @@ interface SaveNoteInput {
 }
 
 const emptyNote: NoteForm = { title: '', stars: 0 };
-const tooLong = msg('note.tooLong');
+const tooLong = msg('dashboard.range.tooLong');
 const actors = {
   loadNote: notProvided<Note, { readonly id: number }>('loadNote'),
   loadTags: notProvided<readonly string[]>('loadTags'),
@@ -57,7 +57,7 @@ const noteForm = (loadOnCreate: boolean) =>
     context: (input) => ({ id: input.id, form: emptyNote, problem: null, tags: [] }),
     emptyForm: emptyNote,
     record: { region: 'note', src: 'loadNote', fill: (c, note) => ({ form: { ...c.form, title: note.title } }) },
-    lists: [{ region: 'tags', src: 'loadTags', take: (_, tags) => ({ tags: tags as readonly string[] }), unavailable: 'note.tagsUnavailable' }],
+    lists: [{ region: 'tags', src: 'loadTags', take: (_, tags) => ({ tags: tags as readonly string[] }), unavailable: 'channelForm.groupsUnavailable' }],
     loadOnCreate,
     afterLoad: (c) => (c.form.stars === 0 && c.tags.length > 0 ? { form: { ...c.form, stars: 1 } } : {}),
     setField: (c, e) => ({ form: { ...c.form, [e.field]: e.value }, problem: null }),
@@ -68,8 +68,8 @@ const noteForm = (loadOnCreate: boolean) =>
       input: (c): SaveNoteInput => ({ id: c.id, title: c.form.title, stars: c.form.stars }),
       done: (c) =>
         isEditOf(c)
-          ? { assign: { form: { ...c.form, stars: 0 } }, notice: msg('note.updated'), navigate: null, next: 'editing' }
-          : { notice: msg('note.created'), navigate: '/notes', next: 'done' },
+          ? { assign: { form: { ...c.form, stars: 0 } }, notice: msg('channelForm.updated'), navigate: null, next: 'editing' }
+          : { notice: msg('channelForm.created'), navigate: '/notes', next: 'done' },
     },
     cancelTo: (c) => (isEditOf(c) ? '/notes/' + String(c.id) : '/notes'),
     doneState: 'saved',
@@ -223,10 +223,10 @@ describe('form machine factory model', () => {
         { id: 3, title: 'new', stars: 1 },
       ]);
       expect(run.emitted).toEqual([
-        { type: 'notify', level: 'warning', message: { key: 'note.tagsUnavailable' } },
+        { type: 'notify', level: 'warning', message: { key: 'channelForm.groupsUnavailable' } },
         { type: 'notify', level: 'warning', message: tooLong },
         { type: 'notify', level: 'error', message: { text: 'title taken' } },
-        { type: 'notify', level: 'success', message: { key: 'note.updated' } },
+        { type: 'notify', level: 'success', message: { key: 'channelForm.updated' } },
         { type: 'navigate', to: '/notes/3', replace: false },
       ]);
       expect(run.snapshot.value).toBe('editing');
@@ -236,7 +236,7 @@ describe('form machine factory model', () => {
       const p = pathOf(eager, { id: null }, [tagsLoaded, change('hi'), submit, saved]);
       const run = await replayPath({ machine: eager, input: { id: null }, stubs: stubs() }, p);
       expect(run.emitted).toEqual([
-        { type: 'notify', level: 'success', message: { key: 'note.created' } },
+        { type: 'notify', level: 'success', message: { key: 'channelForm.created' } },
         { type: 'navigate', to: '/notes', replace: false },
       ]);
       expect(run.snapshot.status).toBe('done');

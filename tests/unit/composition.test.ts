@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AnyStateMachine } from 'xstate';
+import { fromPromise, type AnyStateMachine } from 'xstate';
 import * as channelForm from '../../src/machines/channelForm';
 import * as channelList from '../../src/machines/channelList';
 import * as channelTest from '../../src/machines/channelTest';
@@ -27,6 +26,9 @@ import * as tokenList from '../../src/machines/tokenList';
 import * as tokenForm from '../../src/machines/tokenForm';
 import * as userList from '../../src/machines/userList';
 import * as wechatLogin from '../../src/machines/wechatLogin';
+import type { sessionMachine } from '../../src/machines/session';
+import { implement, implementAll } from '../../src/views/app/machineRegistry';
+import { pageMachineIds } from '../../src/views/app/pageMachines';
 
 const modules = [
   channelForm,
@@ -60,25 +62,24 @@ const machines = new Map<string, AnyStateMachine>(
   modules.flatMap((m) => Object.entries(m)).filter(([name]) => name.endsWith('Machine')) as [string, AnyStateMachine][],
 );
 
-describe('the composition root', () => {
-  const main = readFileSync('src/main.tsx', 'utf8');
-  const wired = [...main.matchAll(/implement<typeof (\w+)>\('(\w+)'/g)].map((m) => ({ name: m[1]!, id: m[2]! }));
+const footerActors = { readStoredFooter: fromPromise(() => Promise.resolve('')) };
 
-  it('names every page machine by its own id', () => {
-    expect(wired.length).toBe(machines.size);
-    for (const { name, id } of wired) expect(machines.get(name)?.id, name).toBe(id);
+describe('the composition root', () => {
+  it('lists every page machine by its own id, once', () => {
+    expect(new Set(pageMachineIds).size).toBe(pageMachineIds.length);
+    expect([...pageMachineIds].sort()).toEqual([...machines.values()].map((m) => m.id).sort());
   });
 
-  it('provides every actor a page machine declares', () => {
-    for (const { name } of wired) {
-      const machine = machines.get(name)!;
-      const actors = machine.implementations.actors as Record<string, object>;
-      const block = main.slice(main.indexOf(`implement<typeof ${name}>`));
-      const next = block.indexOf('\n  implement<');
-      const body = next === -1 ? block : block.slice(0, next);
-      // child machines (e.g. the resend cooldown) come with the machine itself
-      const own = Object.keys(actors).filter((a) => !('config' in actors[a]!));
-      for (const actor of own) expect(body, `${name}.${actor}`).toMatch(new RegExp(`\\b${actor}\\b`));
-    }
+  it('the compiler checks ids and actors of implement() and the completeness of implementAll()', () => {
+    const footerImplementation = implement<typeof footer.footerMachine>('footer', { actors: footerActors });
+    expect(footerImplementation.id).toBe('footer');
+    // @ts-expect-error -- another machine's id
+    implement<typeof footer.footerMachine>('tokenForm', { actors: footerActors });
+    // @ts-expect-error -- a machine id that is not in pageMachineIds
+    implement<typeof sessionMachine>('session', {});
+    // @ts-expect-error -- an own actor left out
+    implement<typeof footer.footerMachine>('footer', { actors: {} });
+    // @ts-expect-error -- every page machine but the footer is missing
+    implementAll([footerImplementation]);
   });
 });

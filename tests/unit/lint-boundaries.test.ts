@@ -34,6 +34,13 @@ describe('layer import rules (conventions §1)', () => {
     expect((await errorsFor('src/domain/probe.ts', "import { x } from '../machines/session';\n")).length).toBeGreaterThan(0);
     expect(await errorsFor('src/domain/probe.ts', "import * as t from 'io-ts';\nimport { pipe } from 'fp-ts/function';\n")).toEqual([]);
   });
+  it('lets domain and machines import only types from src/i18n (the MessageKey union)', async () => {
+    const typeOnly = "import type { MessageKey } from '../i18n';\n";
+    expect(await errorsFor('src/domain/probe.ts', typeOnly)).toEqual([]);
+    expect((await errorsFor('src/domain/probe.ts', "import { catalogues } from '../i18n';\n")).length).toBe(1);
+    expect(await errorsFor('src/machines/probe/probe.machine.ts', "import type { MessageKey } from '../../i18n';\n")).toEqual([]);
+    expect((await errorsFor('src/machines/probe/probe.machine.ts', "import { translate } from '../../i18n';\n")).length).toBe(1);
+  });
   it('keeps the server off the console layers', async () => {
     expect((await errorsFor('server/routes/probe.ts', "import { x } from '../../src/views/app/Shell';\n")).length).toBe(1);
     expect(await errorsFor('server/routes/probe.ts', "import { User } from '../../src/domain/user';\n")).toEqual([]);

@@ -1,8 +1,6 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { User } from '../../domain/user';
-import type { AuthApi } from '../authApi';
-import type { UserApi } from '../userApi';
-import { fromApi } from './fromApi';
+import type { ApiActors } from './fromApi';
 
 /*
  * Actors of the account screens (top-up page, personal settings tab) for the composition root.
@@ -31,12 +29,16 @@ export function randomTransactionId(crypto: CryptoLike | undefined = (globalThis
 export const createTransactionIdActor: PromiseActorLogic<string> = fromPromise(() => Promise.resolve(randomTransactionId()));
 
 /** `loadSelf`: GET /api/user/self (the account with its quota and bindings). */
-export const loadSelfActor = (api: UserApi): PromiseActorLogic<User> => fromApi(() => api.getSelf());
+export const loadSelfActor = (fromApi: ApiActors): PromiseActorLogic<User> => fromApi((api) => () => api.user.getSelf());
 
 /** `redeemCode`: POST /api/user/topup {key}; the quota added. */
-export const redeemCodeActor = (api: UserApi): PromiseActorLogic<number, { readonly key: string }> =>
-  fromApi(({ key }: { readonly key: string }) => api.topUp(key));
+export const redeemCodeActor = (fromApi: ApiActors): PromiseActorLogic<number, { readonly key: string }> =>
+  fromApi((api) => ({ key }: { readonly key: string }) => api.user.topUp(key));
 
 /** `sendVerificationCode` of the e-mail binding: GET /api/verification?email=&turnstile=. */
-export const sendBindCodeActor = (api: AuthApi): PromiseActorLogic<void, { readonly email: string; readonly turnstile: string }> =>
-  fromApi(({ email, turnstile }: { readonly email: string; readonly turnstile: string }) => api.sendVerificationCode(email, turnstile));
+export const sendBindCodeActor = (fromApi: ApiActors): PromiseActorLogic<void, { readonly email: string; readonly turnstile: string }> =>
+  fromApi(
+    (api) =>
+      ({ email, turnstile }: { readonly email: string; readonly turnstile: string }) =>
+        api.auth.sendVerificationCode(email, turnstile),
+  );

@@ -4,6 +4,7 @@ import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { ApiError } from '../../domain/apiError';
 import type { Channel, ChannelTestResult } from '../../domain/channel';
 import { pageSize } from '../../domain/constants';
+import { whenAborted } from './fromApi';
 
 /**
  * Composition helpers for the channel test machine's fallback, used when the server has no
@@ -41,15 +42,18 @@ const textOf = (e: ApiError): string => (e._tag === 'Decode' ? `${e.call}: ${e.r
 /**
  * `testChannel` actor logic: GET /api/channel/test/:id?model=. A refused test (`success: false`)
  * or a failed call resolves as a failed outcome with the error's text, so a run goes on.
+ * `test` gets the actor's abort signal; a stopped actor's test delivers nothing.
  */
 export const testChannelActor = (
-  test: (id: number, model: string) => TaskEither<ApiError, ChannelTestResult>,
+  test: (id: number, model: string, signal: AbortSignal) => TaskEither<ApiError, ChannelTestResult>,
   now: () => number = () => Date.now(),
 ): PromiseActorLogic<SingleTestOutcome, { readonly id: number; readonly model: string }> =>
-  fromPromise(async ({ input }) => {
-    const result = await test(input.id, input.model)();
-    const test_time = Math.floor(now() / 1000);
-    if (E.isLeft(result)) return { success: false, message: textOf(result.left), time: 0, model: input.model, test_time };
-    const r = result.right;
-    return { success: true, message: r.message, time: r.time ?? 0, model: r.model ?? r.modelName ?? input.model, test_time };
-  });
+  fromPromise(({ input, signal }) =>
+    whenAborted(signal, async (): Promise<SingleTestOutcome> => {
+      const result = await test(input.id, input.model, signal)();
+      const test_time = Math.floor(now() / 1000);
+      if (E.isLeft(result)) return { success: false, message: textOf(result.left), time: 0, model: input.model, test_time };
+      const r = result.right;
+      return { success: true, message: r.message, time: r.time ?? 0, model: r.model ?? r.modelName ?? input.model, test_time };
+    }),
+  );

@@ -2,17 +2,60 @@ import * as E from 'fp-ts/Either';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { ApiError } from '../../domain/apiError';
+import type { ApiClient } from '../client';
+import { createApi, type Api } from '../index';
+
+/**
+ * The answer of a run whose actor was stopped: a promise that never settles, so nothing is
+ * delivered. XState aborts the signal when it stops a promise actor, and a stopped actor ignores
+ * late answers, but React's StrictMode (and any rehydrated restart) starts the same actor again:
+ * the first run's late rejection would then reach the restarted actor as its own failure (a
+ * "cannot reach the server" toast for a request nobody waits for).
+ */
+export async function whenAborted<A>(signal: AbortSignal, run: () => Promise<A>): Promise<A> {
+  let value: A;
+  try {
+    value = await run();
+  } catch (error) {
+    if (signal.aborted) return never<A>();
+    throw error;
+  }
+  return signal.aborted ? never<A>() : value;
+}
+
+const never = <A>(): Promise<A> => new Promise<A>(() => undefined);
 
 /**
  * Promise actor logic from an API function: resolves with its result, or rejects with the
  * ApiError itself (plain data), which the machine reads from `xstate.error.actor.<id>`'s `error`.
+ * `fn` gets the actor's abort signal (conventions §2: a stopped actor cancels its work); once it
+ * aborts, the run delivers nothing, neither a result nor an error.
  *
- *   sessionMachine.provide({ actors: { logIn: fromApi(api.auth.login) } })
- *   fromApi((input: { id: number }) => api.token.get(input.id))
+ *   fromApi((input: { id: number }, signal) => createApi(client.withSignal(signal)).token.get(input.id))
+ *
+ * The composition root uses `apiActors(client)`, which hands `fn` the API bound to the signal.
  */
-export const fromApi = <A, I = void>(fn: (input: I) => TaskEither<ApiError, A>): PromiseActorLogic<A, I> =>
-  fromPromise<A, I>(async ({ input }) => {
-    const result = await fn(input)();
-    if (E.isLeft(result)) throw result.left;
-    return result.right;
-  });
+export const fromApi = <A, I = void>(fn: (input: I, signal: AbortSignal) => TaskEither<ApiError, A>): PromiseActorLogic<A, I> =>
+  fromPromise<A, I>(({ input, signal }) =>
+    whenAborted(signal, async () => {
+      const result = await fn(input, signal)();
+      if (E.isLeft(result)) throw result.left;
+      return result.right;
+    }),
+  );
+
+/** `fromApi` over the API bound to the actor's abort signal: `bind` picks the call from it. */
+export type ApiActors = <A, I = void>(bind: (api: Api) => (input: I) => TaskEither<ApiError, A>) => PromiseActorLogic<A, I>;
+
+/**
+ * The composition root's `fromApi`: every run builds the API over `client` with the actor's
+ * signal on each fetch, so stopping the actor (leaving the page) aborts its requests.
+ *
+ *   const fromApi = apiActors(client);
+ *   fromApi((api) => api.auth.login)
+ *   fromApi((api) => ({ id }: { readonly id: number }) => api.token.get(id))
+ */
+export const apiActors =
+  (client: ApiClient): ApiActors =>
+  <A, I = void>(bind: (api: Api) => (input: I) => TaskEither<ApiError, A>): PromiseActorLogic<A, I> =>
+    fromApi<A, I>((input, signal) => bind(createApi(client.withSignal(signal)))(input));

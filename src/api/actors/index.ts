@@ -1,4 +1,5 @@
-export { fromApi } from './fromApi';
+export { apiActors, fromApi, whenAborted } from './fromApi';
+export type { ApiActors } from './fromApi';
 export { copyText, copyTextActor } from './browser/clipboard';
 export type { ClipboardEnv } from './browser/clipboard';
 export { downloadText, downloadTextActor } from './browser/downloads';

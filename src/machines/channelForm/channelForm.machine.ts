@@ -91,7 +91,8 @@ export const channelFormMachine = createFormMachine<
   ChannelFormInput,
   Channel,
   typeof channelFormActors,
-  ChannelFormEmitted
+  ChannelFormEmitted,
+  'channelForm'
 >({
   id: 'channelForm',
   context: (input) => ({

@@ -16,7 +16,7 @@ import {
   type StateValue,
 } from 'xstate';
 import { describeError } from '../../domain/apiError';
-import { msg, navigate, notify, type Message, type NavigateEvent, type NoticeLevel, type NotifyEvent } from '../../domain/message';
+import { msg, navigate, notify, type Message, type MessageKey, type NavigateEvent, type NoticeLevel, type NotifyEvent } from '../../domain/message';
 
 /** What every edit form keeps: the record's id (null: creating), the draft, and the rule the last submit broke. */
 export interface FormContext<TForm, TProblem> {
@@ -67,7 +67,7 @@ export interface FormListLoader<TContext> {
   /** The context the list's output fills. */
   readonly take: (context: TContext, output: unknown) => Partial<TContext>;
   /** The catalogue key of the warning when the list could not be loaded. */
-  readonly unavailable: string;
+  readonly unavailable: MessageKey;
 }
 
 type Change<TContext> = Partial<TContext> | null;
@@ -125,7 +125,14 @@ type ProvidedActors<TActors> = {
  * state values (`matches` takes any value); context, events, input, emitted events and actors
  * are the form's own.
  */
-export type FormMachine<TContext extends MachineContext, TEvent extends EventObject, TInput, TActors, TEmitted extends EventObject> = StateMachine<
+export type FormMachine<
+  TContext extends MachineContext,
+  TEvent extends EventObject,
+  TInput,
+  TActors,
+  TEmitted extends EventObject,
+  TId extends string = string,
+> = StateMachine<
   TContext,
   TEvent,
   Record<string, AnyActorRef | undefined>,
@@ -139,7 +146,7 @@ export type FormMachine<TContext extends MachineContext, TEvent extends EventObj
   unknown,
   TEmitted,
   MetaObject,
-  StateSchema
+  StateSchema & { readonly id: TId }
 >;
 
 /** The placeholder of an actor the composition root provides ("<name> not provided"). */
@@ -175,7 +182,8 @@ export function createFormMachine<
   TRecord,
   TActors extends Readonly<Record<string, AnyActorLogic>>,
   TEmitted extends EventObject = FormEmitted,
->(spec: FormSpec<TContext, TEvent, TInput, TRecord> & { readonly actors: TActors }) {
+  TId extends string = string,
+>(spec: FormSpec<TContext, TEvent, TInput, TRecord> & { readonly actors: TActors; readonly id: TId }) {
   const lists = spec.lists ?? [];
   const edits = (spec.edits ?? {}) as Record<string, ((context: TContext, event: TEvent) => Change<TContext>) | undefined>;
   const editOf = (context: TContext, event: TEvent): Change<TContext> => edits[event.type]?.(context, event) ?? null;
@@ -325,7 +333,7 @@ export function createFormMachine<
         if (!verdict.ok && verdict.notice !== null) enqueue.emit(notify(verdict.notice.level, verdict.notice.message) as never);
       }),
       notifyFailure: emit((_, params: { error: unknown }) => failureNotice(params.error) as never),
-      notifyUnavailable: emit((_, params: { key: string }) => notify('warning', msg(params.key)) as never),
+      notifyUnavailable: emit((_, params: { key: MessageKey }) => notify('warning', msg(params.key)) as never),
       saved: enqueueActions(({ context, enqueue }, params: { output: unknown }) => {
         const saved = spec.save.done(context, params.output);
         if (saved.assign !== undefined) enqueue.assign(saved.assign);
@@ -337,5 +345,5 @@ export function createFormMachine<
     },
   });
   // The chart is built from the spec, so its state values are not known to the compiler: `matches` takes any value.
-  return formSetup.createMachine(config as never) as unknown as FormMachine<TContext, TEvent, TInput, TActors, TEmitted>;
+  return formSetup.createMachine(config as never) as unknown as FormMachine<TContext, TEvent, TInput, TActors, TEmitted, TId>;
 }

@@ -1,8 +1,9 @@
-import { assign, emit, fromCallback, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { assign, emit, fromPromise, setup } from 'xstate';
 import { logScopeParam, type LogScope } from '../../domain/logQuery';
 import type { NotifyEvent } from '../../domain/message';
 import type { TableQuery } from '../../domain/tableQuery';
 import { logExportMachine, logStatMachine, logTableMachine } from '../logList';
+import { relayChildren } from '../pageRelay';
 import { followSession, readSessionFacts, type SessionChanged, type SessionRef } from '../sessionWatch';
 import type { QueryChanged } from '../table';
 
@@ -31,20 +32,6 @@ export type LogListPageEmitted = NotifyEvent | QueryChanged;
 
 /** The children of the page, by invoke id (each also the child's machine id). */
 export const logListPageChildren = ['logTable', 'logStat', 'logExport'] as const;
-
-/**
- * Relays every event the page's children named `ids` emit to the page. The children are read
- * from the page's snapshot when the relay starts (after the state that invokes them is entered),
- * not from the system: a restart for another scope starts new children under the same ids.
- */
-export const relayChildren = fromCallback<AnyEventObject, { readonly page: AnyActorRef; readonly ids: readonly string[] }>(({ input, sendBack }) => {
-  const children = (input.page.getSnapshot() as { children: Record<string, AnyActorRef | undefined> }).children;
-  const subs = input.ids
-    .map((id) => children[id])
-    .filter((child): child is AnyActorRef => child !== undefined)
-    .map((child) => child.on('*', (event: AnyEventObject) => sendBack(event)));
-  return () => subs.forEach((s) => s.unsubscribe());
-});
 
 /** Whose logs a user with this role sees. */
 export const scopeOf = (admin: boolean): LogScope => (admin ? 'admin' : 'self');

@@ -11,3 +11,17 @@ export const relayEmitted = fromCallback<AnyEventObject, { readonly systemIds: r
     .map((child) => child.on('*', (event: AnyEventObject) => sendBack(event)));
   return () => subs.forEach((s) => s.unsubscribe());
 });
+
+/**
+ * Relays every event the page's children named `ids` emit to the page. The children are read
+ * from the page's snapshot when the relay starts (after the state that invokes them is entered),
+ * not from the system: a restart for another scope starts new children under the same ids.
+ */
+export const relayChildren = fromCallback<AnyEventObject, { readonly page: AnyActorRef; readonly ids: readonly string[] }>(({ input, sendBack }) => {
+  const children = (input.page.getSnapshot() as { children: Record<string, AnyActorRef | undefined> }).children;
+  const subs = input.ids
+    .map((id) => children[id])
+    .filter((child): child is AnyActorRef => child !== undefined)
+    .map((child) => child.on('*', (event: AnyEventObject) => sendBack(event)));
+  return () => subs.forEach((s) => s.unsubscribe());
+});

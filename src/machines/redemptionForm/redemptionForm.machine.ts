@@ -118,7 +118,8 @@ export const redemptionFormMachine = createFormMachine<
   RedemptionFormInput,
   Redemption,
   typeof redemptionFormActors,
-  RedemptionFormEmitted
+  RedemptionFormEmitted,
+  'redemptionForm'
 >({
   id: 'redemptionForm',
   context: (input) => ({ id: input.id, form: emptyRedemptionForm, problem: null, keys: [], createdName: '' }),

@@ -1,2 +1,3 @@
 export * from './register.machine';
 export * from './register.selectors';
+export * from './watchSession';

@@ -1,4 +1,4 @@
-import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom, type AnyActorRef, type EventObject } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, fromPromise, setup, type ActorRefFrom, type AnyActorRef } from 'xstate';
 import { accountFieldsProblem } from '../../domain/accountRules';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
@@ -6,7 +6,7 @@ import type { RegisterPayload } from '../../domain/user';
 import { checkTurnstile, validateEmailForCode, validateRegistration, type Verdict } from '../../domain/validation';
 import { resendCooldownMachine, resendCooldownSeconds } from '../resendCooldown/resendCooldown.machine';
 import type { sessionMachine } from '../session/session.machine';
-import { selectStatus } from '../session/session.selectors';
+import { watchSession } from './watchSession';
 
 /** The registration form as typed (e-mail and code are '' when e-mail verification is off). */
 export interface RegistrationValues {
@@ -74,25 +74,6 @@ export interface RememberAffCodeInput {
 }
 
 export type RegisterEmitted = NotifyEvent | NavigateEvent;
-
-const flagsOf = (session: SessionRef): RegisterFlags => {
-  const status = selectStatus((session as ActorRefFrom<typeof sessionMachine>).getSnapshot());
-  return { emailVerification: status?.email_verification ?? false, turnstileEnabled: status?.turnstile_check ?? false };
-};
-
-/** Reports the session's flags as `status.changed`: now, and after every change of them. */
-export const watchSession = fromCallback<EventObject, { readonly session: SessionRef }>(({ input, sendBack }) => {
-  let last: RegisterFlags | null = null;
-  const report = () => {
-    const flags = flagsOf(input.session);
-    if (last !== null && last.emailVerification === flags.emailVerification && last.turnstileEnabled === flags.turnstileEnabled) return;
-    last = flags;
-    sendBack({ type: 'status.changed', ...flags } satisfies RegisterStatusChanged);
-  };
-  report();
-  const sub = input.session.subscribe(report);
-  return () => sub.unsubscribe();
-});
 
 /** The machine's input, as the start event carries it (the session is an actor, not context). */
 const startInput = (event: unknown): RegisterInput => (event as { readonly input: RegisterInput }).input;

@@ -81,7 +81,8 @@ export const tokenFormMachine = createFormMachine<
   TokenFormInput,
   Token,
   typeof tokenFormActors,
-  TokenFormEmitted
+  TokenFormEmitted,
+  'tokenForm'
 >({
   id: 'tokenForm',
   context: (input) => ({

@@ -152,7 +152,7 @@ function checkUserForm(context: UserFormContext): SubmitVerdict<Message> {
  * says so and nothing is sent), saves, says '用户信息更新成功！' and stays, the password box emptied.
  * A failed save keeps the form. Cancel goes to /setting from edit (spec §2), to /user from create.
  */
-export const userFormMachine = createFormMachine<UserFormContext, UserFormEvent, UserFormInput, User, typeof userFormActors, UserFormEmitted>({
+export const userFormMachine = createFormMachine<UserFormContext, UserFormEvent, UserFormInput, User, typeof userFormActors, UserFormEmitted, 'userForm'>({
   id: 'userForm',
   context: (input) => ({ id: input.id, form: emptyUserForm, groupOptions: [], problem: null }),
   emptyForm: emptyUserForm,

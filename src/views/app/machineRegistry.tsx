@@ -1,7 +1,8 @@
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useActorRef } from '@xstate/react';
-import type { ActorRefFrom, AnyActorRef, AnyMachineSnapshot, AnyStateMachine, InputFrom } from 'xstate';
+import type { ActorRefFrom, AnyActorRef, AnyMachineSnapshot, AnyStateMachine, InputFrom, StateMachine } from 'xstate';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { PageMachineId } from './pageMachines';
 
 /**
  * Machines with their actors provided, keyed by machine id. The composition root
@@ -18,20 +19,57 @@ interface Registry {
 /** What `machine.provide()` takes: actors, actions, guards, delays. */
 export type ImplementationOf<M extends AnyStateMachine> = Parameters<M['provide']>[0];
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- positions of StateMachine's type parameters, only matched */
+/** The id a machine declares (`createMachine({ id: 'register' })`) as a literal type; never without one. */
+export type MachineIdOf<M extends AnyStateMachine> =
+  M extends StateMachine<any, any, any, any, any, any, any, any, any, any, any, any, any, infer Schema, any>
+    ? Schema extends { readonly id: infer Id extends string }
+      ? Id
+      : never
+    : never;
+
+type ProvidedActorOf<M extends AnyStateMachine> =
+  M extends StateMachine<any, any, any, infer Actor, any, any, any, any, any, any, any, any, any, any, any> ? Actor : never;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** The `src` names of a machine's own actors (invoked machines come with the machine itself). */
+type OwnActorSrc<Actor> = Actor extends { readonly src: infer Src extends string; readonly logic: infer Logic }
+  ? Logic extends AnyStateMachine
+    ? never
+    : Src
+  : never;
+
+/** `ImplementationOf<M>` that names every own actor of the machine: a missing one fails to compile. */
+export type CompleteImplementationOf<M extends AnyStateMachine> = ImplementationOf<M> &
+  ([OwnActorSrc<ProvidedActorOf<M>>] extends [never]
+    ? unknown
+    : { readonly actors: { readonly [Src in OwnActorSrc<ProvidedActorOf<M>>]: unknown } });
+
 /**
  * A machine's implementations by machine id, without the machine itself: the composition root
  * names them with a type-only import, so a page's machine code loads with the page's chunk.
  */
-export interface MachineImplementation {
-  readonly id: string;
+export interface MachineImplementation<Id extends string = string> {
+  readonly id: Id;
   readonly implementation: object;
 }
 
-/** `implement<typeof registerMachine>('register', { actors: {...} })`, checked against the machine's types. */
-export const implement = <M extends AnyStateMachine>(id: M['id'], implementation: ImplementationOf<M>): MachineImplementation => ({
-  id,
-  implementation: implementation,
-});
+/**
+ * `implement<typeof registerMachine>('register', { actors: {...} })`, checked against the machine's
+ * types: the id is the one the machine declares and one of `pageMachineIds`, every own actor is given.
+ */
+export const implement = <M extends AnyStateMachine>(
+  id: MachineIdOf<M> & PageMachineId,
+  implementation: CompleteImplementationOf<M>,
+): MachineImplementation<MachineIdOf<M> & PageMachineId> => ({ id, implementation });
+
+/** The ids of `pageMachineIds` a list of implementations leaves out. */
+type MissingIds<L extends readonly MachineImplementation[]> = Exclude<PageMachineId, L[number]['id']>;
+
+/** The composition root's implementations: one for every id of `pageMachineIds`, or a compile error naming the missing ones. */
+export const implementAll = <const L extends readonly MachineImplementation<PageMachineId>[]>(
+  list: L & ([MissingIds<L>] extends [never] ? unknown : { readonly missingIds: MissingIds<L> }),
+): readonly MachineImplementation[] => list;
 
 const MachineRegistryContext = createContext<Registry>({ machines: new Map(), implementations: new Map(), snapshots: new Map() });
 

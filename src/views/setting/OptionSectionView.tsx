@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Button, Card, Field, Flex, Heading, Input, NativeSelect, Stack, Switch, Tag, Text, Textarea, Wrap } from '@chakra-ui/react';
 import type { Message } from '../../domain/message';
-import { hasSaveButton, themeChoices, whitelistEntries, type OptionField, type OptionSection } from '../../domain/optionSections';
+import { hasSaveButton, isThemeChoice, themeChoices, whitelistEntries, type OptionField, type OptionSection } from '../../domain/optionSections';
 import { useRenderMessage, useT } from '../app/i18n';
 
 export interface OptionSectionViewProps {
@@ -160,7 +160,7 @@ function OptionFieldView({ field, ...props }: OptionSectionViewProps & { readonl
       control = (
         <NativeSelect.Root disabled={busy}>
           <NativeSelect.Field id={id} name={field.key} value={value} onChange={change}>
-            {!themeChoices.includes(value) && <option value={value}>{value}</option>}
+            {!isThemeChoice(value) && <option value={value}>{value}</option>}
             {themeChoices.map((c) => (
               <option key={c} value={c}>
                 {render({ key: `settings.theme.${c}` })}

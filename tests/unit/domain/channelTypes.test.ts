@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as ct from '../../../src/domain/channelTypes';
 import { paletteOf, type SemanticColor } from '../../../src/domain/constants';
-import { renderMessage } from '../../../src/i18n';
+import { renderMessage, type MessageKey } from '../../../src/i18n';
 
-const zh = (key: string) => renderMessage('zh', { key });
+const zh = (key: MessageKey) => renderMessage('zh', { key });
 const catalogueFile = '/work/shared/contract/data/channel-types.json';
 
 interface RawType {
