@@ -88,4 +88,21 @@ export const boundaries = [
       ],
     },
   },
+  {
+    // Views render state and send the person's intents; wiring one actor to another (an effect
+    // that subscribes to or sends to an actor) belongs in a parent page machine (conventions §2).
+    name: 'boundaries/views-wiring',
+    files: ['src/views/**/*.{ts,tsx}'],
+    ignores: ['src/views/**/*.stories.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='useMachine']", message: 'useMachine is deprecated: use useActorRef + useSelector.' },
+        {
+          selector: "CallExpression[callee.name=/^use(Layout)?Effect$/] CallExpression[callee.property.name=/^(send|on|subscribe)$/]",
+          message: 'A view does not wire actors in an effect (subscribe, on, send): route the events in a parent page machine.',
+        },
+      ],
+    },
+  },
 ];

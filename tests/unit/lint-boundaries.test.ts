@@ -49,3 +49,21 @@ describe('layer import rules (conventions §1)', () => {
     expect(await errorsFor('server/http/probe.ts', "import { createApi } from './api';\n")).toEqual([]);
   });
 });
+
+describe('views do not wire actors (conventions §2)', () => {
+  it('rejects an effect that subscribes to one actor and sends to another', async () => {
+    const code = [
+      "import { useEffect } from 'react';",
+      'export function useWire(a: { on(t: string, f: () => void): { unsubscribe(): void } }, b: { send(e: object): void }) {',
+      "  useEffect(() => { const s = a.on('done', () => b.send({ type: 'reload' })); return () => s.unsubscribe(); }, [a, b]);",
+      '}',
+      '',
+    ].join('\n');
+    const errors = await errorsFor('src/views/probe/useWire.ts', code);
+    expect(errors.join('\n')).toMatch(/parent page machine/);
+  });
+  it('lets a view send the person\'s intents from handlers', async () => {
+    const code = "export const onClick = (b: { send(e: object): void }) => () => b.send({ type: 'page.next' });\n";
+    expect(await errorsFor('src/views/probe/Handlers.ts', code)).toEqual([]);
+  });
+});
