@@ -7,6 +7,7 @@ import * as dashboard from '../../src/machines/dashboard';
 import * as footer from '../../src/machines/footer';
 import * as logClean from '../../src/machines/logClean';
 import * as logList from '../../src/machines/logList';
+import * as logListPage from '../../src/machines/logListPage';
 import * as updateCheck from '../../src/machines/updateCheck';
 import * as oauthCallback from '../../src/machines/oauthCallback';
 import * as oauthLaunch from '../../src/machines/oauthLaunch';
@@ -38,6 +39,7 @@ const modules = [
   footer,
   logClean,
   logList,
+  logListPage,
   updateCheck,
   oauthCallback,
   oauthLaunch,
