@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router-dom';
+import { inviteCodeOf } from '../../domain/inviteCode';
 import { selectStatus } from '../../machines/session/session.selectors';
 import { SessionContext } from '../app/sessionContext';
 import { RegisterPageContainer } from './RegisterPageContainer';
@@ -13,5 +14,5 @@ export function RegisterPage() {
   const session = SessionContext.useActorRef();
   const siteKey = turnstileSettings(SessionContext.useSelector(selectStatus)).siteKey;
   const [params] = useSearchParams();
-  return <RegisterPageContainer session={session} turnstileSiteKey={siteKey} affCode={params.get('aff') ?? ''} />;
+  return <RegisterPageContainer session={session} turnstileSiteKey={siteKey} affCode={inviteCodeOf(params.toString())} />;
 }
