@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { chunkEvent, contentText, imageOf, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, type Json, type NativeWire, type StreamTranslator } from './wire';
+import { chunkEvent, contentText, imageOf, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, pushTurn, type Json, type NativeWire, type StreamTranslator, type Turn } from './wire';
 
 /**
  * Anthropic's Messages API (channel type 14) as a native wire: OpenAI chat requests become
@@ -75,14 +75,6 @@ function blocksOf(content: unknown): Json[] | string {
 }
 
 
-/** Appends a turn, merging it into the previous one of the same role (Anthropic alternates roles). */
-function pushTurn(turns: { role: string; content: Json[] }[], role: 'user' | 'assistant', blocks: Json[]): void {
-  if (blocks.length === 0) return;
-  const last = turns.at(-1);
-  if (last !== undefined && last.role === role) last.content.push(...blocks);
-  else turns.push({ role, content: [...blocks] });
-}
-
 /** Anthropic's `tool_choice` for OpenAI's `tool_choice` and `parallel_tool_calls`, or undefined. */
 function toolChoiceOf(choice: unknown, parallel: unknown): Json | undefined {
   const noParallel = parallel === false ? { disable_parallel_tool_use: true } : {};
@@ -97,7 +89,7 @@ function toolChoiceOf(choice: unknown, parallel: unknown): Json | undefined {
 export function anthropicRequest(json: Readonly<Json>, model: string): Json | string {
   const messages = Array.isArray(json.messages) ? (json.messages as unknown[]) : [];
   const system: string[] = [];
-  const turns: { role: string; content: Json[] }[] = [];
+  const turns: Turn[] = [];
   for (const message of messages) {
     if (!isObject(message)) return 'messages: every message must be an object';
     const role = str(message.role);
@@ -125,7 +117,7 @@ export function anthropicRequest(json: Readonly<Json>, model: string): Json | st
     }
   }
   if (turns.length === 0) return 'messages: at least one user or assistant message is required';
-  const body: Json = { model, messages: turns };
+  const body: Json = { model, messages: turns.map((t) => ({ role: t.role, content: t.items })) };
   if (system.length > 0) body.system = system.join('\n');
   const max = json.max_completion_tokens ?? json.max_tokens;
   body.max_tokens = typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : defaultMaxTokens;

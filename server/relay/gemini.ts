@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { chunkEvent, contentText, imageOf, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, type Json, type NativeWire, type StreamTranslator } from './wire';
+import { chunkEvent, contentText, imageOf, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, pushTurn, type Json, type NativeWire, type StreamTranslator, type Turn } from './wire';
 
 /**
  * Google's Gemini API (channel type 24) as a native wire, from its public API reference:
@@ -64,14 +64,6 @@ function partsOf(content: unknown): Json[] | string {
   return parts;
 }
 
-/** Appends a turn, merging it into the previous one of the same role. */
-function pushTurn(turns: { role: string; parts: Json[] }[], role: 'user' | 'model', parts: Json[]): void {
-  if (parts.length === 0) return;
-  const last = turns.at(-1);
-  if (last !== undefined && last.role === role) last.parts.push(...parts);
-  else turns.push({ role, parts: [...parts] });
-}
-
 function toolConfigOf(choice: unknown): Json | undefined {
   if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
   if (choice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
@@ -86,7 +78,7 @@ function toolConfigOf(choice: unknown): Json | undefined {
 export function geminiChatRequest(json: Readonly<Json>): Json | string {
   const messages = Array.isArray(json.messages) ? (json.messages as unknown[]) : [];
   const system: string[] = [];
-  const turns: { role: string; parts: Json[] }[] = [];
+  const turns: Turn[] = [];
   /** Tool call id -> function name (a functionResponse is named after its call). */
   const callNames = new Map<string, string>();
   for (const message of messages) {
@@ -125,7 +117,7 @@ export function geminiChatRequest(json: Readonly<Json>): Json | string {
     }
   }
   if (turns.length === 0) return 'messages: at least one user or assistant message is required';
-  const body: Json = { contents: turns };
+  const body: Json = { contents: turns.map((t) => ({ role: t.role, parts: t.items })) };
   if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n') }] };
   const config: Json = {};
   if (typeof json.temperature === 'number') config.temperature = json.temperature;

@@ -67,6 +67,20 @@ export function toolArguments(args: unknown): Json {
   }
 }
 
+/** A provider turn being built: its role and its items (content blocks, parts). */
+export interface Turn {
+  readonly role: string;
+  readonly items: Json[];
+}
+
+/** Appends a turn, merged into the previous one of the same role (Anthropic and Gemini alternate roles). */
+export function pushTurn(turns: Turn[], role: string, items: readonly Json[]): void {
+  if (items.length === 0) return;
+  const last = turns.at(-1);
+  if (last !== undefined && last.role === role) last.items.push(...items);
+  else turns.push({ role, items: [...items] });
+}
+
 /** One OpenAI `chat.completion.chunk` event. */
 export function chunkEvent(id: string, created: number, model: string, delta: Json, finishReason: string | null): string {
   return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
