@@ -36,7 +36,7 @@ const rssSlackMb = 120;
 
 const checkout = process.env.HOSTILE_GATEWAY_CHECKOUT;
 /** Runs of one attack before it is judged (see `attackCalmly`). */
-const attempts = 3;
+const attempts = 5;
 
 describe('hostile clients: no request stalls everyone else', () => {
   let upstream: FloodUpstream;

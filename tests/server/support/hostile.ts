@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -363,14 +363,8 @@ export function stalledStreamAttack(gateway: HostileGateway, clients = 20, holdM
 export function deepJsonAttack(gateway: HostileGateway, timeoutMs = 30_000): Attack {
   const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
   const huge = deep(1_900_000);
-  const post = async (path: string, body: string, headers: Record<string, string> = {}): Promise<[string, string]> => {
-    try {
-      const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(timeoutMs) });
-      return [String(response.status), (await response.text()).slice(0, 300)];
-    } catch (error) {
-      return [error instanceof Error ? error.name : 'error', ''];
-    }
-  };
+  const post = (path: string, body: string, headers: Record<string, string> = {}): Promise<[string, string]> =>
+    postEarlyAnswer(`${gateway.url}${path}`, body, { 'Content-Type': 'application/json', ...headers }, timeoutMs);
   const relayDeep = `{"model":"gpt-3.5-turbo","messages":[{"role":"user","content":"x"}],"x":${deep(100_000)}}`;
   const small = deep(5000);
   const many = `{"model":"gpt-3.5-turbo","messages":[{"role":"user","content":"x"}],"x":[${Array(1_000_000).fill('{"a":"b"}').join(',')}]}`;
@@ -383,6 +377,40 @@ export function deepJsonAttack(gateway: HostileGateway, timeoutMs = 30_000): Att
       post('/v1/chat/completions', relayDeep, { Authorization: `Bearer sk-${gateway.poorKey}` }),
       post('/v1/chat/completions', many, { Authorization: `Bearer sk-${gateway.poorKey}` }),
     ]);
+}
+
+/**
+ * POSTs `body` with node:http and reads the answer even when the gateway gives it before the body
+ * is all sent and then closes the connection (what a refused oversized body gets): fetch reports
+ * such a request as a failed one (`TypeError`, the write broke), whatever the answer said.
+ * Resolves `[status, first 300 characters]`, or `[error name, '']` when no answer came.
+ */
+function postEarlyAnswer(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<[string, string]> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: [string, string]): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const payload = Buffer.from(body);
+    const request = httpRequest(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(payload.length) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const done = (): void => finish([String(response.statusCode), Buffer.concat(chunks).toString('utf8').slice(0, 300)]);
+      response.on('end', done);
+      response.on('error', done);
+      response.on('close', done);
+    });
+    const timer = setTimeout(() => {
+      request.destroy();
+      finish(['TimeoutError', '']);
+    }, timeoutMs);
+    // A write that breaks because the answer came first is not the outcome; the answer is.
+    request.on('error', (error) => setTimeout(() => finish([error.name, '']), 1000));
+    request.end(payload);
+  });
 }
 
 /** Attack 4 (an upstream's): streams whose first event never ends (64 MB without a line break), from 4 clients. */
