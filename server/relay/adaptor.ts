@@ -1,5 +1,6 @@
 import { channelTypeByValue } from '../../src/domain/channelTypes';
 import { anthropicVersion, anthropicWire } from './anthropic';
+import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import type { RelayChannel, RelayMode } from './types';
 import type { NativeWire } from './wire';
@@ -7,7 +8,8 @@ import type { NativeWire } from './wire';
 /**
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
- * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini) also
+ * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
+ * AWS Bedrock) also
  * translate the body and the answer (server/relay/wire.ts). The other types with a native adaptor
  * in one-api (Baidu, Zhipu…) are not relayable yet: the relay and the channel test answer
  * `unsupportedTypeMessage` for them.
@@ -37,6 +39,7 @@ export const isCompatibilityType = (type: number): boolean => compatiblePaths.ha
 const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [14, anthropicWire],
   [24, geminiWire],
+  [33, bedrockWire],
 ]);
 
 /** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
@@ -55,7 +58,16 @@ export function unsupportedTypeMessage(type: number): string {
 export interface UpstreamTarget {
   readonly url: string;
   readonly headers: Record<string, string>;
+  /**
+   * For providers that sign each request (AWS): the final headers of a POST of `body` with
+   * `headers`. Rejects with a message naming what is wrong with the channel's credential.
+   */
+  readonly sign?: (headers: Readonly<Record<string, string>>, body: string) => Promise<Record<string, string>>;
 }
+
+/** The headers a request is sent with: the target's, signed over the body when it signs. */
+export const sentHeaders = (target: UpstreamTarget, headers: Readonly<Record<string, string>>, body: string): Promise<Record<string, string>> =>
+  target.sign === undefined ? Promise.resolve({ ...headers }) : target.sign(headers, body);
 
 /** The channel columns the URL and headers depend on. */
 export type AdaptorChannel = Pick<RelayChannel, 'type' | 'key' | 'base_url' | 'other' | 'config'>;
@@ -138,6 +150,18 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
       const path = geminiPath(mode, model, stream);
       const version = jsonObject(channel.config)?.api_version;
       return path === null ? null : { url: `${base}/${typeof version === 'string' && version !== '' ? version : defaultGeminiVersion}${path}`, headers: { 'x-goog-api-key': key } };
+    }
+    case 33: {
+      if (mode !== 'chat') return null;
+      const credential = awsCredentialOf(channel.key, jsonObject(channel.config));
+      // without a credential the request is refused when it is signed, before anything is sent
+      const url = bedrockUrl(base, credential?.region ?? 'us-east-1', model, stream);
+      const accept = stream ? 'application/vnd.amazon.eventstream' : 'application/json';
+      return {
+        url,
+        headers: { Accept: accept },
+        sign: (headers, body) => (credential === null ? Promise.reject(new Error(awsCredentialMessage)) : signBedrock(credential, url, headers, body)),
+      };
     }
     case 16:
     case 17:

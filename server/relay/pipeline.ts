@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
-import { isRelayableType, nativeWireOf, unsupportedTypeMessage, upstreamTarget } from './adaptor';
+import { isRelayableType, nativeWireOf, sentHeaders, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
 import { boundedUsage, type UsageLimits } from './usageBound';
@@ -409,13 +409,15 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     ...target.headers,
     'Content-Type': wire === undefined ? (c.req.header('Content-Type') ?? 'application/json') : 'application/json',
   };
+  // the client's Accept, unless the provider's wire names its own (AWS's event stream)
   const accept = c.req.header('Accept');
-  if (accept !== undefined) headers.Accept = accept;
+  if (target.headers.Accept !== undefined) headers.Accept = target.headers.Accept;
+  else if (accept !== undefined) headers.Accept = accept;
   else if (req.stream) headers.Accept = 'text/event-stream';
 
   let upstream: UpstreamResponse;
   try {
-    upstream = await postUpstream(target.url, headers, sentText, abort.signal);
+    upstream = await postUpstream(target.url, await sentHeaders(target, headers, sentText), sentText, abort.signal);
   } catch (error) {
     return refunded(abortedFailure(error));
   }

@@ -16,10 +16,23 @@ export interface NativeWire {
    * channel's system prompt), or a message naming what cannot be translated.
    */
   requestBody(mode: RelayMode, json: Readonly<Record<string, unknown>>, model: string): { readonly body: string } | { readonly invalid: string };
-  /** The OpenAI JSON text of a whole answer (status 200) or of an error answer (any status). */
-  answerText(status: number, text: string, model: string): string;
+  /** The OpenAI JSON text of a whole answer (status 200) or of an error answer (any status); `header` reads the answer's headers. */
+  answerText(status: number, text: string, model: string, header?: (name: string) => string | null): string;
   /** A translator of the provider's stream into OpenAI `data:` events. */
   streamTranslator(model: string): StreamTranslator;
+  /**
+   * A stream that is not text/event-stream (AWS's binary event stream): its content type, and a
+   * decoder of its bytes into the server-sent-event text the translator reads.
+   */
+  readonly streamFraming?: { readonly contentType: string; decoder(): StreamDecoder };
+}
+
+/** Turns a provider's binary stream framing into server-sent-event text, as the bytes arrive. */
+export interface StreamDecoder {
+  /** The event text of the next bytes (may be ''). */
+  feed(chunk: Uint8Array): string;
+  /** What is left once the stream ended. */
+  end(): string;
 }
 
 /** Turns the provider's stream, as it arrives, into OpenAI server-sent events (`data: …\n\n`, ending in `data: [DONE]`). */
@@ -92,16 +105,23 @@ export function usageEvents(id: string, created: number, model: string, prompt: 
   return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\ndata: [DONE]\n\n`;
 }
 
+/** A UTF-8 text stream as it is (server-sent events). */
+function textDecoder(): StreamDecoder {
+  const decoder = new TextDecoder();
+  return { feed: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
+}
+
 /**
  * `upstream` as the pipeline reads it: the answer in OpenAI's format. A 200 stream is
  * translated as it arrives; any other answer is read whole and translated.
  */
 export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): UpstreamResponse {
-  const streamed = stream && upstream.status === 200 && (upstream.headers.get('Content-Type') ?? '').includes('text/event-stream');
+  const framing = wire.streamFraming;
+  const streamed = stream && upstream.status === 200 && (upstream.headers.get('Content-Type') ?? '').includes(framing?.contentType ?? 'text/event-stream');
   const contentType = streamed ? 'text/event-stream' : 'application/json';
   const headers = { get: (name: string) => (name.toLowerCase() === 'content-type' ? contentType : upstream.headers.get(name)) };
   if (!streamed) {
-    const whole = async (): Promise<string> => wire.answerText(upstream.status, await upstream.text(), model);
+    const whole = async (): Promise<string> => wire.answerText(upstream.status, await upstream.text(), model, (name) => upstream.headers.get(name));
     let read: Promise<Uint8Array | null> | null = null;
     return {
       status: upstream.status,
@@ -118,7 +138,7 @@ export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire,
     };
   }
   const translator = wire.streamTranslator(model);
-  const decoder = new TextDecoder();
+  const decoder: StreamDecoder = framing?.decoder() ?? textDecoder();
   const encoder = new TextEncoder();
   let ended = false;
   const read = async (): Promise<Uint8Array | null> => {
@@ -127,10 +147,10 @@ export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire,
       if (chunk === null) {
         if (ended) return null;
         ended = true;
-        const rest = translator.feed(decoder.decode()) + translator.end();
+        const rest = translator.feed(decoder.end()) + translator.end();
         return rest === '' ? null : encoder.encode(rest);
       }
-      const events = translator.feed(decoder.decode(chunk, { stream: true }));
+      const events = translator.feed(decoder.feed(chunk));
       if (events !== '') return encoder.encode(events);
     }
   };

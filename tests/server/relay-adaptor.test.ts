@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelTypeByValue, channelTypes } from '../../src/domain/channelTypes';
-import { channelBaseUrl, isRelayableType, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
+import { channelBaseUrl, isRelayableType, sentHeaders, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
 import type { RelayMode } from '../../server/relay/types';
 
 /** The adaptors' URL and header rules (contract §3.6), checked type by type and mode by mode. */
@@ -15,9 +15,9 @@ const tasks: Readonly<Record<RelayMode, string>> = {
 };
 
 /** Types with a native adaptor in one-api that the relay does not serve yet. */
-const nativeTypes = [11, 15, 18, 21, 23, 33, 34, 38, 42, 43, 46];
+const nativeTypes = [11, 15, 18, 21, 23, 34, 38, 42, 43, 46];
 /** Types served through a native wire (server/relay/wire.ts). */
-const wireTypes = [14, 24];
+const wireTypes = [14, 24, 33];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
 const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
 
@@ -70,6 +70,25 @@ describe('relayable types', () => {
       'https://generativelanguage.googleapis.com/v1/models/text-embedding-004:batchEmbedContents',
     );
     for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(channel(24), mode, 'm'), mode).toBeNull();
+  });
+
+  it('sends AWS Bedrock requests to the region\'s runtime endpoint (or the base URL), signed, chat only', async () => {
+    const aws = channel(33, { key: 'AKID|secret|ap-northeast-1' });
+    const whole = upstreamTarget(aws, 'chat', 'claude-3-5-sonnet-20240620');
+    expect(whole?.url).toBe('https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/invoke');
+    expect(whole?.headers).toEqual({ Accept: 'application/json' });
+    expect(upstreamTarget(aws, 'chat', 'us.anthropic.claude-sonnet-4-20250514-v1:0', true)?.url).toBe(
+      'https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke-with-response-stream',
+    );
+    expect(upstreamTarget(channel(33, { key: 'AKID|secret|us-east-1', base_url: 'http://127.0.0.1:9/' }), 'chat', 'claude-2.1')?.url).toBe('http://127.0.0.1:9/model/anthropic.claude-v2%3A1/invoke');
+    // the config's parts when the key is not AK|SK|Region (channels saved by older consoles)
+    const fromConfig = upstreamTarget(channel(33, { key: '', config: '{"ak":"AKID","sk":"secret","region":"us-west-2"}' }), 'chat', 'claude-2.1');
+    expect(fromConfig?.url).toContain('bedrock-runtime.us-west-2.amazonaws.com');
+    const headers = await sentHeaders(whole!, { 'Content-Type': 'application/json' }, '{}');
+    expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKID\/\d{8}\/ap-northeast-1\/bedrock\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
+    expect(headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+    await expect(sentHeaders(upstreamTarget(channel(33, { key: 'AKID|secret' }), 'chat', 'claude-2.1')!, {}, '{}')).rejects.toThrow('AK|SK|Region');
+    for (const mode of modes.filter((m) => m !== 'chat')) expect(upstreamTarget(aws, mode, 'm'), mode).toBeNull();
   });
 
   it('sends Zhipu, Ali, Ollama, Cohere and Cloudflare to their documented OpenAI-compatible APIs', () => {

@@ -65,6 +65,61 @@ function wantsTool(json: Record<string, unknown>): string | null {
   return typeof tools[0]?.name === 'string' ? tools[0].name : null;
 }
 
+/** The whole answer (`message` object) to a request. */
+export function anthropicMessage(json: Record<string, unknown>, id: string): Record<string, unknown> {
+  const model = String(json.model);
+  const tool = wantsTool(json);
+  const content = tool === null ? [{ type: 'text', text: anthropicReply(model) }] : [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_01', name: tool, input: anthropicToolInput }];
+  return { id, type: 'message', role: 'assistant', model, content, stop_reason: tool === null ? 'end_turn' : 'tool_use', stop_sequence: null, usage: anthropicUsage };
+}
+
+/** One step of a streamed answer: an event, a malformed event, or the connection dropped. */
+export type AnthropicStreamStep =
+  | { readonly kind: 'event'; readonly type: string; readonly data: Record<string, unknown> }
+  | { readonly kind: 'malformed'; readonly type: string }
+  | { readonly kind: 'drop' };
+
+/**
+ * The streamed answer to a request, step by step, with `behaviour`'s fault (the other fakes that
+ * carry Anthropic's events, such as Bedrock's, frame the same steps their own way).
+ */
+export async function* anthropicStream(json: Record<string, unknown>, id: string, behaviour: AnthropicBehaviour): AsyncGenerator<AnthropicStreamStep> {
+  const model = String(json.model);
+  const tool = wantsTool(json);
+  const event = (type: string, data: Record<string, unknown>): AnthropicStreamStep => ({ kind: 'event', type, data: { type, ...data } });
+  const startUsage = { input_tokens: anthropicUsage.input_tokens, cache_creation_input_tokens: 3, cache_read_input_tokens: 4, output_tokens: 1 };
+  yield event('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage } });
+  if (behaviour.kind === 'errorFirst') {
+    yield event('error', { error: { type: 'overloaded_error', message: 'Overloaded' } });
+    return;
+  }
+  yield event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+  yield event('ping', {});
+  const pieces = tool === null ? anthropicPieces(model) : ['Let me check.'];
+  for (const [i, text] of pieces.entries()) {
+    // faults mid-stream come after the first events were delivered, as they do over a network
+    if (behaviour.kind === 'dropMidStream' || behaviour.kind === 'errorMidStream') await new Promise((resolve) => setTimeout(resolve, 10));
+    if (behaviour.kind === 'dropMidStream' && i === behaviour.deltas) {
+      yield { kind: 'drop' };
+      return;
+    }
+    if (behaviour.kind === 'errorMidStream' && i === 2) {
+      yield event('error', { error: { type: 'api_error', message: 'Internal server error' } });
+      return;
+    }
+    if (behaviour.kind === 'malformedEvent' && i === 1) yield { kind: 'malformed', type: 'content_block_delta' };
+    yield event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+  }
+  yield event('content_block_stop', { index: 0 });
+  if (tool !== null) {
+    yield event('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'toolu_01', name: tool, input: {} } });
+    for (const partial_json of toolInputPieces) yield event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json } });
+    yield event('content_block_stop', { index: 1 });
+  }
+  yield event('message_delta', { delta: { stop_reason: tool === null ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: anthropicUsage.output_tokens } });
+  yield event('message_stop', {});
+}
+
 export async function startAnthropicUpstream(): Promise<AnthropicUpstream> {
   const behaviours = new Map<string, AnthropicBehaviour>();
   const requests: AnthropicRequest[] = [];
@@ -91,49 +146,21 @@ export async function startAnthropicUpstream(): Promise<AnthropicUpstream> {
     if (typeof json.max_tokens !== 'number') return fail(400, 'invalid_request_error', 'max_tokens: Field required');
     const behaviour = behaviours.get(key) ?? { kind: 'ok' };
     if (behaviour.kind === 'status') return fail(behaviour.status, behaviour.type, behaviour.message);
-    const model = String(json.model);
-    const tool = wantsTool(json);
     const id = `msg_${requests.length}`;
-
     if (json.stream !== true) {
-      const content = tool === null ? [{ type: 'text', text: anthropicReply(model) }] : [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_01', name: tool, input: anthropicToolInput }];
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content, stop_reason: tool === null ? 'end_turn' : 'tool_use', stop_sequence: null, usage: anthropicUsage }));
+      res.end(JSON.stringify(anthropicMessage(json, id)));
       return;
     }
-
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' });
-    const startUsage = { input_tokens: anthropicUsage.input_tokens, cache_creation_input_tokens: 3, cache_read_input_tokens: 4, output_tokens: 1 };
-    res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage } }));
-    if (behaviour.kind === 'errorFirst') {
-      res.end(sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
-      return;
-    }
-    res.write(sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
-    res.write(sse('ping', { type: 'ping' }));
-    const pieces = tool === null ? anthropicPieces(model) : ['Let me check.'];
-    for (const [i, text] of pieces.entries()) {
-      // faults mid-stream come after the first events were delivered, as they do over a network
-      if (behaviour.kind === 'dropMidStream' || behaviour.kind === 'errorMidStream') await new Promise((resolve) => setTimeout(resolve, 10));
-      if (behaviour.kind === 'dropMidStream' && i === behaviour.deltas) {
+    for await (const step of anthropicStream(json, id, behaviour)) {
+      if (step.kind === 'drop') {
         res.destroy();
         return;
       }
-      if (behaviour.kind === 'errorMidStream' && i === 2) {
-        res.end(sse('error', { type: 'error', error: { type: 'api_error', message: 'Internal server error' } }));
-        return;
-      }
-      if (behaviour.kind === 'malformedEvent' && i === 1) res.write('event: content_block_delta\ndata: {not json\n\n');
-      res.write(sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+      res.write(step.kind === 'malformed' ? `event: ${step.type}\ndata: {not json\n\n` : sse(step.type, step.data));
     }
-    res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
-    if (tool !== null) {
-      res.write(sse('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01', name: tool, input: {} } }));
-      for (const partial_json of toolInputPieces) res.write(sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json } }));
-      res.write(sse('content_block_stop', { type: 'content_block_stop', index: 1 }));
-    }
-    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: tool === null ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: anthropicUsage.output_tokens } }));
-    res.end(sse('message_stop', { type: 'message_stop' }));
+    res.end();
   };
 
   const server = createServer((req, res) => {
