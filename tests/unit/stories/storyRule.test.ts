@@ -30,10 +30,6 @@ const notYetSplit: readonly string[] = [
   'src/views/log/LogListPageView.stories.tsx',
   'src/views/redemption/RedemptionListPageView.stories.tsx',
   'src/views/token/TokenListPageView.stories.tsx',
-  'src/views/topup/TopUpPage.stories.tsx',
-  'src/views/topup/TopUpPageView.stories.tsx',
-  'src/views/user/ProfileEditPage.stories.tsx',
-  'src/views/user/ProfileEditPageView.stories.tsx',
   'src/views/user/UserListPageView.stories.tsx',
 ];
 
