@@ -42,9 +42,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** The list: columns, status badges, quota as currency, 'not yet redeemed', the row buttons. */
+/** The list: columns, status badges, quota as currency, 'not yet redeemed', the row links. */
 export const Ready: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const table = c.getByRole('table', { name: '兑换码' });
     for (const header of ['ID', '名称', '状态', '额度', '创建时间', '兑换时间', '操作']) {
@@ -58,6 +58,16 @@ export const Ready: Story = {
     await expect(within(table).getAllByText('尚未兑换')).toHaveLength(2);
     // a used code cannot be toggled
     await expect(c.getByRole('button', { name: '启用兑换码 #11' })).toBeDisabled();
+    await expect(c.getByRole('link', { name: '编辑兑换码 #12' })).toHaveAttribute('href', '/redemption/edit/12');
+    await expect(c.getByRole('link', { name: '添加新的兑换码' })).toHaveAttribute('href', '/redemption/add');
+  },
+};
+
+/** The row buttons send their events. */
+export const RowButtonsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '禁用兑换码 #12' }));
     await expect(args.onToggleStatus).toHaveBeenCalledWith(12);
     await userEvent.click(c.getByRole('button', { name: '启用兑换码 #10' }));
@@ -66,8 +76,14 @@ export const Ready: Story = {
     await expect(args.onCopyKey).toHaveBeenCalledWith(redemptionRows[0]);
     await userEvent.click(c.getByRole('button', { name: '删除兑换码 #10' }));
     await expect(args.onDelete).toHaveBeenCalledWith(10);
-    await expect(c.getByRole('link', { name: '编辑兑换码 #12' })).toHaveAttribute('href', '/redemption/edit/12');
-    await expect(c.getByRole('link', { name: '添加新的兑换码' })).toHaveAttribute('href', '/redemption/add');
+  },
+};
+
+/** The toolbar: header sort, the status filter, search and refresh. */
+export const ToolbarInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '按 额度 排序' }));
     await expect(args.onSort).toHaveBeenCalledWith('quota');
     await userEvent.selectOptions(c.getByLabelText('按状态筛选'), '3');
@@ -108,12 +124,23 @@ export const Empty: Story = {
   },
 };
 
-/** A search with no match; the clear button goes back. */
+/** A search with no match, and the button that clears it. */
 export const SearchWithoutResults: Story = {
   args: { table: tableState({ rows: [], shownCount: 0, loadedCount: 0, keyword: 'nothing', draft: 'nothing' }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('没有找到匹配的记录')).toBeVisible();
+    await expect(c.getByRole('searchbox')).toHaveValue('nothing');
+    await expect(c.getByRole('button', { name: '清除搜索' })).toBeEnabled();
+  },
+};
+
+/** The clear button sends its event. */
+export const ClearSearchInteraction: Story = {
+  args: SearchWithoutResults.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '清除搜索' }));
     await expect(args.onClearSearch).toHaveBeenCalled();
   },
@@ -121,9 +148,19 @@ export const SearchWithoutResults: Story = {
 
 export const LoadFailed: Story = {
   args: { table: tableState({ rows: [], loadFailed: true, idle: false, shownCount: 0, loadedCount: 0 }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('列表加载失败')).toBeVisible();
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
+  },
+};
+
+/** Retry after a failed load sends its event. */
+export const RetryInteraction: Story = {
+  args: LoadFailed.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalled();
   },
@@ -143,6 +180,19 @@ export const RowBusy: Story = {
 /** Two rows selected: the selection bar with the bulk buttons. */
 export const Selected: Story = {
   args: { table: tableState({ selected: new Set([12, 10]), selectedCount: 2 }) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const bar = c.getByRole('region', { name: '已选择 2 项' });
+    for (const name of ['批量禁用', '批量启用', '批量删除', '复制所选兑换码', '下载所选兑换码'])
+      await expect(within(bar).getByRole('button', { name })).toBeEnabled();
+    await expect(c.getByRole('checkbox', { name: '选择 #11 spring-promo' })).not.toBeChecked();
+  },
+};
+
+/** The selection bar's actions and a row's checkbox send their events. */
+export const BulkActionInteraction: Story = {
+  args: Selected.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     const bar = c.getByRole('region', { name: '已选择 2 项' });
@@ -164,9 +214,19 @@ export const Selected: Story = {
 /** Delete asks first, naming the code. */
 export const ConfirmingDelete: Story = {
   args: { table: tableState({ pending: { id: 10, action: 'delete', value: '' }, idle: false }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await expect(dialog).toHaveTextContent('确定要删除兑换码「partner-batch」（#10）吗？');
+    await expect(within(dialog).getByRole('button', { name: '删除' })).toBeEnabled();
+  },
+};
+
+/** Confirming the delete sends its event. */
+export const ConfirmDeleteInteraction: Story = {
+  args: ConfirmingDelete.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
     await expect(args.onConfirm).toHaveBeenCalled();
   },
@@ -175,9 +235,19 @@ export const ConfirmingDelete: Story = {
 /** A bulk action says how many codes change before it runs. */
 export const ConfirmingBulk: Story = {
   args: { table: tableState({ bulkToConfirm: bulkRun(), selected: new Set([12, 10]), selectedCount: 2, idle: false }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await expect(dialog).toHaveTextContent('将对 2 项执行「批量禁用」，确定继续吗？');
+    await expect(within(dialog).getByRole('button', { name: '确定' })).toBeEnabled();
+  },
+};
+
+/** Confirming the bulk action sends its event. */
+export const ConfirmBulkInteraction: Story = {
+  args: ConfirmingBulk.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '确定' }));
     await expect(args.onBulkConfirm).toHaveBeenCalled();
   },
@@ -185,9 +255,19 @@ export const ConfirmingBulk: Story = {
 
 export const BulkRunning: Story = {
   args: { table: tableState({ bulkRunning: bulkRun({ done: 1, succeeded: [12] }), idle: false }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await expect(dialog).toHaveTextContent('正在执行「批量禁用」：1 / 2');
+    await expect(within(dialog).getByRole('button', { name: '停止' })).toBeEnabled();
+  },
+};
+
+/** Stopping a running bulk action sends its event. */
+export const StopBulkInteraction: Story = {
+  args: BulkRunning.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '停止' }));
     await expect(args.onBulkStop).toHaveBeenCalled();
   },
@@ -207,10 +287,20 @@ export const BulkReportWithFailures: Story = {
       idle: false,
     }),
   },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await expect(dialog).toHaveTextContent('成功 1 项，失败 1 项');
     await expect(dialog).toHaveTextContent('#11 spring-promo: 该兑换码已被使用，不能启用或禁用');
+    await expect(within(dialog).getByRole('button', { name: '重试失败项' })).toBeEnabled();
+  },
+};
+
+/** The report's buttons send their events: retry the failed rows, close. */
+export const BulkReportInteraction: Story = {
+  args: BulkReportWithFailures.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '重试失败项' }));
     await expect(args.onBulkRetry).toHaveBeenCalled();
     await userEvent.click(within(dialog).getByRole('button', { name: '关闭' }));

@@ -80,7 +80,8 @@ export const NoMatch: Story = {
 };
 
 /** Typing in the filter reports the new value (the page keeps it in the address). */
-export const TypeFilter: Story = {
+export const TypeFilterInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   args: { filter: 'gpt' },
   play: async ({ args, canvasElement }) => {
     await userEvent.type(within(canvasElement).getByLabelText('按模型名称筛选'), '-4');

@@ -58,6 +58,12 @@ const seed = (value: Value, over: Partial<OptionSettingsContext> = {}) => ({
 
 const rootSession = seedSession({ user: storyUsers.root });
 
+/*
+ * The states this page shows are its view's stories (SettingsPageView). Here: the journeys through
+ * the real machine (interaction stories), the states only the page has, and, tagged '!dev', the
+ * frozen states its view already shows: they stay as tests of what the page hands its view and are
+ * left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Setting/SettingsPage',
   component: SettingsPage,
@@ -80,7 +86,8 @@ const frozen = (snapshots: ReturnType<typeof seed>, machine = machineWith({ load
   };
 
 /** Live, as root: the options load, a section saves only its change, the status reloads. */
-export const SaveLive: Story = {
+export const SaveLiveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: function Live() {
     return (
       <SessionStory snapshot={rootSession}>
@@ -109,7 +116,8 @@ export const SaveLive: Story = {
 };
 
 /** A refused save: the server's message; the typed value stays unsaved. */
-export const SaveRefused: Story = {
+export const SaveRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: frozen(seed('ready', { tab: 'other', drafts: { ...storyOptionValues, Theme: 'air' } }), machineWith({ save: 'refused' })),
   play: async ({ canvasElement }) => {
     notify.mockClear();
@@ -122,6 +130,7 @@ export const SaveRefused: Story = {
 
 /** State `personalOnly`: a common user has the personal tab alone. */
 export const PersonalOnly: Story = {
+  tags: ['!dev', '!autodocs'],
   render: function Common() {
     return (
       <SessionStory snapshot={seedSession({ user: storyUsers.common })}>
@@ -157,7 +166,8 @@ function RoleSwitch() {
 }
 
 /** Live, as root on the system tab: the session reports a common user; the page leaves for the personal tab. */
-export const RoleLost: Story = {
+export const RoleLostInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: function Live() {
     return (
       <SessionStory snapshot={rootSession}>
@@ -183,14 +193,27 @@ export const RoleLost: Story = {
 
 /** State `loading`. */
 export const Loading: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('loading', { baseline: {}, drafts: {} })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在加载设置……');
   },
 };
 
-/** State `failed`, then a retry that loads. */
+/** State `failed`: the message and a retry. */
 export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: frozen(seed('failed', { baseline: {}, drafts: {} })),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载设置。')).toBeVisible();
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
+  },
+};
+
+/** From `failed`, a retry that loads. */
+export const RetryInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: frozen(seed('failed', { baseline: {}, drafts: {} }), machineWith()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -201,6 +224,7 @@ export const LoadFailed: Story = {
 
 /** State `ready` (system tab). */
 export const Ready: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('ready')),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -209,9 +233,21 @@ export const Ready: Story = {
   },
 };
 
-/** State `confirmingToggle`: cancel keeps PasswordLoginEnabled on. */
+/** State `confirmingToggle`: the confirmation is open over the system tab. */
 export const ConfirmingToggle: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(seed('confirmingToggle', { toggleKey: 'PasswordLoginEnabled' })),
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
+    await expect(within(dialog).getByRole('button', { name: '确认关闭' })).toBeEnabled();
+  },
+};
+
+/** From `confirmingToggle`, cancel keeps PasswordLoginEnabled on: nothing is saved. */
+export const CancelToggleInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: ConfirmingToggle.render,
   play: async ({ canvasElement }) => {
     saves.mockClear();
     const body = within(canvasElement.ownerDocument.body);
@@ -222,11 +258,23 @@ export const ConfirmingToggle: Story = {
   },
 };
 
-/** State `confirmingLeave`: stay keeps the typed value. */
+/** State `confirmingLeave`: the confirmation is open over the typed value. */
 export const ConfirmingLeave: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(
     seed('confirmingLeave', { pendingTab: 'other', drafts: { ...storyOptionValues, SMTPServer: 'smtp.example.com' } }),
   ),
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    await expect(await body.findByRole('alertdialog', { name: '放弃未保存的更改？' })).toBeVisible();
+    await expect(within(canvasElement).getByLabelText('SMTP 服务器地址')).toHaveValue('smtp.example.com');
+  },
+};
+
+/** From `confirmingLeave`, stay keeps the typed value. */
+export const StayInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: ConfirmingLeave.render,
   play: async ({ canvasElement }) => {
     const body = within(canvasElement.ownerDocument.body);
     const dialog = await body.findByRole('alertdialog', { name: '放弃未保存的更改？' });
@@ -238,6 +286,7 @@ export const ConfirmingLeave: Story = {
 
 /** State `saving`: everything disabled, the section's button spins. */
 export const Saving: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen(
     seed('saving', {
       drafts: { ...storyOptionValues, SMTPServer: 'smtp.example.com' },
@@ -263,6 +312,18 @@ export const PriceFilterInAddress: Story = {
   render: frozen(seed('ready', { tab: 'operation' })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
+    await expect(c.getByLabelText('按模型名称筛选')).toHaveValue('gpt-4');
+    await expect(c.queryByText('没有匹配的模型')).toBeNull();
+  },
+};
+
+/** Typing in the price filter writes it to the address as typed. */
+export const PriceFilterInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  parameters: PriceFilterInAddress.parameters,
+  render: PriceFilterInAddress.render,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
     const field = c.getByLabelText('按模型名称筛选');
     await expect(field).toHaveValue('gpt-4');
     await userEvent.clear(field);
@@ -275,6 +336,7 @@ export const PriceFilterInAddress: Story = {
 
 /** English, dark, on a phone-sized frame. */
 export const ReadyEnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: frozen(seed('ready')),
   play: async ({ canvasElement }) => {

@@ -54,7 +54,8 @@ export const Operation: Story = {
 };
 
 /** The tab list is keyboard reachable: arrows move between tabs and ask for the focused one. */
-export const KeyboardTabs: Story = {
+export const KeyboardTabsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     c.getByRole('tab', { name: '运营设置' }).focus();
@@ -104,20 +105,41 @@ export const Loading: Story = {
   },
 };
 
-/** The options could not be loaded: retry. */
+/** The options could not be loaded: the message and a retry. */
 export const LoadFailed: Story = {
   args: { loadFailed: true },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('无法加载设置。')).toBeVisible();
-    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
+  },
+};
+
+/** Retry after a failed load asks for it. */
+export const RetryInteraction: Story = {
+  args: LoadFailed.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalledTimes(1);
   },
 };
 
-/** Turning PasswordLoginEnabled off asks first. */
+/** Turning PasswordLoginEnabled off asks first: the confirmation is open. */
 export const ConfirmToggle: Story = {
   args: { tab: 'system', confirmingToggle: 'PasswordLoginEnabled' },
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
+    await expect(within(dialog).getByRole('button', { name: '确认关闭' })).toBeEnabled();
+    await expect(within(dialog).getByText('取消')).toBeVisible();
+  },
+};
+
+/** The confirmation's buttons answer: cancel, then confirm. */
+export const ConfirmToggleInteraction: Story = {
+  args: ConfirmToggle.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const body = within(canvasElement.ownerDocument.body);
     const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
@@ -128,9 +150,21 @@ export const ConfirmToggle: Story = {
   },
 };
 
-/** Leaving a tab with unsaved changes asks first. */
+/** Leaving a tab with unsaved changes asks first: the confirmation is open. */
 export const ConfirmLeave: Story = {
   args: { changedSections: ['general'], confirmingLeave: 'system' },
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '放弃未保存的更改？' });
+    await expect(within(dialog).getByRole('button', { name: '放弃并离开' })).toBeEnabled();
+    await expect(within(dialog).getByText('取消')).toBeVisible();
+  },
+};
+
+/** The leave confirmation's buttons answer: leave, then stay. */
+export const ConfirmLeaveInteraction: Story = {
+  args: ConfirmLeave.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const body = within(canvasElement.ownerDocument.body);
     const dialog = await body.findByRole('alertdialog', { name: '放弃未保存的更改？' });
@@ -138,6 +172,22 @@ export const ConfirmLeave: Story = {
     await expect(args.onLeave).toHaveBeenCalledTimes(1);
     await userEvent.click(within(dialog).getByText('取消'));
     await expect(args.onStay).toHaveBeenCalled();
+  },
+};
+
+/** A section saves: every field is disabled, the section's button spins. */
+export const Saving: Story = {
+  args: {
+    tab: 'system',
+    busy: true,
+    savingSection: 'smtp',
+    changedSections: ['smtp'],
+    values: { ...storyOptionValues, SMTPServer: 'smtp.example.com' },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('SMTP 服务器地址')).toBeDisabled();
+    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeDisabled();
   },
 };
 

@@ -47,9 +47,9 @@ type Story = StoryObj<typeof meta>;
 
 const body = (el: HTMLElement) => within(el.ownerDocument.body);
 
-/** The list: columns, the four statuses, quotas ('unlimited'), 'never expires', the row buttons. */
+/** The list: columns, the four statuses, quotas ('unlimited'), 'never expires', the row links. */
 export const Ready: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const table = c.getByRole('table', { name: '令牌' });
     for (const header of ['名称', '状态', '已用额度', '剩余额度', '创建时间', '过期时间', '操作']) {
@@ -61,6 +61,16 @@ export const Ready: Story = {
     await expect(within(table).getByText('$0.50')).toBeInTheDocument();
     // the key is never shown in the list
     await expect(canvasElement).not.toHaveTextContent(tokenRows[0]!.key);
+    await expect(c.getByRole('link', { name: '编辑令牌 chat-client（#7）' })).toHaveAttribute('href', '/token/edit/7');
+    await expect(c.getByRole('link', { name: '添加新的令牌' })).toHaveAttribute('href', '/token/add');
+  },
+};
+
+/** The row buttons send their events. */
+export const RowButtonsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '复制令牌 chat-client（#7）' }));
     await expect(args.onCopy).toHaveBeenCalledWith(tokenRows[0], 'raw');
     await userEvent.click(c.getByRole('button', { name: '禁用令牌 chat-client（#7）' }));
@@ -71,13 +81,12 @@ export const Ready: Story = {
     await expect(args.onDelete).toHaveBeenCalledWith(5);
     await userEvent.click(c.getByRole('button', { name: '测试令牌 spent（#4）' }));
     await expect(args.onTest).toHaveBeenCalledWith(4);
-    await expect(c.getByRole('link', { name: '编辑令牌 chat-client（#7）' })).toHaveAttribute('href', '/token/edit/7');
-    await expect(c.getByRole('link', { name: '添加新的令牌' })).toHaveAttribute('href', '/token/add');
   },
 };
 
 /** The toolbar: header sort, the server order, the status filter, search and refresh. */
-export const Toolbar: Story = {
+export const ToolbarInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '按 已用额度 排序' }));
@@ -95,7 +104,8 @@ export const Toolbar: Story = {
 };
 
 /** The copy dropdown offers the five formats of contract §5.5. */
-export const CopyFormats: Story = {
+export const CopyFormatsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '令牌 chat-client（#7） 的复制格式' }));
@@ -107,8 +117,8 @@ export const CopyFormats: Story = {
   },
 };
 
-/** The chat button opens NextChat in a new tab; its dropdown the four clients (public instances without a ChatLink). */
-export const ChatClients: Story = {
+/** The chat button opens NextChat in a new tab (a public instance without a ChatLink). */
+export const ChatLinkDefault: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const input = { key: tokenRows[0]!.key, serverAddress: storyServerAddress, chatLink: '' };
@@ -116,6 +126,15 @@ export const ChatClients: Story = {
     await expect(chat).toHaveAttribute('href', copyText('next', input));
     await expect(chat).toHaveAttribute('target', '_blank');
     await expect(chat).toHaveAttribute('rel', 'noopener noreferrer');
+  },
+};
+
+/** The chat button's dropdown offers the four clients (public instances without a ChatLink). */
+export const ChatClientsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const input = { key: tokenRows[0]!.key, serverAddress: storyServerAddress, chatLink: '' };
     await userEvent.click(c.getByRole('button', { name: '令牌 chat-client（#7） 的聊天客户端' }));
     const menu = await body(canvasElement).findByRole('menu');
     await expect(within(menu).getByRole('menuitem', { name: 'AMA' })).toHaveAttribute('href', copyText('ama', input));
@@ -173,9 +192,19 @@ export const Empty: Story = {
 
 export const LoadFailed: Story = {
   args: { table: tableState({ rows: [], loadFailed: true, idle: false, shownCount: 0, loadedCount: 0 }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('列表加载失败')).toBeVisible();
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
+  },
+};
+
+/** Retry after a failed load sends its event. */
+export const RetryInteraction: Story = {
+  args: LoadFailed.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalled();
   },
@@ -206,6 +235,19 @@ export const RowTesting: Story = {
 
 export const Selected: Story = {
   args: { table: tableState({ selected: new Set([7, 6]), selectedCount: 2 }) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const bar = c.getByRole('region', { name: '已选择 2 项' });
+    for (const name of ['批量禁用', '批量启用', '批量删除']) await expect(within(bar).getByRole('button', { name })).toBeEnabled();
+    await expect(c.getByRole('checkbox', { name: '选择 chat-client（#7）' })).toBeChecked();
+    await expect(c.getByRole('checkbox', { name: '选择 old-demo（#5）' })).not.toBeChecked();
+  },
+};
+
+/** The selection bar's actions and a row's checkbox send their events. */
+export const BulkActionInteraction: Story = {
+  args: Selected.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     const bar = c.getByRole('region', { name: '已选择 2 项' });
@@ -222,9 +264,19 @@ export const Selected: Story = {
 
 export const ConfirmingDelete: Story = {
   args: { table: tableState({ pending: { id: 6, action: 'delete', value: '' }, idle: false }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const dialog = await body(canvasElement).findByRole('alertdialog');
     await expect(dialog).toHaveTextContent('确定要删除令牌「batch-jobs」吗？');
+    await expect(within(dialog).getByRole('button', { name: '删除' })).toBeEnabled();
+  },
+};
+
+/** Confirming the delete sends its event. */
+export const ConfirmDeleteInteraction: Story = {
+  args: ConfirmingDelete.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const dialog = await body(canvasElement).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
     await expect(args.onConfirm).toHaveBeenCalled();
   },
@@ -232,9 +284,19 @@ export const ConfirmingDelete: Story = {
 
 export const ConfirmingBulk: Story = {
   args: { table: tableState({ bulkToConfirm: bulkRun(), selected: new Set([7, 6]), selectedCount: 2, idle: false }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const dialog = await body(canvasElement).findByRole('alertdialog');
     await expect(dialog).toHaveTextContent('将对 2 项执行「批量禁用」，确定继续吗？');
+    await expect(within(dialog).getByRole('button', { name: '确定' })).toBeEnabled();
+  },
+};
+
+/** Confirming the bulk action sends its event. */
+export const ConfirmBulkInteraction: Story = {
+  args: ConfirmingBulk.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const dialog = await body(canvasElement).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '确定' }));
     await expect(args.onBulkConfirm).toHaveBeenCalled();
   },

@@ -59,6 +59,12 @@ const seed = (value: Value, over: Partial<TopUpContext> = {}) => ({
   }),
 });
 
+/*
+ * The states this page shows are its view's stories (TopUpPageView). Here: the journeys through the
+ * real machine (interaction stories), the states only the page has, and, tagged '!dev', the frozen
+ * states its view already shows: they stay as tests of what the page hands its view and are left
+ * out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'TopUp/TopUpPage',
   component: TopUpPage,
@@ -91,7 +97,8 @@ function Frame({
 }
 
 /** A live run: the quota loads, a code is redeemed, the toast says how much and the shell hears of it. */
-export const Redeem: Story = {
+export const RedeemInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => (
     <Frame machines={[redeems]}>
       <TopUpPage />
@@ -115,7 +122,8 @@ export const Redeem: Story = {
 };
 
 /** A refused code: the server's message, the code stays. */
-export const Refused: Story = {
+export const RefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => (
     <Frame machines={[redeems]} snapshots={seed('ready', { code: 'used-code' })}>
       <TopUpPage />
@@ -131,7 +139,8 @@ export const Refused: Story = {
 };
 
 /** "Top up" opens the link with username, user_id and the generated transaction id. */
-export const OpenLink: Story = {
+export const OpenLinkInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => (
     <Frame machines={[redeems]} snapshots={seed('ready')}>
       <TopUpPage />
@@ -149,7 +158,8 @@ export const OpenLink: Story = {
 };
 
 /** No link configured: the super administrator message, nothing opens. */
-export const NoLink: Story = {
+export const NoLinkInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: () => (
     <Frame machines={[redeems]} snapshots={seed('ready', { topUpLink: '' })} link="">
       <TopUpPage />
@@ -166,6 +176,7 @@ export const NoLink: Story = {
 
 /** State `loading`. */
 export const Loading: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame machines={[frozen]} snapshots={seed('loading')}>
       <TopUpPage />
@@ -178,6 +189,7 @@ export const Loading: Story = {
 
 /** State `ready` (no quota known: the sparse session user). */
 export const Ready: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame machines={[frozen]} snapshots={seed('ready', { user: { ...alice, quota: undefined } })}>
       <TopUpPage />
@@ -190,6 +202,7 @@ export const Ready: Story = {
 
 /** State `redeeming`: the field and buttons are disabled. */
 export const Redeeming: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame machines={[frozen]} snapshots={seed('redeeming', { code: 'good-code' })}>
       <TopUpPage />
@@ -216,6 +229,7 @@ export const Refreshing: Story = {
 
 /** State `openingLink`. */
 export const OpeningLink: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Frame machines={[frozen]} snapshots={seed('openingLink', { pendingLink: 'https://pay.example.com/buy' })}>
       <TopUpPage />
@@ -228,6 +242,7 @@ export const OpeningLink: Story = {
 
 /** English and dark mode. */
 export const EnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: () => (
     <Frame machines={[frozen]} snapshots={seed('ready')}>

@@ -21,10 +21,20 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Ready: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('heading', { name: '充值额度' })).toBeVisible();
     await expect(c.getByTestId('remaining-quota')).toHaveTextContent('$1.00');
+    await expect(c.getByLabelText('兑换码')).toBeEnabled();
+    await expect(c.getByRole('button', { name: '兑换' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '充值' })).toBeEnabled();
+  },
+};
+/** The field and the buttons report what they are asked. */
+export const ReadyInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.type(c.getByLabelText('兑换码'), 'k');
     await expect(args.onCodeChange).toHaveBeenLastCalledWith('k');
     await userEvent.click(c.getByRole('button', { name: '兑换' }));
@@ -34,7 +44,8 @@ export const Ready: Story = {
   },
 };
 /** Enter in the code field redeems too. */
-export const RedeemWithEnter: Story = {
+export const RedeemWithEnterInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   args: { code: 'abc' },
   play: async ({ args, canvasElement }) => {
     await userEvent.type(within(canvasElement).getByLabelText('兑换码'), '{Enter}');

@@ -53,6 +53,12 @@ const seed = (value: 'loading' | 'loadFailed' | 'editing' | 'saving' | 'refreshi
   [profileEditMachine.id]: profileEditMachine.resolveState({ value, context: context(over) }),
 });
 
+/*
+ * The states this page shows are its view's stories (ProfileEditPageView). Here: the journeys
+ * through the real machine (interaction stories), the states only the page has, and, tagged '!dev',
+ * the frozen states its view already shows: they stay as tests of what the page hands its view and
+ * are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'User/ProfileEditPage',
   component: ProfileEditPage,
@@ -69,7 +75,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** A live run: the account loads, a rename is saved, the toast says so and the shell hears of it. */
-export const Editing: Story = {
+export const SaveInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith(loads, saves)]}>
@@ -97,6 +104,7 @@ export const Editing: Story = {
 
 /** Editing with an empty username: the button stays disabled. */
 export const EmptyUsername: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('editing', { username: '' })}>
       <ProfileEditPage {...args} />
@@ -108,7 +116,8 @@ export const EmptyUsername: Story = {
 };
 
 /** A refused save: the server's message, and what was typed stays. */
-export const SaveRefused: Story = {
+export const SaveRefusedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith(loads, refuses)]} snapshots={seed('editing', { username: 'bob' })}>
@@ -126,7 +135,8 @@ export const SaveRefused: Story = {
 };
 
 /** A password shorter than the rule: nothing is sent, the toast names the field and the rule. */
-export const PasswordBreaksRule: Story = {
+export const PasswordBreaksRuleInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith(loads, saveSpy)]} snapshots={seed('editing')}>
@@ -150,6 +160,7 @@ export const PasswordBreaksRule: Story = {
 
 /** State `loading`: a progress line instead of the fields. */
 export const Loading: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('loading')}>
       <ProfileEditPage {...args} />
@@ -160,8 +171,24 @@ export const Loading: Story = {
   },
 };
 
-/** State `loadFailed`, then a retry that loads. */
+/** State `loadFailed`: the message and a retry. */
 export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: (args) => (
+    <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('loadFailed')}>
+      <ProfileEditPage {...args} />
+    </MachineRegistryProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载用户信息。')).toBeVisible();
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
+  },
+};
+
+/** From `loadFailed`, a retry that loads. */
+export const RetryInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith(loads, saves)]} snapshots={seed('loadFailed')}>
@@ -199,6 +226,7 @@ export const LoadRefused: Story = {
 
 /** State `saving`: fields and button disabled, the button spins. */
 export const Saving: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('saving')}>
       <ProfileEditPage {...args} />
@@ -225,6 +253,7 @@ export const Refreshing: Story = {
 
 /** Editing in English and dark mode (contrast is checked in both modes). */
 export const EditingEnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: (args) => (
     <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('editing')}>

@@ -21,10 +21,19 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Ready: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText(/用户名/)).toHaveValue('alice');
+    await expect(c.getByLabelText('显示名称')).toHaveValue('Alice');
     await expect(c.getByLabelText('密码')).toHaveAttribute('placeholder', '请输入新的密码，最短 8 位');
+    await expect(c.getByRole('button', { name: '提交' })).toBeEnabled();
+  },
+};
+/** The fields and the button report what they are asked. */
+export const ReadyInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.type(c.getByLabelText('显示名称'), '!');
     await expect(args.onChange).toHaveBeenLastCalledWith('display_name', 'Alice!');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
@@ -32,8 +41,25 @@ export const Ready: Story = {
   },
 };
 export const Loading: Story = { args: { loading: true, busy: true } };
+/** Editing with an empty username: the button stays disabled. */
+export const EmptyUsername: Story = {
+  args: { form: { username: '', display_name: 'Alice', password: '' }, canSubmit: false },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: '提交' })).toBeDisabled();
+  },
+};
 export const LoadFailed: Story = {
   args: { loadFailed: true },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('无法加载用户信息。')).toBeVisible();
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
+  },
+};
+/** Retry after a failed load asks for it. */
+export const RetryInteraction: Story = {
+  args: LoadFailed.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalledTimes(1);

@@ -39,9 +39,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Rows with formatted quotas and badges; the super admin's manage buttons are disabled; the buttons send. */
+/** Rows with formatted quotas and badges; the super admin's manage buttons are disabled. */
 export const Ready: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('table', { name: '用户管理' })).toBeVisible();
     await expect(c.getByText('$1000.00')).toBeVisible();
@@ -57,6 +57,13 @@ export const Ready: Story = {
       await expect(c.getByRole('button', { name })).toBeDisabled();
     }
     await expect(c.getByRole('link', { name: '编辑 root' })).toHaveAttribute('href', '/user/edit/1');
+  },
+};
+/** The row buttons, the order and role selects and the column headers send their events. */
+export const ReadyInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '提升 alice 为管理员' }));
     await expect(args.onRowAction).toHaveBeenLastCalledWith(2, 'promote');
     await userEvent.click(c.getByRole('button', { name: '启用 bob-the-long-username' }));
@@ -78,15 +85,35 @@ export const Empty: Story = {
 };
 export const SearchResults: Story = {
   args: { table: tableState({ rows: [userRows[1]!], keyword: 'ali', draft: 'ali', shownCount: 1, loadedCount: 1 }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('searchbox')).toHaveValue('ali');
+    await expect(c.getByText('alice')).toBeVisible();
+    await expect(c.getByRole('button', { name: '清除搜索' })).toBeEnabled();
+  },
+};
+/** Clearing the search sends its event. */
+export const ClearSearchInteraction: Story = {
+  args: SearchResults.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '清除搜索' }));
     await expect(args.onClearSearch).toHaveBeenCalledTimes(1);
   },
 };
 export const LoadFailed: Story = {
   args: { table: tableState({ rows: [], loadFailed: true, idle: false, shownCount: 0, loadedCount: 0 }) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('alert')).toBeInTheDocument();
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
+  },
+};
+/** Retry after a failed load sends its event. */
+export const RetryInteraction: Story = {
+  args: LoadFailed.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalledTimes(1);
@@ -100,15 +127,33 @@ export const RowBusy: Story = {
 };
 export const ConfirmingDelete: Story = {
   args: { table: tableState({ idle: false, pending: { id: 3, action: 'delete', value: '' } }) },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await expect(dialog).toHaveTextContent('确定删除用户 bob-the-long-username（ID 3）吗？');
+    await expect(within(dialog).getByRole('button', { name: '删除' })).toBeEnabled();
+  },
+};
+/** Confirming the delete sends its event. */
+export const ConfirmDeleteInteraction: Story = {
+  args: ConfirmingDelete.args,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
     await expect(args.onConfirm).toHaveBeenCalledTimes(1);
   },
 };
 export const Selected: Story = {
   args: { table: tableState({ selected: new Set([2, 3]), selectedCount: 2 }) },
+  play: async ({ canvasElement }) => {
+    const bar = within(canvasElement).getByRole('region', { name: '已选择 2 项' });
+    await expect(within(bar).getByRole('button', { name: '启用' })).toBeEnabled();
+  },
+};
+/** A bulk action of the selection bar sends its event. */
+export const BulkActionInteraction: Story = {
+  args: Selected.args,
+  tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
     const bar = within(canvasElement).getByRole('region', { name: '已选择 2 项' });
     await userEvent.click(within(bar).getByRole('button', { name: '启用' }));

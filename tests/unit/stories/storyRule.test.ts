@@ -28,16 +28,6 @@ const notYetSplit: readonly string[] = [
   'src/views/channel/ChannelTestProgressView.stories.tsx',
   'src/views/log/LogListPage.stories.tsx',
   'src/views/log/LogListPageView.stories.tsx',
-  'src/views/redemption/RedemptionListPageView.stories.tsx',
-  'src/views/setting/RatioPricesView.stories.tsx',
-  'src/views/setting/SettingsPage.stories.tsx',
-  'src/views/setting/SettingsPageView.stories.tsx',
-  'src/views/token/TokenListPageView.stories.tsx',
-  'src/views/topup/TopUpPage.stories.tsx',
-  'src/views/topup/TopUpPageView.stories.tsx',
-  'src/views/user/ProfileEditPage.stories.tsx',
-  'src/views/user/ProfileEditPageView.stories.tsx',
-  'src/views/user/UserListPageView.stories.tsx',
 ];
 
 function storyFiles(dir: string): string[] {
