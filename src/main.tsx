@@ -56,8 +56,6 @@ import type { oauthCallbackMachine } from './machines/oauthCallback';
 import type { FetchContentInput, pageContentMachine } from './machines/pageContent';
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
 import type { optionSettingsMachine, SaveOptionInput } from './machines/optionSettings';
-import { watchRole } from './machines/optionSettings/watchRole';
-import { watchSession as watchRegisterSession } from './machines/register/watchSession';
 import { relayChildren } from './machines/pageRelay/pageRelay';
 import { followSession } from './machines/sessionWatch/sessionWatch';
 import type { profileEditMachine } from './machines/profileEdit';
@@ -124,7 +122,7 @@ const preferences = preferencesMachine.provide({ actors: { applyPreferences } })
 const implementations = implementAll([
   implement<typeof registerMachine>('register', {
     actors: {
-      watchSession: watchRegisterSession,
+      followSession,
       registerUser: fromApi((api) => ({ payload, turnstile }) => api.auth.register(payload, turnstile)),
       sendVerificationCode: fromApi((api) => ({ email, turnstile }) => api.auth.sendVerificationCode(email, turnstile)),
       rememberAffCode: fromPromise(({ input }) => {
@@ -257,7 +255,7 @@ const implementations = implementAll([
     actors: {
       listOptions: fromApi((api) => () => api.option.listOptions()),
       saveOption: fromApi((api) => ({ key, value }: SaveOptionInput) => api.option.updateOption(key, value)),
-      watchRole,
+      followSession,
     },
   }),
   implement<typeof tokenTableMachine>('tokenTable', {

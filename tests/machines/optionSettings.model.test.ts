@@ -22,12 +22,11 @@ import {
   settingsPathOf,
   tabChanges,
   valuesOf,
-  watchRole,
   type OptionSettingsInput,
-  type RoleChanged,
   type SaveOptionInput,
 } from '../../src/machines/optionSettings';
 import type { User } from '../../src/domain/user';
+import { followSession, sessionFactsOf, type SessionChanged } from '../../src/machines/sessionWatch';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
@@ -50,11 +49,14 @@ const entries: OptionEntry[] = [
   { key: 'UnknownKey', value: 'ignored' },
 ];
 
+/** The session's report as the watcher sends it at start: a root or a common user, no status yet. */
+function roleReport(root: boolean): SessionChanged {
+  const user: User = { id: 1, username: root ? 'root' : 'alice', display_name: '', role: root ? 100 : 1, status: 1 };
+  return { type: 'session.changed', facts: sessionFactsOf({ user, status: null }), changed: ['user', 'admin', 'root'] };
+}
+
 const fixtures: EventFixtures<typeof optionSettingsMachine> = {
-  'role.changed': [
-    { type: 'role.changed', isRoot: true },
-    { type: 'role.changed', isRoot: false },
-  ],
+  'session.changed': [roleReport(true), roleReport(false)],
   'tab.select': [
     { type: 'tab.select', tab: 'operation' },
     { type: 'tab.select', tab: 'system' },
@@ -98,12 +100,12 @@ const internal = [loaded, loadFailed, saved, refused];
 
 /* The pure walks never start the watcher: the session is never read there. */
 const session = createEmptyActor();
-const rootRole: RoleChanged = { type: 'role.changed', isRoot: true };
-const commonRole: RoleChanged = { type: 'role.changed', isRoot: false };
+const rootRole: SessionChanged = roleReport(true);
+const commonRole: SessionChanged = roleReport(false);
 /** Who visits: the page's input and the role the session reports first. */
 interface Visitor {
   readonly input: OptionSettingsInput;
-  readonly role: RoleChanged;
+  readonly role: SessionChanged;
 }
 const root: Visitor = { input: { session, tab: 'operation' }, role: rootRole };
 const common: Visitor = { input: { session, tab: 'system' }, role: commonRole };
@@ -125,9 +127,9 @@ const coarse = (s: Snap): string =>
     s.context.baseline['LogConsumeEnabled'],
   ]);
 /* The reach walk keeps one edit per kind of save (the whitelist editing is pinned below). */
-const reachFixtures = (role: RoleChanged): EventFixtures<typeof optionSettingsMachine> => ({
+const reachFixtures = (role: SessionChanged): EventFixtures<typeof optionSettingsMachine> => ({
   ...fixtures,
-  'role.changed': [role],
+  'session.changed': [role],
   'field.change': [fixtures['field.change'][0]!, fixtures['field.change'][1]!],
   'section.save': [fixtures['section.save'][0]!, fixtures['section.save'][1]!],
   'option.toggle': [fixtures['option.toggle'][0]!, fixtures['option.toggle'][1]!],
@@ -147,11 +149,11 @@ const commonModel = { fixtures: reachFixtures(commonRole), internal, input: comm
  */
 const walk = (
   input: OptionSettingsInput,
-  pick: { roles: RoleChanged[]; change: number[]; save: number[]; toggle: number[]; tab: number[] },
+  pick: { roles: SessionChanged[]; change: number[]; save: number[]; toggle: number[]; tab: number[] },
 ) => ({
   fixtures: {
     ...fixtures,
-    'role.changed': pick.roles,
+    'session.changed': pick.roles,
     'field.change': pick.change.map((i) => fixtures['field.change'][i]!),
     'section.save': pick.save.map((i) => fixtures['section.save'][i]!),
     'option.toggle': pick.toggle.map((i) => fixtures['option.toggle'][i]!),
@@ -205,9 +207,9 @@ describe('optionSettings model', () => {
         const c = s.context;
         const children = Object.keys(s.children).sort();
         // the role watcher runs for as long as the page lives
-        if (s.matches('saving')) expect(children).toEqual(['saveOption', 'watchRole']);
-        else if (s.matches('loading')) expect(children).toEqual(['listOptions', 'watchRole']);
-        else expect(children).toEqual(['watchRole']);
+        if (s.matches('saving')) expect(children).toEqual(['followSession', 'saveOption']);
+        else if (s.matches('loading')) expect(children).toEqual(['followSession', 'listOptions']);
+        else expect(children).toEqual(['followSession']);
         expect(selectTabs(s)).toEqual(c.isRoot ? ['personal', 'operation', 'system', 'other'] : ['personal']);
         if (s.matches('awaitingRole')) {
           // the asked tab waits for the role
@@ -388,8 +390,8 @@ describe('optionSettings model', () => {
   });
 
   describe('replay on a real actor with stub actors', () => {
-    // the role arrives as the path's own `role.changed` events: the watcher stub stays silent
-    const silentWatch = optionSettingsMachine.provide({ actors: { watchRole: fromCallback(() => undefined) } });
+    // the role arrives as the path's own `session.changed` events: the watcher stub stays silent
+    const silentWatch = optionSettingsMachine.provide({ actors: { followSession: fromCallback(() => undefined) } });
     async function replayPath(input: OptionSettingsInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const listOptions = controlled<OptionEntry[], unknown>();
       const saveOption = controlled<void, SaveOptionInput>();
@@ -478,7 +480,7 @@ describe('optionSettings model', () => {
   });
 });
 
-describe('watchRole: the session reports the role, now and on every change', () => {
+describe('followSession: the session reports the role, now and on every change', () => {
   const user = (role: number): User => ({ id: 1, username: 'u', display_name: '', role, status: 1 });
   /** A stand-in session actor: its snapshot's user, and its subscribers. */
   function fakeSession(first: User | null) {
@@ -509,7 +511,11 @@ describe('watchRole: the session reports the role, now and on every change', () 
     actor.start();
     expect(actor.getSnapshot().value).toBe('loading');
     expect(selectTab(actor.getSnapshot())).toBe('system');
+    // a new record of the same root (another fact changed, not the role): the load goes on
+    const loading = actor.getSnapshot();
     session.setUser(user(100));
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().children['listOptions']).toBe(loading.children['listOptions']);
     session.setUser(user(1));
     expect(actor.getSnapshot().value).toBe('personalOnly');
     expect(selectTab(actor.getSnapshot())).toBe('personal');
@@ -517,6 +523,9 @@ describe('watchRole: the session reports the role, now and on every change', () 
     expect(actor.getSnapshot().value).toBe('personalOnly');
     actor.stop();
     expect(session.listeners.size).toBe(0);
-    expect(watchRole).toBeDefined();
+  });
+
+  it('is the shared session watcher of the page machines', () => {
+    expect(optionSettingsMachine.implementations.actors['followSession']).toBe(followSession);
   });
 });

@@ -16,13 +16,14 @@ import {
   type RegisterEvent,
   type RegisterFlags,
   type RegisterInput,
-  type RegisterStatusChanged,
   type RegisterUserInput,
   type RegistrationValues,
   type RememberAffCodeInput,
   type SendVerificationCodeInput,
 } from '../../src/machines/register';
 import { resendCooldownMachine, resendCooldownSeconds } from '../../src/machines/resendCooldown';
+import { followSession, sessionFactsOf, type SessionChanged } from '../../src/machines/sessionWatch';
+import type { Status } from '../../src/domain/status';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
@@ -57,13 +58,14 @@ const fakeSession = (flags: RegisterFlags) =>
 /** Traversals and replays play the watcher's report as an event of the path; this session is never read. */
 const idleSession = fakeSession(plain);
 const inputOf = (c: Case): RegisterInput => ({ session: idleSession, affCode: c.affCode });
-const statusOf = (c: RegisterFlags): RegisterStatusChanged => ({
-  type: 'status.changed',
-  emailVerification: c.emailVerification,
-  turnstileEnabled: c.turnstileEnabled,
+/** The watcher's report of a status with these flags (signed out). */
+const statusOf = (c: RegisterFlags): SessionChanged => ({
+  type: 'session.changed',
+  facts: sessionFactsOf({ user: null, status: { email_verification: c.emailVerification, turnstile_check: c.turnstileEnabled } as Status }),
+  changed: ['turnstileEnabled', 'emailVerification'],
 });
-/** The watcher replaced by one that reports nothing (the path's `status.changed` stands for it). */
-const silentWatcher = registerMachine.provide({ actors: { watchSession: fromCallback(() => undefined) } });
+/** The watcher replaced by one that reports nothing (the path's `session.changed` stands for it). */
+const silentWatcher = registerMachine.provide({ actors: { followSession: fromCallback(() => undefined) } });
 
 const good: RegistrationValues = {
   username: 'alice',
@@ -90,7 +92,7 @@ const codeNoEmail = sendCode('');
 const codeNoToken = sendCode('alice@example.com', '');
 
 const fixtures: EventFixtures<typeof registerMachine> = {
-  'status.changed': [statusOf(full), statusOf(plain)],
+  'session.changed': [statusOf(full), statusOf(plain)],
   'register.submit': [valid, noToken, shortPassword, mismatch, noUsername, longUsername, longPassword],
   'code.send': [codeOk, codeNoEmail, codeNoToken],
 };
@@ -108,7 +110,7 @@ const remembered = doneActor('rememberAffCode', 'INV1');
 const storageRefused = errorActor('rememberAffCode', new Error('storage refused'));
 const internal = [registered, registerFailed, codeSent, codeFailed, ticked, cooled, remembered, storageRefused];
 /** The model of one case: the session reports the case's flags (at start, or later). */
-const model = (c: Case) => ({ fixtures: { ...fixtures, 'status.changed': [statusOf(c)] }, internal, input: inputOf(c) });
+const model = (c: Case) => ({ fixtures: { ...fixtures, 'session.changed': [statusOf(c)] }, internal, input: inputOf(c) });
 
 /** The snapshot after the session reported the case's flags and `events` followed. */
 function journey(events: readonly AnyEventObject[], c: Case = full): Snap {
@@ -135,7 +137,7 @@ describe('register model', () => {
     // One passing and one failing event of each kind keeps the simple paths few (the pinned
     // journeys and the shortest paths cover the other fixtures).
     const few: EventFixtures<typeof registerMachine> = {
-      'status.changed': [statusOf(input)],
+      'session.changed': [statusOf(input)],
       'register.submit': [valid, noToken],
       'code.send': [codeOk, codeNoEmail],
     };
@@ -149,7 +151,7 @@ describe('register model', () => {
       const snaps = snapshotsOf(p);
       for (const [i, s] of snaps.entries()) {
         // the flags are off until the session reports them, then the session's
-        const reported = p.steps.slice(1, i + 1).some((step) => step.event.type === 'status.changed');
+        const reported = p.steps.slice(1, i + 1).some((step) => step.event.type === 'session.changed');
         expect(s.context.emailVerification).toBe(reported && input.emailVerification);
         expect(s.context.turnstileEnabled).toBe(reported && input.turnstileEnabled);
         // the inviter code is the link's or the remembered one
@@ -236,7 +238,7 @@ describe('register model', () => {
   });
 
   describe('replay on a real actor with stub actors', () => {
-    /** Replays `events` as they are (a path's own `status.changed` stands for the watcher's report). */
+    /** Replays `events` as they are (a path's own `session.changed` stands for the watcher's report). */
     async function replayEvents(input: Case, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
       const registerUser = controlled<void, RegisterUserInput>();
@@ -376,7 +378,7 @@ describe('register model', () => {
     live.stop();
   });
 
-  it('watchSession: the flags follow the session, at start and whenever its status changes', async () => {
+  it('followSession: the flags follow the session, at start and whenever its status changes', async () => {
     const session = fakeSession(plain).start();
     const seen: RegisterFlags[] = [];
     const live = createActor(registerMachine.provide({ actors: { rememberAffCode: controlled<string, RememberAffCodeInput>().logic } }), {
@@ -396,6 +398,8 @@ describe('register model', () => {
     expect(live.getSnapshot().context).toMatchObject({ emailVerification: true, turnstileEnabled: true });
     // e-mail verification appearing while the page is open: a code can now be sent
     expect(live.getSnapshot().can(codeOk)).toBe(true);
+    // the page's watcher is the one every page machine shares
+    expect(registerMachine.implementations.actors['followSession']).toBe(followSession);
     live.stop();
     // stopped: the watcher no longer listens
     session.send({ type: 'set', flags: plain });

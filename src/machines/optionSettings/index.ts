@@ -1,3 +1,2 @@
 export * from './optionSettings.machine';
 export * from './optionSettings.selectors';
-export * from './watchRole';

@@ -26,11 +26,11 @@ import {
   validateRatioJson,
   type RatioKey,
 } from '../../domain/validation';
-import { watchRole, type RoleChanged, type SessionRef } from './watchRole';
+import { followSession, type SessionChanged, type SessionRef } from '../sessionWatch';
 
 export interface OptionSettingsInput {
   /**
-   * The app's session actor: its user's role reaches the page as `role.changed` (watchRole), now
+   * The app's session actor: its user's role reaches the page as `session.changed` (followSession), now
    * and whenever it changes. Root sees the option tabs; everyone else only the personal tab (spec §6).
    */
   readonly session: SessionRef;
@@ -47,9 +47,9 @@ export interface SaveOptionInput {
 export type OptionValues = Readonly<Record<string, string>>;
 
 export interface OptionSettingsContext {
-  /** The session watched for the role (watchRole). */
+  /** The session watched for the role (followSession). */
   readonly session: SessionRef;
-  /** The role as last reported (false until the first `role.changed`). */
+  /** The role as last reported (false until the first `session.changed`). */
   readonly isRoot: boolean;
   readonly tab: SettingsTab;
   /** The tab asked for while the current one has unsaved changes (confirmingLeave). */
@@ -72,7 +72,7 @@ export interface OptionSettingsContext {
 }
 
 export type OptionSettingsEvent =
-  | RoleChanged
+  | SessionChanged
   | { readonly type: 'tab.select'; readonly tab: SettingsTab }
   | { readonly type: 'options.retry' }
   | { readonly type: 'field.change'; readonly key: string; readonly value: string }
@@ -170,7 +170,7 @@ const emptyContext = (input: OptionSettingsInput): OptionSettingsContext => ({
  * first (leave.accept discards them). Saving an option the status reflects emits
  * `status.reload`; a tab change emits `navigate` to the tab's address (`?tab=`).
  *
- * The role comes from the session as `role.changed` (watchRole, for as long as the page lives):
+ * The role comes from the session as `session.changed` (followSession, for as long as the page lives):
  * the page waits for the first report, then root loads the options. Becoming root loads them;
  * losing root drops any save or confirmation and leaves an option tab for the personal one.
  */
@@ -189,7 +189,7 @@ export const optionSettingsMachine = setup({
     saveOption: fromPromise<void, SaveOptionInput>(() => {
       throw new Error('saveOption not provided');
     }),
-    watchRole,
+    followSession,
   },
   guards: {
     isRoot: ({ context }) => context.isRoot,
@@ -293,18 +293,18 @@ export const optionSettingsMachine = setup({
 }).createMachine({
   id: 'optionSettings',
   context: ({ input }) => emptyContext(input),
-  invoke: { id: 'watchRole', src: 'watchRole', input: ({ context }) => ({ session: context.session }) },
+  invoke: { id: 'followSession', src: 'followSession', input: ({ context }) => ({ session: context.session }) },
   on: {
-    'role.changed': [
+    'session.changed': [
       {
-        guard: { type: 'becomesRoot', params: ({ event }) => ({ isRoot: event.isRoot }) },
+        guard: { type: 'becomesRoot', params: ({ event }) => ({ isRoot: event.facts.root }) },
         target: '.loading',
-        actions: { type: 'setRole', params: ({ event }) => ({ isRoot: event.isRoot }) },
+        actions: { type: 'setRole', params: ({ event }) => ({ isRoot: event.facts.root }) },
       },
       {
-        guard: { type: 'losesRoot', params: ({ event }) => ({ isRoot: event.isRoot }) },
+        guard: { type: 'losesRoot', params: ({ event }) => ({ isRoot: event.facts.root }) },
         target: '.personalOnly',
-        actions: [{ type: 'setRole', params: ({ event }) => ({ isRoot: event.isRoot }) }, 'endSave', 'dropPendingTab', 'dropToggle', 'leaveHiddenTab'],
+        actions: [{ type: 'setRole', params: ({ event }) => ({ isRoot: event.facts.root }) }, 'endSave', 'dropPendingTab', 'dropToggle', 'leaveHiddenTab'],
       },
     ],
   },
@@ -313,7 +313,7 @@ export const optionSettingsMachine = setup({
     /** The session has not reported the role yet (it does as the page starts). */
     awaitingRole: {
       on: {
-        'role.changed': { target: 'choosing', actions: { type: 'setRole', params: ({ event }) => ({ isRoot: event.isRoot }) } },
+        'session.changed': { target: 'choosing', actions: { type: 'setRole', params: ({ event }) => ({ isRoot: event.facts.root }) } },
       },
     },
     /** Root loads the options; everyone else has only the personal tab. Never rests here. */

@@ -1,3 +1,2 @@
 export * from './register.machine';
 export * from './register.selectors';
-export * from './watchSession';

@@ -6,7 +6,7 @@ import type { RegisterPayload } from '../../domain/user';
 import { checkTurnstile, validateEmailForCode, validateRegistration, type Verdict } from '../../domain/validation';
 import { resendCooldownMachine, resendCooldownSeconds } from '../resendCooldown/resendCooldown.machine';
 import type { sessionMachine } from '../session/session.machine';
-import { watchSession } from './watchSession';
+import { followSession, type SessionChanged } from '../sessionWatch';
 
 /** The registration form as typed (e-mail and code are '' when e-mail verification is off). */
 export interface RegistrationValues {
@@ -35,13 +35,9 @@ export interface RegisterFlags {
   readonly turnstileEnabled: boolean;
 }
 
-/** The session's status changed the flags (also reported once at start). */
-export interface RegisterStatusChanged extends RegisterFlags {
-  readonly type: 'status.changed';
-}
-
 export type RegisterEvent =
-  | RegisterStatusChanged
+  /** The session's facts changed (also reported once at start): the flags are read from them. */
+  | SessionChanged
   /** The form was submitted; `turnstileToken` is '' while the bot check has no result. */
   | { readonly type: 'register.submit'; readonly values: RegistrationValues; readonly turnstileToken: string }
   /** "Send code" was pressed with the e-mail field's current value. */
@@ -131,7 +127,7 @@ const payloadOf = (context: RegisterContext, values: RegistrationValues): Regist
  *   and after the attempt counts down 30 s (the resendCooldown machine) before it sends again.
  * On start, `rememberAffCode` stores the link's inviter code, or recalls one stored earlier. The
  * server's flags (e-mail verification, bot check) come from the session's status through
- * `watchSession`, at start and whenever the status reloads (`status.changed`).
+ * `followSession`, at start and whenever the status reloads (`session.changed`).
  */
 export const registerMachine = setup({
   types: {
@@ -152,7 +148,7 @@ export const registerMachine = setup({
       throw new Error('rememberAffCode not provided');
     }),
     resendCooldown: resendCooldownMachine,
-    watchSession,
+    followSession,
   },
   guards: {
     canRegister: ({ context }, params: { event: Submit }) => registrationVerdict(context, params.event).ok,
@@ -196,13 +192,13 @@ export const registerMachine = setup({
       // Storage refused: the link's own code (if any) is still used.
       onError: {},
     },
-    { id: 'watchSession', src: 'watchSession', input: ({ event }) => ({ session: startInput(event).session }) },
+    { id: 'followSession', src: 'followSession', input: ({ event }) => ({ session: startInput(event).session }) },
   ],
   on: {
-    'status.changed': {
+    'session.changed': {
       actions: {
         type: 'setFlags',
-        params: ({ event }) => ({ emailVerification: event.emailVerification, turnstileEnabled: event.turnstileEnabled }),
+        params: ({ event }) => ({ emailVerification: event.facts.emailVerification, turnstileEnabled: event.facts.turnstileEnabled }),
       },
     },
   },

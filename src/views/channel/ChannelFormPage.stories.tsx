@@ -89,6 +89,11 @@ const reset = () => {
   saves.mockClear();
 };
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ * The journeys (tagged 'interaction') run the page with its real machine and stub actors.
+ */
 const meta = {
   title: 'Channel/ChannelFormPage',
   component: ChannelFormPage,
@@ -99,7 +104,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** A live create: defaults load, a name and key are typed, the save posts and goes back to the list. */
-export const Create: Story = {
+export const CreateInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machineWith()]}>
@@ -140,7 +146,8 @@ export const Create: Story = {
 };
 
 /** A live edit: the channel loads into the form; the save puts it with its id. */
-export const Edit: Story = {
+export const EditInteraction: Story = {
+  tags: ['interaction'],
   args: { id: 7 },
   parameters: { route: '/channel/edit/7' },
   render: (args) => (
@@ -165,7 +172,8 @@ export const Edit: Story = {
 };
 
 /** A submit that breaks a rule: the message is said and shown, nothing is sent. */
-export const ValidationError: Story = {
+export const ValidationErrorInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing', { form: { ...filled, name: '' } })}>
@@ -185,7 +193,8 @@ export const ValidationError: Story = {
 };
 
 /** A refused save: the server's message, and the form keeps what was typed. */
-export const SaveRefused: Story = {
+export const SaveRefusedInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider
@@ -235,6 +244,7 @@ export const ListsUnavailable: Story = {
 
 /** State `loading`: a progress line instead of the fields. */
 export const Loading: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[frozen()]} snapshots={seed(loadingValue)}>
       <ChannelFormPage {...args} />
@@ -245,8 +255,9 @@ export const Loading: Story = {
   },
 };
 
-/** State `loadFailed`, then a retry that loads the channel; cancel goes back to the list. */
+/** State `loadFailed`. */
 export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
   args: { id: 7 },
   render: (args) => (
     <EffectsProvider value={effects}>
@@ -256,13 +267,9 @@ export const LoadFailed: Story = {
     </EffectsProvider>
   ),
   play: async ({ canvasElement }) => {
-    reset();
     const c = within(canvasElement);
     await expect(c.getByText('无法加载渠道信息。')).toBeVisible();
-    await userEvent.click(c.getByRole('button', { name: '重试' }));
-    await expect(await c.findByLabelText(/^名称/)).toHaveValue('anthropic-main');
-    await userEvent.click(c.getByRole('button', { name: '取消' }));
-    await expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/channel', replace: false });
+    await expect(c.getByRole('button', { name: '重试' })).toBeEnabled();
   },
 };
 
@@ -284,6 +291,7 @@ export const LoadRefused: Story = {
 
 /** State `editing` (create), frozen. */
 export const Editing: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing')}>
       <ChannelFormPage {...args} />
@@ -298,6 +306,7 @@ export const Editing: Story = {
 
 /** State `editing` in batch mode: one key per line. */
 export const EditingBatch: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing', { form: { ...filled, batch: true, key: 'sk-1\nsk-2' } })}>
       <ChannelFormPage {...args} />
@@ -306,13 +315,13 @@ export const EditingBatch: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText(/密钥/)).toHaveValue('sk-1\nsk-2');
-    await userEvent.click(c.getByRole('checkbox', { name: '批量创建' }));
-    await expect(c.getByLabelText(/密钥/).tagName).toBe('INPUT');
+    await expect(c.getByRole('checkbox', { name: '批量创建' })).toBeChecked();
   },
 };
 
 /** State `saving`: fields and buttons disabled, the submit button spins. */
 export const Saving: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[frozen()]} snapshots={seed('saving')}>
       <ChannelFormPage {...args} />
@@ -327,6 +336,7 @@ export const Saving: Story = {
 
 /** State `saved`: the page is about to leave; the button still spins. */
 export const Saved: Story = {
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <MachineRegistryProvider machines={[frozen()]} snapshots={seed('saved')}>
       <ChannelFormPage {...args} />
@@ -339,6 +349,7 @@ export const Saved: Story = {
 
 /** Editing in English and dark mode. */
 export const EditingEnglishDark: Story = {
+  tags: ['!dev', '!autodocs'],
   parameters: { lang: 'en', colorMode: 'dark' },
   render: (args) => (
     <MachineRegistryProvider machines={[frozen()]} snapshots={seed('editing', { id: 7, form: { ...filled, key: '' } })}>
@@ -349,5 +360,35 @@ export const EditingEnglishDark: Story = {
     const c = within(canvasElement);
     await expect(c.getByRole('heading', { name: 'Update channel info' })).toBeVisible();
     await expect(c.getByText('Leave empty to keep the current key')).toBeVisible();
+  },
+};
+
+/*
+ * Interactions from a seeded state (tagged 'interaction' and left out of the docs page): the state
+ * story's render with the real machine, played on.
+ */
+
+/** From `loadFailed`: a retry loads the channel; cancel goes back to the list. */
+export const LoadFailedInteraction: Story = {
+  ...LoadFailed,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '重试' }));
+    await expect(await c.findByLabelText(/^名称/)).toHaveValue('anthropic-main');
+    await userEvent.click(c.getByRole('button', { name: '取消' }));
+    await expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/channel', replace: false });
+  },
+};
+
+/** From `editing` in batch mode: unticking batch turns the keys back into one field. */
+export const EditingBatchInteraction: Story = {
+  ...EditingBatch,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('checkbox', { name: '批量创建' }));
+    await expect(c.getByLabelText(/密钥/).tagName).toBe('INPUT');
   },
 };

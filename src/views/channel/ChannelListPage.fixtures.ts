@@ -1,8 +1,8 @@
 import type { ChannelTestRunResult } from '../../domain/channel';
-import { defaultTableQuery, type TableQuery } from '../../domain/tableQuery';
 import type { ChannelRow } from '../../domain/channel';
-import type { BulkRun, PendingRowAction, TableContext } from '../../machines/table';
+import type { BulkRun, TableContext } from '../../machines/table';
 import type { TableState } from '../table/useTable';
+import { tableContextOf, tableStateOf } from '../table/table.fixtures';
 
 /** Channels as the list shows them (stories of the channel list). */
 export const channelRows: readonly ChannelRow[] = [
@@ -107,52 +107,7 @@ export const bulkRun = (over: Partial<BulkRun> = {}): BulkRun => ({
 });
 
 /** A table context for seeded snapshots: the rows loaded and shown, nothing selected. */
-export const tableContext = (over: Partial<TableContext<ChannelRow>> = {}): TableContext<ChannelRow> => {
-  const query: TableQuery = over.query ?? defaultTableQuery;
-  const rows = over.rows ?? channelRows;
-  return {
-    rows,
-    shown: over.shown ?? rows,
-    query,
-    draft: query.keyword,
-    pagesLoaded: 1,
-    exhausted: true,
-    target: { kind: 'page', page: 0 },
-    selectAllAfterLoad: false,
-    selected: [],
-    busy: {},
-    pending: null,
-    bulk: null,
-    exportFormat: '',
-    ...over,
-  };
-};
+export const tableContext = (over: Partial<TableContext<ChannelRow>> = {}): TableContext<ChannelRow> => tableContextOf(channelRows, over);
 
 /** What useTableState reads, for view stories. */
-export const tableState = (over: Partial<TableState<ChannelRow>> = {}): TableState<ChannelRow> => ({
-  rows: channelRows,
-  page: 0,
-  pageCount: 1,
-  size: 10,
-  sort: null,
-  order: '',
-  keyword: '',
-  draft: '',
-  filters: {},
-  shownCount: channelRows.length,
-  loadedCount: channelRows.length,
-  complete: true,
-  loading: false,
-  firstLoad: false,
-  loadFailed: false,
-  idle: true,
-  selected: new Set<number>(),
-  selectedCount: 0,
-  pageSelected: false,
-  busy: {},
-  pending: null as PendingRowAction | null,
-  bulkToConfirm: null,
-  bulkRunning: null,
-  bulkReport: null,
-  ...over,
-});
+export const tableState = (over: Partial<TableState<ChannelRow>> = {}): TableState<ChannelRow> => tableStateOf(channelRows, over);

@@ -18,6 +18,7 @@ import type { TableContext } from '../../machines/table';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { ChannelListPage } from './ChannelListPage';
 import { bulkRun, channelRows, tableContext } from './ChannelListPage.fixtures';
+import { phoneViewport } from '../table/table.fixtures';
 
 const notify = fn<(e: NotifyEvent) => void>();
 const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
@@ -90,6 +91,11 @@ function Page({
   );
 }
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ * The journeys (tagged 'interaction') run the page with its real machines and stub actors.
+ */
 const meta = {
   title: 'Channel/ChannelListPage',
   component: ChannelListPage,
@@ -99,14 +105,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const phone = {
-  viewport: {
-    options: { phone375: { name: 'Phone 375', styles: { width: '375px', height: '667px' }, type: 'mobile' } },
-  },
-};
-
 /** A live run: the rows load; a test patches the row and says the model and seconds. */
-export const Live: Story = {
+export const LiveInteraction: Story = {
+  tags: ['interaction'],
   render: () => (
     <Page
       table={tableWith(Promise.resolve(channelRows), ({ action, row }) =>
@@ -135,7 +136,8 @@ export const Live: Story = {
 };
 
 /** A refused action: the server's message as an error toast; the row is usable again. */
-export const ActionRefused: Story = {
+export const ActionRefusedInteraction: Story = {
+  tags: ['interaction'],
   render: () => (
     <Page table={tableWith(Promise.resolve(channelRows), async () => {
         await Promise.resolve();
@@ -153,6 +155,7 @@ export const ActionRefused: Story = {
 };
 
 export const FirstLoad: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable('loading', { rows: [], shown: [], exhausted: false, pagesLoaded: 0 }) }} />,
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('table', { name: '渠道' }).closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true');
@@ -160,6 +163,7 @@ export const FirstLoad: Story = {
 };
 
 export const Ready: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions() }} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -169,6 +173,7 @@ export const Ready: Story = {
 };
 
 export const DetailMode: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({}, { showDetail: true, noticeDismissed: true }) }} />
   ),
@@ -181,6 +186,7 @@ export const DetailMode: Story = {
 };
 
 export const Empty: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }, { rows: [], shown: [] }) }} />,
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('暂无数据')).toBeInTheDocument();
@@ -188,6 +194,7 @@ export const Empty: Story = {
 };
 
 export const SearchResults: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Page
       snapshots={{
@@ -203,6 +210,7 @@ export const SearchResults: Story = {
 };
 
 export const LoadFailed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable('failed', { rows: [], shown: [] }) }} />,
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('列表加载失败')).toBeInTheDocument();
@@ -210,6 +218,7 @@ export const LoadFailed: Story = {
 };
 
 export const RowBusy: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }, { busy: { 7: 'test' } }) }} />,
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '测试渠道 openai-main' })).toBeDisabled();
@@ -217,6 +226,7 @@ export const RowBusy: Story = {
 };
 
 export const ConfirmingRow: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'confirmingRow' }, { pending: { id: 4, action: 'delete', value: '' } }) }} />,
   play: async () => {
     await expect(await within(document.body).findByRole('alertdialog')).toHaveTextContent('确定删除渠道 gemini-free（#4）吗？');
@@ -224,6 +234,7 @@ export const ConfirmingRow: Story = {
 };
 
 export const ConfirmingDeleteDisabled: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({ deleteDisabled: 'confirming' }) }} />,
   play: async () => {
     await expect(await within(document.body).findByRole('alertdialog')).toHaveTextContent('将删除所有已禁用的渠道');
@@ -231,6 +242,7 @@ export const ConfirmingDeleteDisabled: Story = {
 };
 
 export const BulkValuePrompt: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Page
       snapshots={{
@@ -246,6 +258,7 @@ export const BulkValuePrompt: Story = {
 };
 
 export const ConfirmingBulk: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Page snapshots={{ channelTable: seedTable({ ready: 'confirmingBulk' }, { selected: [7, 6], bulk: bulkRun() }) }} />
   ),
@@ -255,6 +268,7 @@ export const ConfirmingBulk: Story = {
 };
 
 export const BulkRunning: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Page
       snapshots={{ channelTable: seedTable({ ready: { bulkRunning: 'running' } }, { selected: [7, 6], bulk: bulkRun({ done: 1, succeeded: [7] }) }) }}
@@ -266,6 +280,7 @@ export const BulkRunning: Story = {
 };
 
 export const BulkReportWithFailures: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => (
     <Page
       snapshots={{
@@ -287,15 +302,16 @@ export const BulkReportWithFailures: Story = {
 };
 
 export const Narrow: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({}, { showDetail: true }) }} />,
-  parameters: phone,
-  globals: { viewport: { value: 'phone375' } },
+  ...phoneViewport,
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('table', { name: '渠道' })).toBeInTheDocument();
   },
 };
 
 export const DarkEnglish: Story = {
+  tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({}, { showDetail: true }) }} />,
   parameters: { lang: 'en', colorMode: 'dark' },
   play: async ({ canvasElement }) => {

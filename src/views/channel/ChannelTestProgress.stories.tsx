@@ -120,6 +120,10 @@ function Page({ names }: { readonly names?: Readonly<Record<number, string>> }) 
   );
 }
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ */
 const meta = {
   title: 'Channel/ChannelTestProgress',
   component: Page,
@@ -139,7 +143,8 @@ const render =
   );
 
 /** Live: a start, three polls, each result counted as it arrives, the summary toast. */
-export const LiveServerRun: Story = {
+export const LiveServerRunInteraction: Story = {
+  tags: ['interaction'],
   render: (() => {
     let polls = 0;
     const progress = [
@@ -177,7 +182,8 @@ export const LiveServerRun: Story = {
 };
 
 /** Live against one-api (404): the page lists the channels and tests them one by one. */
-export const LiveLocalFallback: Story = {
+export const LiveLocalFallbackInteraction: Story = {
+  tags: ['interaction'],
   render: render(
     machineWith({
       fetchCurrentRun: fromPromise<ChannelTestRun | null>(async () => {
@@ -212,6 +218,7 @@ export const LiveLocalFallback: Story = {
 
 /** State `checking` (looking for a run going): nothing shown yet. */
 export const Checking: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed('checking', empty)),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).queryByRole('region', { name: '渠道测试' })).toBeNull();
@@ -220,6 +227,7 @@ export const Checking: Story = {
 
 /** State `idle`: no panel. */
 export const Idle: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed('idle', empty)),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).queryByRole('region', { name: '渠道测试' })).toBeNull();
@@ -228,26 +236,27 @@ export const Idle: Story = {
 
 /** State `starting`: the panel says it is preparing. */
 export const Starting: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed('starting', { ...empty, request: { scope: 'all' } })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在准备测试……');
   },
 };
 
-/** State `running.waiting`: progress so far; Cancel sends the cancel. */
+/** State `running.waiting`: progress so far. */
 export const RunningWaiting: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed({ running: 'waiting' }, midRun)),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('2 / 3')).toBeVisible();
     await expect(c.getByRole('progressbar', { name: '测试进度' })).toHaveAttribute('aria-valuenow', '67');
-    await userEvent.click(c.getByRole('button', { name: '取消测试' }));
-    await expect(c.getByRole('status')).toHaveTextContent('正在取消……');
   },
 };
 
 /** State `running.polling`. */
 export const RunningPolling: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed({ running: 'polling' }, midRun)),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '取消测试' })).toBeEnabled();
@@ -256,6 +265,7 @@ export const RunningPolling: Story = {
 
 /** State `running.cancelling`. */
 export const RunningCancelling: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed({ running: 'cancelling' }, { ...midRun, cancelRequested: true })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: /正在取消/ })).toBeDisabled();
@@ -264,18 +274,92 @@ export const RunningCancelling: Story = {
 
 /** State `local.listing`: the page is listing the channels to test. */
 export const LocalListing: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed({ local: 'listing' }, { ...empty, mode: 'local', request: { scope: 'disabled' } })),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('status')).toHaveTextContent('正在准备测试……');
   },
 };
 
-/** State `local.testing`: one-api, the page tests; Cancel stops after the current channel. */
+/** State `local.testing`: one-api, the page tests. */
 export const LocalTesting: Story = {
+  tags: ['!dev', '!autodocs'],
   render: render(machineWith(), seed({ local: 'testing' }, localRun)),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText(/由本页面逐个测试/)).toBeVisible();
+    await expect(c.getByRole('button', { name: '取消测试' })).toBeEnabled();
+  },
+};
+
+/** State `ended` with failures: Retry failed and Dismiss. */
+export const EndedWithFailures: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: render(machineWith(), seed('ended', finished)),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('status')).toHaveTextContent('已完成');
+    await expect(c.getByRole('button', { name: '重试失败的渠道' })).toBeEnabled();
+  },
+};
+
+/** State `ended` after a cancel. */
+export const EndedCancelled: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: render(machineWith(), seed('ended', { ...midRun, run: { id: 3, scope: 'all', status: 'cancelled', total: 3, done: 2 } })),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('status')).toHaveTextContent('已取消');
+    await expect(c.getByRole('button', { name: '关闭' })).toBeVisible();
+  },
+};
+
+/** State `failed`: polls failed; progress unknown. */
+export const Failed: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: render(machineWith(), seed('failed', { ...midRun, pollErrors: 3 })),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('status')).toHaveTextContent('进度未知');
+    await expect(c.getByRole('button', { name: '关闭' })).toBeVisible();
+  },
+};
+
+/** Ended, in English and dark mode, at phone width. */
+export const EndedEnglishDarkNarrow: Story = {
+  tags: ['!dev', '!autodocs'],
+  parameters: { lang: 'en', colorMode: 'dark' },
+  globals: { viewport: { value: 'mobile1' } },
+  render: render(machineWith(), seed('ended', finished)),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('button', { name: 'Retry failed' })).toBeVisible();
+    await expect(c.getByText('2 passed')).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction'). One that spreads a state
+ * story plays its flow from that state, with the real machine.
+ */
+
+/** From `running.waiting`: Cancel sends the cancel. */
+export const RunningWaitingInteraction: Story = {
+  ...RunningWaiting,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '取消测试' }));
+    await expect(c.getByRole('status')).toHaveTextContent('正在取消……');
+  },
+};
+
+/** From `local.testing`: Cancel stops after the current channel. */
+export const LocalTestingInteraction: Story = {
+  ...LocalTesting,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '取消测试' }));
     await expect(c.getByRole('button', { name: /正在取消/ })).toBeDisabled();
   },
@@ -283,7 +367,8 @@ export const LocalTesting: Story = {
 
 /** State `ended` with failures: Retry failed starts a run of the failed ids. */
 const retryStarts = fn<(input: ChannelTestRunRequest) => void>();
-export const EndedWithFailures: Story = {
+export const EndedWithFailuresInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   render: render(
     machineWith({
       startTestRun: fromPromise<ChannelTestRun, ChannelTestRunRequest>(({ input }) => {
@@ -303,35 +388,13 @@ export const EndedWithFailures: Story = {
   },
 };
 
-/** State `ended` after a cancel; Dismiss hides the panel. */
-export const EndedCancelled: Story = {
-  render: render(machineWith(), seed('ended', { ...midRun, run: { id: 3, scope: 'all', status: 'cancelled', total: 3, done: 2 } })),
+/** From `ended` after a cancel: Dismiss hides the panel. */
+export const EndedCancelledInteraction: Story = {
+  ...EndedCancelled,
+  tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(c.getByRole('status')).toHaveTextContent('已取消');
     await userEvent.click(c.getByRole('button', { name: '关闭' }));
     await expect(c.queryByRole('region', { name: '渠道测试' })).toBeNull();
-  },
-};
-
-/** State `failed`: polls failed; progress unknown. */
-export const Failed: Story = {
-  render: render(machineWith(), seed('failed', { ...midRun, pollErrors: 3 })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByRole('status')).toHaveTextContent('进度未知');
-    await expect(c.getByRole('button', { name: '关闭' })).toBeVisible();
-  },
-};
-
-/** Ended, in English and dark mode, at phone width. */
-export const EndedEnglishDarkNarrow: Story = {
-  parameters: { lang: 'en', colorMode: 'dark' },
-  globals: { viewport: { value: 'mobile1' } },
-  render: render(machineWith(), seed('ended', finished)),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(c.getByRole('button', { name: 'Retry failed' })).toBeVisible();
-    await expect(c.getByText('2 passed')).toBeVisible();
   },
 };

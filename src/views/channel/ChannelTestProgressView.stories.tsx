@@ -33,9 +33,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** A run going: bar, counts, spinner, Cancel. */
+/** A run going: bar, counts, spinner, Cancel, the failures folded. */
 export const Running: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const bar = c.getByRole('progressbar', { name: '测试进度' });
     await expect(bar).toHaveAttribute('aria-valuenow', '33');
@@ -45,23 +45,8 @@ export const Running: Story = {
     await expect(c.getByText('全部渠道')).toBeVisible();
     await expect(c.getByRole('status')).toHaveTextContent('测试中');
     await expect(c.queryByRole('button', { name: '重试失败的渠道' })).toBeNull();
-    await userEvent.click(c.getByRole('button', { name: '取消测试' }));
-    await expect(args.onCancel).toHaveBeenCalledTimes(1);
-  },
-};
-
-/** The failures list opens from its toggle (keyboard too) and names the channels. */
-export const FailuresExpanded: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    const toggle = c.getByRole('button', { name: '失败详情（2）' });
-    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    toggle.focus();
-    await userEvent.keyboard('{Enter}');
-    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await expect(await c.findByText('OpenAI 主线路（#5）')).toBeVisible();
-    await expect(c.getByText('渠道 #12')).toBeVisible();
-    await expect(c.getByText(/Incorrect API key provided/)).toBeVisible();
+    await expect(c.getByRole('button', { name: '取消测试' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '失败详情（2）' })).toHaveAttribute('aria-expanded', 'false');
   },
 };
 
@@ -96,14 +81,12 @@ export const FinishedWithFailures: Story = {
     canRetryFailed: true,
     canDismiss: true,
   },
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('status')).toHaveTextContent('已完成');
     await expect(c.queryByRole('button', { name: '取消测试' })).toBeNull();
-    await userEvent.click(c.getByRole('button', { name: '重试失败的渠道' }));
-    await expect(args.onRetryFailed).toHaveBeenCalledTimes(1);
-    await userEvent.click(c.getByRole('button', { name: '关闭' }));
-    await expect(args.onDismiss).toHaveBeenCalledTimes(1);
+    await expect(c.getByRole('button', { name: '重试失败的渠道' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '关闭' })).toBeEnabled();
   },
 };
 
@@ -171,5 +154,49 @@ export const English: Story = {
     const c = within(canvasElement);
     await expect(c.getByText('11 passed')).toBeVisible();
     await expect(c.getByRole('button', { name: 'Cancel test' })).toBeVisible();
+  },
+};
+
+/*
+ * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
+ * page, which lists the states). One that spreads a state story plays its flow from that state.
+ */
+
+/** Cancel is sent once. */
+export const RunningInteraction: Story = {
+  ...Running,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '取消测试' }));
+    await expect(args.onCancel).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** The failures list opens from its toggle (keyboard too) and names the channels. */
+export const FailuresExpandedInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const toggle = c.getByRole('button', { name: '失败详情（2）' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(await c.findByText('OpenAI 主线路（#5）')).toBeVisible();
+    await expect(c.getByText('渠道 #12')).toBeVisible();
+    await expect(c.getByText(/Incorrect API key provided/)).toBeVisible();
+  },
+};
+
+/** Finished with failures: Retry failed and Dismiss are sent. */
+export const FinishedWithFailuresInteraction: Story = {
+  ...FinishedWithFailures,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(c.getByRole('button', { name: '重试失败的渠道' }));
+    await expect(args.onRetryFailed).toHaveBeenCalledTimes(1);
+    await userEvent.click(c.getByRole('button', { name: '关闭' }));
+    await expect(args.onDismiss).toHaveBeenCalledTimes(1);
   },
 };

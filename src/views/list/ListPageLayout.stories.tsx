@@ -1,8 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Button } from '@chakra-ui/react';
 import { expect, fn, userEvent, within } from 'storybook/test';
-import type { BulkRun, PendingRowAction } from '../../machines/table';
+import type { BulkRun } from '../../machines/table';
 import type { TableState } from '../table/useTable';
+import { tableStateOf } from '../table/table.fixtures';
 import { ListPageLayout } from './ListPageLayout';
 import { actionsColumn, LabelBadge, ListSelect, useColumns, useLabelledOptions } from './useColumns';
 
@@ -24,33 +25,7 @@ const statuses = [
   { value: 2, labelKey: 'domain.tokenStatus.disabled', color: 'red' },
 ] as const;
 
-const tableState = (over: Partial<TableState<DemoRow>> = {}): TableState<DemoRow> => ({
-  rows,
-  page: 0,
-  pageCount: 1,
-  size: 10,
-  sort: null,
-  order: '',
-  keyword: '',
-  draft: '',
-  filters: {},
-  shownCount: rows.length,
-  loadedCount: rows.length,
-  complete: true,
-  loading: false,
-  firstLoad: false,
-  loadFailed: false,
-  idle: true,
-  selected: new Set<number>(),
-  selectedCount: 0,
-  pageSelected: false,
-  busy: {},
-  pending: null as PendingRowAction | null,
-  bulkToConfirm: null,
-  bulkRunning: null,
-  bulkReport: null,
-  ...over,
-});
+const tableState = (over: Partial<TableState<DemoRow>> = {}): TableState<DemoRow> => tableStateOf(rows, over);
 
 const run = (over: Partial<BulkRun> = {}): BulkRun => ({
   action: 'delete',

@@ -1,8 +1,9 @@
 import type { Log } from '../../domain/log';
 import type { LogFilterForm } from '../../domain/logQuery';
-import { defaultTableQuery, type TableQuery } from '../../domain/tableQuery';
-import type { PendingRowAction, TableContext } from '../../machines/table';
+import { defaultTableQuery } from '../../domain/tableQuery';
+import type { TableContext } from '../../machines/table';
 import type { TableState } from '../table/useTable';
+import { phoneViewport, tableContextOf, tableStateOf } from '../table/table.fixtures';
 
 /** Log rows as the admin list answers them (stories of the log page). */
 export const logRows: readonly Log[] = [
@@ -68,63 +69,10 @@ export const defaultForm: LogFilterForm = {
 };
 
 /** A log table context for seeded snapshots: the rows loaded and shown. */
-export const logTableContext = (over: Partial<TableContext<Log>> = {}): TableContext<Log> => {
-  const query: TableQuery = over.query ?? { ...defaultTableQuery, params: {} };
-  const rows = over.rows ?? logRows;
-  return {
-    rows,
-    shown: over.shown ?? rows,
-    query,
-    draft: '',
-    pagesLoaded: 1,
-    exhausted: true,
-    target: { kind: 'page', page: 0 },
-    selectAllAfterLoad: false,
-    selected: [],
-    busy: {},
-    pending: null,
-    bulk: null,
-    exportFormat: '',
-    baseParams: { scope: 'admin' },
-    ...over,
-  };
-};
+export const logTableContext = (over: Partial<TableContext<Log>> = {}): TableContext<Log> =>
+  tableContextOf(logRows, { query: { ...defaultTableQuery, params: {} }, draft: '', baseParams: { scope: 'admin' }, ...over });
 
 /** What useTableState reads, for view stories. */
-export const logTableState = (over: Partial<TableState<Log>> = {}): TableState<Log> => ({
-  rows: logRows,
-  page: 0,
-  pageCount: 1,
-  size: 10,
-  sort: null,
-  order: '',
-  keyword: '',
-  draft: '',
-  filters: {},
-  shownCount: logRows.length,
-  loadedCount: logRows.length,
-  complete: true,
-  loading: false,
-  firstLoad: false,
-  loadFailed: false,
-  idle: true,
-  selected: new Set<number>(),
-  selectedCount: 0,
-  pageSelected: false,
-  busy: {},
-  pending: null as PendingRowAction | null,
-  bulkToConfirm: null,
-  bulkRunning: null,
-  bulkReport: null,
-  ...over,
-});
+export const logTableState = (over: Partial<TableState<Log>> = {}): TableState<Log> => tableStateOf(logRows, over);
 
-/** A 375 px wide phone (story parameters + globals). */
-export const phoneViewport = {
-  parameters: {
-    viewport: {
-      options: { phone375: { name: 'Phone 375', styles: { width: '375px', height: '667px' }, type: 'mobile' } },
-    },
-  },
-  globals: { viewport: { value: 'phone375' } },
-};
+export { phoneViewport };

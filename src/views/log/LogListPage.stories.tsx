@@ -81,6 +81,11 @@ type TableValue = Parameters<typeof logTableMachine.resolveState>[0]['value'];
 const seedTable = (value: TableValue, over: Partial<TableContext<Log>> = {}) =>
   logTableMachine.resolveState({ value, context: logTableContext(over) });
 
+/*
+ * Stories tagged '!dev' show a state this container's view already shows in its own stories: they
+ * stay as tests of what the container hands its view and are left out of the sidebar and the docs page.
+ * The journeys (tagged 'interaction') run the page with its real machines and stub actors.
+ */
 const meta = {
   title: 'Log/LogListPage',
   component: LogListPage,
@@ -97,7 +102,8 @@ const live = (args: { quotaDisplay: QuotaDisplay }) => (
 );
 
 /** A live run: the list loads with the admin scope, a model filter reloads it from page 0. */
-export const LiveFilter: Story = {
+export const LiveFilterInteraction: Story = {
+  tags: ['interaction'],
   render: live,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -115,7 +121,8 @@ export const LiveFilter: Story = {
 };
 
 /** A live run: the stat loads on click, the export says its file. */
-export const LiveStatAndExport: Story = {
+export const LiveStatAndExportInteraction: Story = {
+  tags: ['interaction'],
   render: live,
   play: async ({ canvasElement }) => {
     notify.mockClear();
@@ -145,6 +152,7 @@ const ready = { [logTableMachine.id]: seedTable({ ready: 'idle' }) };
 
 /** Table `loading` with nothing loaded: skeleton rows. */
 export const FirstLoad: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen({ [logTableMachine.id]: seedTable('loading', { rows: [], shown: [], pagesLoaded: 0, exhausted: false }) }),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('table', { name: '使用明细' }).closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true');
@@ -168,6 +176,7 @@ export const Ready: Story = {
 
 /** Table `failed`: the error and retry. */
 export const Failed: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen({ [logTableMachine.id]: seedTable('failed', { rows: [], shown: [] }) }),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '重试' })).toBeVisible();
@@ -176,6 +185,7 @@ export const Failed: Story = {
 
 /** A common user's page: no admin filters or columns. */
 export const SelfReady: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen({ [logTableMachine.id]: seedTable({ ready: 'idle' }, { baseParams: { scope: 'self' } }) }, false),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -186,6 +196,7 @@ export const SelfReady: Story = {
 
 /** Stat `loading`. */
 export const StatLoading: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen({ ...ready, [logStatMachine.id]: logStatMachine.resolveState({ value: 'loading', context: { scope: 'admin', params: {}, quota: null } }) }),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '加载中...' })).toBeDisabled();
@@ -194,6 +205,7 @@ export const StatLoading: Story = {
 
 /** Stat `ready` for the current filters. */
 export const StatReady: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen({ ...ready, [logStatMachine.id]: logStatMachine.resolveState({ value: 'ready', context: { scope: 'admin', params: {}, quota: 2713 } }) }),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: '总消耗额度：2713（点击刷新）' })).toBeEnabled();
@@ -221,6 +233,7 @@ export const StatFailed: Story = {
 
 /** Export `exporting`. */
 export const Exporting: Story = {
+  tags: ['!dev', '!autodocs'],
   render: frozen({ ...ready, [logExportMachine.id]: logExportMachine.resolveState({ value: 'exporting', context: { scope: 'admin', params: {} } }) }),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: /导出中/ })).toBeDisabled();

@@ -31,7 +31,7 @@ export function LogCleanPanelView({
   const seconds = parseDateTime(target);
   return (
     <Stack as="section" gap={3} aria-labelledby="log-clean-title" maxW="md">
-      <Heading as="h3" size="md" id="log-clean-title">
+      <Heading as="h2" size="md" id="log-clean-title">
         {t('settingsExtras.logClean.title')}
       </Heading>
       <Field.Root>

@@ -305,9 +305,6 @@ export const Saving: Story = {
 export const PriceFilterInAddress: Story = {
   parameters: {
     route: '/setting?tab=operation&price_model=gpt-4',
-    // The operation tab's log clean-up panel (LogCleanPanelView) heads itself h3 before the first
-    // h2 section: a known heading-order issue of that panel, left to it.
-    a11y: { config: { rules: [{ id: 'heading-order', enabled: false }] } },
   },
   render: frozen(seed('ready', { tab: 'operation' })),
   play: async ({ canvasElement }) => {

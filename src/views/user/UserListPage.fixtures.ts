@@ -1,7 +1,7 @@
-import { defaultTableQuery, type TableQuery } from '../../domain/tableQuery';
 import type { User } from '../../domain/user';
-import type { BulkRun, PendingRowAction, TableContext } from '../../machines/table';
+import type { BulkRun, TableContext } from '../../machines/table';
 import type { TableState } from '../table/useTable';
+import { phoneViewport, tableContextOf, tableStateOf } from '../table/table.fixtures';
 
 /** Users as the list shows them (stories of the user pages). */
 export const userRows: readonly User[] = [
@@ -33,62 +33,9 @@ export const bulkRun = (over: Partial<BulkRun> = {}): BulkRun => ({
 });
 
 /** A table context for seeded snapshots: the rows loaded and shown, nothing selected. */
-export const tableContext = (over: Partial<TableContext<User>> = {}): TableContext<User> => {
-  const query: TableQuery = over.query ?? defaultTableQuery;
-  const rows = over.rows ?? userRows;
-  return {
-    rows,
-    shown: over.shown ?? rows,
-    query,
-    draft: query.keyword,
-    pagesLoaded: 1,
-    exhausted: true,
-    target: { kind: 'page', page: 0 },
-    selectAllAfterLoad: false,
-    selected: [],
-    busy: {},
-    pending: null,
-    bulk: null,
-    exportFormat: '',
-    ...over,
-  };
-};
+export const tableContext = (over: Partial<TableContext<User>> = {}): TableContext<User> => tableContextOf(userRows, over);
 
 /** What useTableState reads, for view stories. */
-export const tableState = (over: Partial<TableState<User>> = {}): TableState<User> => ({
-  rows: userRows,
-  page: 0,
-  pageCount: 1,
-  size: 10,
-  sort: null,
-  order: '',
-  keyword: '',
-  draft: '',
-  filters: {},
-  shownCount: userRows.length,
-  loadedCount: userRows.length,
-  complete: true,
-  loading: false,
-  firstLoad: false,
-  loadFailed: false,
-  idle: true,
-  selected: new Set<number>(),
-  selectedCount: 0,
-  pageSelected: false,
-  busy: {},
-  pending: null as PendingRowAction | null,
-  bulkToConfirm: null,
-  bulkRunning: null,
-  bulkReport: null,
-  ...over,
-});
+export const tableState = (over: Partial<TableState<User>> = {}): TableState<User> => tableStateOf(userRows, over);
 
-/** A 375 px wide phone (story parameters + globals). */
-export const phoneViewport = {
-  parameters: {
-    viewport: {
-      options: { phone375: { name: 'Phone 375', styles: { width: '375px', height: '667px' }, type: 'mobile' } },
-    },
-  },
-  globals: { viewport: { value: 'phone375' } },
-};
+export { phoneViewport };

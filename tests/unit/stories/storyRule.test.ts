@@ -20,14 +20,6 @@ const notYetSplit: readonly string[] = [
   'src/views/auth/RegisterPageView.stories.tsx',
   'src/views/auth/WeChatLoginDialog.stories.tsx',
   'src/views/auth/WeChatLoginDialogView.stories.tsx',
-  'src/views/channel/ChannelFormPage.stories.tsx',
-  'src/views/channel/ChannelFormPageView.stories.tsx',
-  'src/views/channel/ChannelListPage.stories.tsx',
-  'src/views/channel/ChannelListPageView.stories.tsx',
-  'src/views/channel/ChannelTestProgress.stories.tsx',
-  'src/views/channel/ChannelTestProgressView.stories.tsx',
-  'src/views/log/LogListPage.stories.tsx',
-  'src/views/log/LogListPageView.stories.tsx',
 ];
 
 function storyFiles(dir: string): string[] {
