@@ -14,8 +14,9 @@ import { SessionStory, seedSession, storyUsers, stubSession } from '../app/stori
 import { WeChatLoginDialog } from './WeChatLoginDialog';
 
 /*
- * The login page's WeChat code dialog (wechatLogin machine), one story per machine state,
- * seeded frozen; the code check is a spy that never answers, answers a user, or refuses.
+ * The login page's WeChat code dialog (wechatLogin machine): journeys from a seeded state, as
+ * interaction stories (the states themselves are WeChatLoginDialogView's stories); the code
+ * check is a spy that never answers, answers a user, or refuses.
  */
 
 const never = <T,>() => new Promise<T>(() => undefined);
@@ -108,10 +109,11 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /**
- * State `closed`: the button opens the dialog; an empty (or blank) code sends nothing; a code
+ * From `closed`: the button opens the dialog; an empty (or blank) code sends nothing; a code
  * is checked once (the check never answers here, so the dialog stays busy).
  */
-export const Closed: Story = {
+export const ClosedInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} snapshots={seed('closed')} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -136,8 +138,9 @@ export const Closed: Story = {
   },
 };
 
-/** State `open`: the QR code, the code input; closing goes back to `closed`. */
-export const Open: Story = {
+/** From `open`: the QR code, the code input; closing goes back to `closed`. */
+export const OpenInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} snapshots={seed('open')} />,
   play: async () => {
     const d = await dialog();
@@ -184,7 +187,8 @@ export const OpenWithError: Story = {
 };
 
 /** A live login: the code is accepted, the dialog closes, the session signs the user in and goes to /. */
-export const SignsIn: Story = {
+export const SignsInInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} machine={answering} />,
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '使用微信验证码登录' }));
@@ -201,7 +205,8 @@ export const SignsIn: Story = {
 };
 
 /** A live refusal: the server's message shows and the dialog stays open for another code. */
-export const CodeRefused: Story = {
+export const CodeRefusedInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} machine={refusing} snapshots={seed('open')} />,
   play: async ({ canvasElement }) => {
     const d = await dialog();

@@ -25,13 +25,35 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** Closed: only the button that opens the dialog. */
 export const Closed: Story = {
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('button', { name: '使用微信验证码登录' })).toBeEnabled();
+    await expect(screen.queryByRole('dialog')).toBeNull();
+  },
+};
+/** The button asks to open the dialog. */
+export const ClosedInteraction: Story = {
+  tags: ['interaction'],
   play: async ({ args, canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '使用微信验证码登录' }));
     await expect(args.onOpen).toHaveBeenCalledTimes(1);
   },
 };
+/** Open: the QR code, the code field and the sign-in button. */
 export const Open: Story = {
+  args: { open: true },
+  play: async () => {
+    const dialog = await screen.findByRole('dialog');
+    const d = within(dialog);
+    await waitFor(() => expect(d.getByRole('img', { name: '微信公众号二维码' })).toBeVisible());
+    await expect(d.getByLabelText('验证码')).toBeVisible();
+    await expect(d.getByRole('button', { name: '登录' })).toBeVisible();
+  },
+};
+/** The dialog hands over the typed code, and asks to close. */
+export const OpenInteraction: Story = {
+  tags: ['interaction'],
   args: { open: true },
   play: async ({ args }) => {
     const dialog = await screen.findByRole('dialog');
