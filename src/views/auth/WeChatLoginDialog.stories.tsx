@@ -15,7 +15,8 @@ import { WeChatLoginDialog } from './WeChatLoginDialog';
 
 /*
  * The login page's WeChat code dialog (wechatLogin machine): journeys from a seeded state, as
- * interaction stories (the states themselves are WeChatLoginDialogView's stories); the code
+ * interaction stories (the states themselves, submitting, a refused code, no QR code, English,
+ * are WeChatLoginDialogView's stories); the code
  * check is a spy that never answers, answers a user, or refuses.
  */
 
@@ -151,41 +152,6 @@ export const OpenInteraction: Story = {
   },
 };
 
-/** State `open` without a QR code configured. */
-export const OpenWithoutQrCode: Story = {
-  args: { qrCodeUrl: '' },
-  render: (args) => <DialogStory {...args} snapshots={seed('open')} />,
-  play: async () => {
-    const d = await dialog();
-    await waitFor(() => expect(d.getByText('管理员尚未设置公众号二维码。')).toBeVisible());
-    await expect(d.queryByRole('img')).toBeNull();
-  },
-};
-
-/** State `submitting`: the code is being checked; the login button is busy, cancel is disabled. */
-export const Submitting: Story = {
-  render: (args) => <DialogStory {...args} snapshots={seed('submitting', { code: '654321', error: null })} />,
-  play: async () => {
-    const d = await dialog();
-    const submit = d.getByRole('button', { name: '登录' });
-    await waitFor(() => expect(submit).toBeDisabled());
-    await expect(submit).toHaveAttribute('data-loading');
-    await expect(d.getByRole('button', { name: '取消' })).toBeDisabled();
-    await expect(pendingLogin).not.toHaveBeenCalled();
-  },
-};
-
-/** State `open` after a refused code: the server's message in the dialog. */
-export const OpenWithError: Story = {
-  render: (args) => <DialogStory {...args} snapshots={seed('open', { code: '111111', error: { text: '验证码错误或已过期' } })} />,
-  play: async () => {
-    const d = await dialog();
-    await waitFor(() => expect(d.getByText('验证码错误或已过期')).toBeVisible());
-    await expect(d.getByLabelText('验证码')).toHaveAttribute('aria-invalid', 'true');
-    await expect(d.getByRole('button', { name: '登录' })).toBeEnabled();
-  },
-};
-
 /** A live login: the code is accepted, the dialog closes, the session signs the user in and goes to /. */
 export const SignsInInteraction: Story = {
   tags: ['interaction'],
@@ -216,16 +182,5 @@ export const CodeRefusedInteraction: Story = {
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '验证码错误或已过期' } });
     await expect(d.getByRole('button', { name: '登录' })).toBeEnabled();
     await expect(within(canvasElement).getByTestId('session-user')).toHaveTextContent('(signed out)');
-  },
-};
-
-/** English. */
-export const English: Story = {
-  parameters: { lang: 'en' },
-  render: (args) => <DialogStory {...args} snapshots={seed('open')} />,
-  play: async () => {
-    const d = await dialog();
-    await waitFor(() => expect(d.getByRole('img', { name: 'WeChat official account QR code' })).toBeVisible());
-    await expect(d.getByRole('button', { name: 'Log in' })).toBeVisible();
   },
 };
