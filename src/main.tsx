@@ -57,6 +57,7 @@ import type { FetchContentInput, pageContentMachine } from './machines/pageConte
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
 import type { optionSettingsMachine, SaveOptionInput } from './machines/optionSettings';
 import { relayChildren } from './machines/pageRelay/pageRelay';
+import { sendCooldownWith } from './machines/sendCooldown/sendCooldown.machine';
 import { followSession } from './machines/sessionWatch/sessionWatch';
 import type { profileEditMachine } from './machines/profileEdit';
 import type { topUpMachine } from './machines/topUp';
@@ -124,7 +125,8 @@ const implementations = implementAll([
     actors: {
       followSession,
       registerUser: fromApi((api) => ({ payload, turnstile }) => api.auth.register(payload, turnstile)),
-      sendVerificationCode: fromApi((api) => ({ email, turnstile }) => api.auth.sendVerificationCode(email, turnstile)),
+      sendVerificationCode: sendCooldownWith(fromApi((api) => ({ email, turnstile }) => api.auth.sendVerificationCode(email, turnstile))),
+      relayChildren,
       rememberAffCode: fromPromise(({ input }) => {
         const { code, remember } = inviteCodeToUse(input.affCode, readLocal('aff'));
         if (remember) writeLocal('aff', code);
@@ -133,7 +135,10 @@ const implementations = implementAll([
     },
   }),
   implement<typeof passwordResetRequestMachine>('passwordResetRequest', {
-    actors: { sendPasswordReset: fromApi((api) => ({ email, turnstile }) => api.auth.sendPasswordReset(email, turnstile)) },
+    actors: {
+      sendPasswordReset: sendCooldownWith(fromApi((api) => ({ email, turnstile }) => api.auth.sendPasswordReset(email, turnstile))),
+      relayChildren,
+    },
   }),
   implement<typeof passwordResetConfirmMachine>('passwordResetConfirm', {
     actors: { confirmPasswordReset: fromApi((api) => api.auth.confirmPasswordReset), copyText: copyTextActor },
@@ -291,7 +296,7 @@ const implementations = implementAll([
   implement<typeof selfDeleteMachine>('selfDelete', { actors: { deleteSelf: fromApi((api) => () => api.user.deleteSelf()) } }),
   implement<typeof wechatBindMachine>('wechatBind', { actors: { bindWeChat: fromApi((api) => ({ code }) => api.auth.wechatBind(code)) } }),
   implement<typeof emailBindMachine>('emailBind', {
-    actors: { sendVerificationCode: sendBindCodeActor(fromApi), bindEmail: fromApi((api) => api.auth.emailBind) },
+    actors: { sendVerificationCode: sendCooldownWith(sendBindCodeActor(fromApi)), bindEmail: fromApi((api) => api.auth.emailBind), relayChildren },
   }),
   implement<typeof logCleanMachine>('logClean', {
     actors: { clearLogs: fromApi((api) => ({ targetTimestamp }) => api.log.clear(targetTimestamp)) },

@@ -38,6 +38,8 @@ import {
   type SendBindCodeInput,
 } from '../../src/machines/personalSettings';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { senderEvents } from './support/sender';
+import { sendCooldownWith } from '../../src/machines/sendCooldown';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { replayPath } from './support/replay';
 import { controlled } from './support/stubs';
@@ -306,6 +308,8 @@ describe('wechatBind model', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('emailBind model', () => {
+  /** The code sender (the sendCooldown child invoked as `sendVerificationCode`): its facts and snapshots. */
+  const sender = senderEvents('sendVerificationCode', failure('GET /api/verification', '邮箱地址已被占用'));
   const fixtures: EventFixtures<typeof emailBindMachine> = {
     'email.open': [{ type: 'email.open' }],
     'email.cancel': [{ type: 'email.cancel' }],
@@ -319,16 +323,20 @@ describe('emailBind model', () => {
     ],
     'email.submit': [{ type: 'email.submit' }],
     'turnstile.change': [{ type: 'turnstile.change', enabled: false }],
+    'send.succeeded': [sender.succeeded],
+    'send.failed': [sender.failed],
   };
-  const sent = doneActor('sendVerificationCode');
-  const sendRefused = errorActor('sendVerificationCode', failure('GET /api/verification', '邮箱地址已被占用'));
+  const sent = sender.succeeded;
+  const cooling = sender.cooling;
+  const cooled = sender.ready;
   const bound = doneActor('bindEmail');
   const bindRefused = errorActor('bindEmail', failure('GET /api/oauth/email/bind', '验证码错误或已过期'));
-  const cooled = doneActor('resendCooldown');
-  const internal = [sent, sendRefused, bound, bindRefused, cooled];
+  const internal = [bound, bindRefused, ...sender.snapshots];
   const input = { turnstileEnabled: true };
-  const model = { fixtures, internal, input };
-  const realShortest = () => shortestPaths(emailBindMachine, model).filter(isRealistic);
+  const model = { fixtures, internal, input, occurs: sender.occurs };
+  const realistic = (p: Parameters<typeof isRealistic>[0]) => isRealistic(p) && sender.isRealistic(p);
+  const realShortest = () => shortestPaths(emailBindMachine, model).filter(realistic);
+  const phase = (s: SnapshotFrom<typeof emailBindMachine>) => s.context.sender.phase;
   const run = (events: readonly AnyEventObject[]) => walk(emailBindMachine, input, events);
   const email = fixtures['field.change'][0]!;
   const code = fixtures['field.change'][1]!;
@@ -337,36 +345,35 @@ describe('emailBind model', () => {
   const open = { type: 'email.open' };
   const submit = { type: 'email.submit' };
 
-  it('reaches every state', () => {
+  it('reaches every state, and every phase of the code sender', () => {
     expect(unreachedStates(emailBindMachine, realShortest())).toEqual([]);
+    expect(new Set(realShortest().map((p) => phase(p.state)))).toEqual(new Set(['ready', 'sending', 'coolingDown']));
   });
 
   it('keeps its invariants on every simple path', () => {
     // bounded: one value per field, the refusals of the send left to the pinned journeys
     const bounded = {
-      fixtures: { ...fixtures, 'code.send': [send], 'email.cancel': [], 'turnstile.change': [] },
-      internal: [sent, bound, bindRefused, cooled],
+      fixtures: { ...fixtures, 'code.send': [send], 'email.cancel': [], 'turnstile.change': [], 'send.succeeded': [], 'send.failed': [] },
+      internal: [bound, bindRefused, cooling, cooled],
       input,
+      occurs: sender.occurs,
     } as unknown as typeof model;
-    const paths = simplePaths(emailBindMachine, bounded).filter(isRealistic);
+    const paths = simplePaths(emailBindMachine, bounded).filter(realistic);
     expect(paths.length).toBeGreaterThan(0);
     for (const p of paths) {
       for (const s of snapshotsOf(p)) {
         const children = Object.keys(s.children).sort();
-        const expected = [
-          ...(s.matches({ dialog: 'binding' }) ? ['bindEmail'] : []),
-          ...(s.matches({ code: 'coolingDown' }) ? ['resendCooldown'] : []),
-          ...(s.matches({ code: 'sending' }) ? ['sendVerificationCode'] : []),
-        ].sort();
+        // the code sender (and its relay) live as long as the binding; the binding call only while binding
+        const expected = [...(s.matches('binding') ? ['bindEmail'] : []), 'relayChildren', 'sendVerificationCode'].sort();
         expect(children).toEqual(expected);
-        expect(selectEmailOpen(s)).toBe(!s.matches({ dialog: 'closed' }));
-        expect(selectIsBindingEmail(s)).toBe(s.matches({ dialog: 'binding' }));
-        expect(selectIsSendingCode(s)).toBe(s.matches({ code: 'sending' }));
-        expect(selectCanSendCode(s)).toBe(s.matches({ code: 'idle' }));
-        // the countdown shows exactly while cooling down (the seeded value before the child's first snapshot)
-        expect(selectCodeSecondsLeft(s) > 0).toBe(s.matches({ code: 'coolingDown' }));
+        expect(selectEmailOpen(s)).toBe(!s.matches('closed'));
+        expect(selectIsBindingEmail(s)).toBe(s.matches('binding'));
+        expect(selectIsSendingCode(s)).toBe(phase(s) === 'sending');
+        expect(selectCanSendCode(s)).toBe(phase(s) === 'ready');
+        // the countdown shows exactly while the sender cools down
+        expect(selectCodeSecondsLeft(s) > 0).toBe(phase(s) === 'coolingDown');
         // a binding never runs without both fields
-        if (s.matches({ dialog: 'binding' })) expect(s.context.email !== '' && s.context.code !== '').toBe(true);
+        if (s.matches('binding')) expect(s.context.email !== '' && s.context.code !== '').toBe(true);
       }
     }
   });
@@ -374,34 +381,42 @@ describe('emailBind model', () => {
   describe('pinned journeys', () => {
     it('without a bot-check result, the Turnstile wait message and nothing sent', () => {
       const { s, emitted } = run([open, email, sendNoToken]);
-      expect(s.matches({ code: 'idle' })).toBe(true);
+      expect(phase(s)).toBe('ready');
       expect(emitted).toEqual([{ type: 'notify', level: 'info', message: { key: 'validation.turnstile.wait' } }]);
     });
     it('Turnstile turned off while the tab is open (the status reloaded): a code goes without a bot-check result', () => {
       const { s, emitted } = run([open, email, { type: 'turnstile.change', enabled: false }, sendNoToken]);
-      expect(s.matches({ code: 'sending' })).toBe(true);
+      expect(phase(s)).toBe('sending');
       expect(s.context.turnstileEnabled).toBe(false);
       expect(emitted).toEqual([]);
     });
     it('an empty e-mail sends nothing and says nothing', () => {
       const { s, emitted } = run([open, send]);
-      expect(s.matches({ code: 'idle' })).toBe(true);
+      expect(phase(s)).toBe('ready');
       expect(emitted).toEqual([]);
     });
     it('a sent code counts down 30 s', () => {
-      const { s, emitted } = run([open, email, send, sent]);
-      expect(s.matches({ code: 'coolingDown' })).toBe(true);
+      const { s, emitted } = run([open, email, send, sent, cooling]);
+      expect(phase(s)).toBe('coolingDown');
       expect(selectCodeSecondsLeft(s)).toBe(30);
+      // pressing during the countdown says nothing and changes nothing
+      expect(run([open, email, send, sent, cooling, sendNoToken]).s.context).toEqual(s.context);
+      expect(run([open, email, send, sent, cooling, sendNoToken]).emitted).toEqual(emitted);
+      expect(selectCanSendCode(run([open, email, send, sent, cooling, cooled]).s)).toBe(true);
       expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'account.register.codeSent' } }]);
+    });
+    it("a refused code shows the server's message", () => {
+      const { emitted } = run([open, email, send, sender.failed, cooling]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { text: '邮箱地址已被占用' } }]);
     });
     it('an empty code does nothing', () => {
       const { s, emitted } = run([open, email, submit]);
-      expect(s.matches({ dialog: 'open' })).toBe(true);
+      expect(s.matches('open')).toBe(true);
       expect(emitted).toEqual([]);
     });
     it('a bound e-mail says "邮箱账户绑定成功！", closes, empties the form and tells the tab', () => {
       const { s, emitted } = run([open, email, code, submit, bound]);
-      expect(s.matches({ dialog: 'closed' })).toBe(true);
+      expect(s.matches('closed')).toBe(true);
       expect(s.context.email).toBe('');
       expect(emitted).toEqual([
         { type: 'notify', level: 'success', message: { key: 'personal.email.bound' } },
@@ -411,7 +426,7 @@ describe('emailBind model', () => {
     });
     it('a wrong code keeps the dialog and the fields', () => {
       const { s, emitted } = run([open, email, code, submit, bindRefused]);
-      expect(s.matches({ dialog: 'open' })).toBe(true);
+      expect(s.matches('open')).toBe(true);
       expect(s.context.code).toBe('8d3f');
       expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { text: '验证码错误或已过期' } }]);
     });
@@ -426,12 +441,13 @@ describe('emailBind model', () => {
       vi.useFakeTimers();
       const sendCode = controlled<void, SendBindCodeInput>();
       const actor = createActor(
-        emailBindMachine.provide({ actors: { sendVerificationCode: sendCode.logic, bindEmail: fromPromise<void, BindEmailInput>(() => Promise.resolve()) } }),
+        emailBindMachine.provide({ actors: { sendVerificationCode: sendCooldownWith(sendCode.logic), bindEmail: fromPromise<void, BindEmailInput>(() => Promise.resolve()) } }),
         { input },
       ).start();
       actor.send({ type: 'email.open' });
       actor.send(email);
       actor.send(send);
+      await vi.advanceTimersByTimeAsync(0);
       expect(sendCode.calls).toEqual([{ email: 'alice@example.com', turnstile: 'XXXX.DUMMY.TOKEN' }]);
       sendCode.resolve(undefined);
       await vi.advanceTimersByTimeAsync(0);
@@ -439,22 +455,23 @@ describe('emailBind model', () => {
       await vi.advanceTimersByTimeAsync(1000);
       expect(selectCodeSecondsLeft(actor.getSnapshot())).toBe(29);
       actor.send(send);
+      await vi.advanceTimersByTimeAsync(0);
       expect(sendCode.calls).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(29_000);
       expect(selectCanSendCode(actor.getSnapshot())).toBe(true);
       expect(selectCodeSecondsLeft(actor.getSnapshot())).toBe(0);
       actor.send(send);
+      await vi.advanceTimersByTimeAsync(0);
       expect(sendCode.calls).toHaveLength(2);
       actor.stop();
     });
 
-    it.each(
-      realShortest()
-        .filter((p) => p.steps.length > 2 && !p.steps.some((s) => (s.event.type as string) === 'xstate.done.actor.resendCooldown'))
-        .map((p) => [describePath(p), p] as const),
-    )('replays %s', async (_, p) => {
-      const stubs = { sendVerificationCode: controlled<void, SendBindCodeInput>(), bindEmail: controlled<void, BindEmailInput>() };
-      await replayPath({ machine: emailBindMachine, input, stubs }, p);
+    it.each(realShortest().filter((p) => p.steps.length > 2).map((p) => [describePath(p), p] as const))('replays %s', async (_, p) => {
+      vi.useFakeTimers();
+      const sendCode = controlled<void, SendBindCodeInput>();
+      const stubs = { bindEmail: controlled<void, BindEmailInput>() };
+      const machine = emailBindMachine.provide({ actors: { sendVerificationCode: sendCooldownWith(sendCode.logic) } });
+      await replayPath({ machine, input, stubs, play: sender.play(sendCode), settle: () => vi.advanceTimersByTimeAsync(0) }, p);
     });
   });
 });

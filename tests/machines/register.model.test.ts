@@ -21,12 +21,13 @@ import {
   type RememberAffCodeInput,
   type SendVerificationCodeInput,
 } from '../../src/machines/register';
-import { resendCooldownMachine, resendCooldownSeconds } from '../../src/machines/resendCooldown';
+import { resendCooldownSeconds, sendCooldownWith } from '../../src/machines/sendCooldown';
 import { followSession, sessionFactsOf, type SessionChanged } from '../../src/machines/sessionWatch';
 import type { Status } from '../../src/domain/status';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
+import { senderEvents } from './support/sender';
 import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 type Snap = SnapshotFrom<typeof registerMachine>;
@@ -91,32 +92,39 @@ const codeOk = sendCode('alice@example.com');
 const codeNoEmail = sendCode('');
 const codeNoToken = sendCode('alice@example.com', '');
 
+/** The code sender (the sendCooldown child invoked as `sendVerificationCode`): its facts and snapshots. */
+const sender = senderEvents('sendVerificationCode');
+const codeSent = sender.succeeded;
+const codeFailed = sender.failed;
+const cooling = sender.cooling;
+const ticked = sender.lastSecond;
+const cooled = sender.ready;
 const fixtures: EventFixtures<typeof registerMachine> = {
   'session.changed': [statusOf(full), statusOf(plain)],
   'register.submit': [valid, noToken, shortPassword, mismatch, noUsername, longUsername, longPassword],
   'code.send': [codeOk, codeNoEmail, codeNoToken],
+  'send.succeeded': [codeSent],
+  'send.failed': [codeFailed],
 };
 const registered = doneActor('registerUser');
 const registerFailed = errorActor('registerUser', failure('register', '管理员关闭了新用户注册'));
-const codeSent = doneActor('sendVerificationCode');
-const codeFailed = errorActor('sendVerificationCode', failure('sendVerificationCode', '邮箱地址已被占用'));
-const tickedTo = (secondsLeft: number): AnyEventObject => ({
-  type: 'xstate.snapshot.resendCooldown',
-  snapshot: resendCooldownMachine.resolveState({ value: 'coolingDown', context: { total: 30, secondsLeft } }),
-});
-const ticked = tickedTo(12);
-const cooled = doneActor('resendCooldown');
 const remembered = doneActor('rememberAffCode', 'INV1');
 const storageRefused = errorActor('rememberAffCode', new Error('storage refused'));
-const internal = [registered, registerFailed, codeSent, codeFailed, ticked, cooled, remembered, storageRefused];
+const internal = [registered, registerFailed, ...sender.snapshots, remembered, storageRefused];
 /** The model of one case: the session reports the case's flags (at start, or later). */
-const model = (c: Case) => ({ fixtures: { ...fixtures, 'session.changed': [statusOf(c)] }, internal, input: inputOf(c) });
+const model = (c: Case) => ({
+  fixtures: { ...fixtures, 'session.changed': [statusOf(c)] },
+  internal,
+  input: inputOf(c),
+  occurs: sender.occurs,
+});
 
 /** The snapshot after the session reported the case's flags and `events` followed. */
 function journey(events: readonly AnyEventObject[], c: Case = full): Snap {
   return walk(registerMachine, inputOf(c), [statusOf(c), ...events]);
 }
-const realShortest = (c: Case) => shortestPaths(registerMachine, model(c)).filter(isRealistic);
+const realistic = (p: Parameters<typeof isRealistic>[0]) => isRealistic(p) && sender.isRealistic(p);
+const realShortest = (c: Case) => shortestPaths(registerMachine, model(c)).filter(realistic);
 
 afterEach(() => {
   vi.useRealTimers();
@@ -126,8 +134,15 @@ describe('register model', () => {
   it('reaches every state (e-mail verification and bot check on)', () => {
     expect(unreachedStates(registerMachine, realShortest(full))).toEqual([]);
   });
-  it('without e-mail verification the code region never leaves idle', () => {
-    expect(unreachedStates(registerMachine, realShortest(plain))).toEqual(['code.sending', 'code.coolingDown']);
+  it('without e-mail verification every state is reached too, and the code sender is never asked', () => {
+    const paths = realShortest(plain);
+    expect(unreachedStates(registerMachine, paths)).toEqual([]);
+    for (const p of paths) for (const s of snapshotsOf(p)) expect(selectCanSendCode(s)).toBe(true);
+  });
+  it('with e-mail verification the code is sent and cooled down', () => {
+    const paths = realShortest(full);
+    expect(paths.some((p) => selectIsSendingCode(p.state))).toBe(true);
+    expect(paths.some((p) => selectCodeSecondsLeft(p.state) === resendCooldownSeconds)).toBe(true);
   });
 
   it.each([
@@ -140,12 +155,16 @@ describe('register model', () => {
       'session.changed': [statusOf(input)],
       'register.submit': [valid, noToken],
       'code.send': [codeOk, codeNoEmail],
+      // the sender's facts change nothing but what is said (pinned below)
+      'send.succeeded': [],
+      'send.failed': [],
     };
     const paths = simplePaths(registerMachine, {
       fixtures: few,
-      internal: [registered, registerFailed, codeSent, codeFailed, cooled, remembered],
+      internal: [registered, registerFailed, cooling, cooled, remembered],
       input: inputOf(input),
-    }).filter(isRealistic);
+      occurs: sender.occurs,
+    }).filter(realistic);
     expect(paths.length).toBeGreaterThan(10);
     for (const p of paths) {
       const snaps = snapshotsOf(p);
@@ -156,29 +175,32 @@ describe('register model', () => {
         expect(s.context.turnstileEnabled).toBe(reported && input.turnstileEnabled);
         // the inviter code is the link's or the remembered one
         expect([input.affCode, 'INV1']).toContain(selectAffCode(s));
-        // the countdown is within 0..30 and shown exactly while cooling down
+        // the countdown is within 0..30 and shown exactly while the sender cools down
+        const sending = s.context.sender.phase;
         expect(selectCodeSecondsLeft(s)).toBeGreaterThanOrEqual(0);
         expect(selectCodeSecondsLeft(s)).toBeLessThanOrEqual(resendCooldownSeconds);
-        expect(selectCodeSecondsLeft(s) > 0).toBe(s.matches({ code: 'coolingDown' }));
-        // never sending a code while cooling down; each call only in its own state
+        expect(selectCodeSecondsLeft(s) > 0).toBe(sending === 'coolingDown');
+        // the sender lives as long as the page; the registration call only while submitting
         const children = s.children as Record<string, unknown>;
-        expect(children.sendVerificationCode !== undefined).toBe(s.matches({ code: 'sending' }));
-        expect(children.resendCooldown !== undefined).toBe(s.matches({ code: 'coolingDown' }));
-        expect(children.registerUser !== undefined).toBe(s.matches({ form: 'submitting' }));
-        expect(selectCanSendCode(s)).toBe(s.matches({ code: 'idle' }));
-        expect(selectIsSendingCode(s)).toBe(s.matches({ code: 'sending' }));
+        expect(children.sendVerificationCode).toBeDefined();
+        expect(children.relayChildren).toBeDefined();
+        expect(children.registerUser !== undefined).toBe(s.matches('submitting'));
+        expect(selectCanSendCode(s)).toBe(sending === 'ready');
+        expect(selectIsSendingCode(s)).toBe(sending === 'sending');
         // without e-mail verification no code is ever sent
-        if (!input.emailVerification) expect(s.matches({ code: 'idle' })).toBe(true);
+        if (!input.emailVerification) expect(sending).toBe('ready');
         // busy exactly while submitting
         expect(s.hasTag('busy')).toBe(selectIsSubmitting(s));
         // a request leaves only after a submit that passes every check
-        if (i > 0 && s.matches({ form: 'submitting' }) && !snaps[i - 1]!.matches({ form: 'submitting' })) {
+        if (i > 0 && s.matches('submitting') && !snaps[i - 1]!.matches('submitting')) {
           const e = p.steps[i]!.event as Submit;
           // without the bot check an empty token is fine
           expect(s.context.turnstileEnabled ? [valid] : [valid, noToken]).toContainEqual(e);
         }
-        if (i > 0 && s.matches({ code: 'sending' }) && !snaps[i - 1]!.matches({ code: 'sending' })) {
+        // a code leaves only after a request that passes every check, while the sender is ready
+        if (i > 0 && sending === 'sending' && snaps[i - 1]!.context.sender.phase !== 'sending') {
           expect(p.steps[i]!.event).toEqual(codeOk);
+          expect(selectCanSendCode(snaps[i - 1]!)).toBe(true);
         }
         // registered only through the server's yes
         if (selectIsRegistered(s) && i > 0 && !selectIsRegistered(snaps[i - 1]!)) {
@@ -196,7 +218,7 @@ describe('register model', () => {
     });
     it('invalid forms and a missing token send nothing', () => {
       for (const e of [shortPassword, mismatch, noUsername, noToken, longUsername, longPassword]) {
-        expect(journey([e]).value).toEqual({ form: 'editing', code: 'idle' });
+        expect(journey([e]).value).toBe('editing');
       }
     });
     it('without the bot check no token is needed', () => {
@@ -204,23 +226,28 @@ describe('register model', () => {
     });
     it('a refusal returns to the form, which can be sent again', () => {
       const s = journey([valid, registerFailed]);
-      expect(s.value).toEqual({ form: 'editing', code: 'idle' });
+      expect(s.value).toBe('editing');
       expect(selectIsSubmitting(journey([valid, registerFailed, valid]))).toBe(true);
     });
-    it('sending a code: then 30 s of countdown, then it can be sent again', () => {
-      const cooling = journey([codeOk, codeSent]);
-      expect(cooling.value).toEqual({ form: 'editing', code: 'coolingDown' });
-      expect(selectCodeSecondsLeft(cooling)).toBe(30);
-      expect(selectCanSendCode(cooling)).toBe(false);
-      expect(selectCodeSecondsLeft(journey([codeOk, codeSent, ticked]))).toBe(12);
-      // pressing again during the countdown does nothing
-      expect(journey([codeOk, codeSent, codeOk]).value).toEqual({ form: 'editing', code: 'coolingDown' });
-      const again = journey([codeOk, codeSent, ticked, cooled]);
+    it('sending a code: the sender is asked, then its countdown shows, then it can be sent again', () => {
+      const sending = journey([codeOk]);
+      expect(selectIsSendingCode(sending)).toBe(true);
+      expect(selectCanSendCode(sending)).toBe(false);
+      const counting = journey([codeOk, codeSent, cooling]);
+      expect(selectCodeSecondsLeft(counting)).toBe(30);
+      expect(selectCanSendCode(counting)).toBe(false);
+      expect(selectCodeSecondsLeft(journey([codeOk, codeSent, cooling, ticked]))).toBe(1);
+      // pressing again while sending or during the countdown does nothing (not even a message)
+      expect(journey([codeOk, codeSent, cooling, codeNoToken]).context).toEqual(counting.context);
+      expect(journey([codeOk, codeNoEmail]).context).toEqual(sending.context);
+      const again = journey([codeOk, codeSent, cooling, ticked, cooled]);
       expect(selectCanSendCode(again)).toBe(true);
       expect(selectCodeSecondsLeft(again)).toBe(0);
     });
-    it('a failed code request also cools down (the spec: after a send attempt)', () => {
-      expect(selectCodeSecondsLeft(journey([codeOk, codeFailed]))).toBe(30);
+    it("the sender's facts change nothing but what is said", () => {
+      const sending = journey([codeOk]);
+      expect(journey([codeOk, codeFailed]).context).toEqual(sending.context);
+      expect(journey([codeOk, codeSent]).context).toEqual(sending.context);
     });
     it('no e-mail or no token: no code request', () => {
       expect(selectCanSendCode(journey([codeNoEmail]))).toBe(true);
@@ -229,7 +256,8 @@ describe('register model', () => {
     });
     it('the form and the code run side by side', () => {
       const s = journey([codeOk, valid]);
-      expect(s.value).toEqual({ form: 'submitting', code: 'sending' });
+      expect(s.value).toBe('submitting');
+      expect(selectIsSendingCode(s)).toBe(true);
     });
     it('the remembered inviter code is used when the link has none', () => {
       expect(selectAffCode(journey([remembered]))).toBe('INV1');
@@ -244,19 +272,10 @@ describe('register model', () => {
       const registerUser = controlled<void, RegisterUserInput>();
       const sendCode = controlled<void, SendVerificationCodeInput>();
       const remember = controlled<string, RememberAffCodeInput>();
-      const play = async (e: AnyEventObject, actor: Actor<typeof registerMachine>) => {
-        const ev = e as AnyEventObject & { snapshot?: { context: { secondsLeft: number } } };
-        if (e.type === ticked.type) {
-          const left = actor.getSnapshot().context.codeSecondsLeft;
-          await vi.advanceTimersByTimeAsync((left - ev.snapshot!.context.secondsLeft) * 1000);
-        } else if (e.type === cooled.type) {
-          await vi.advanceTimersByTimeAsync(actor.getSnapshot().context.codeSecondsLeft * 1000);
-        } else return false;
-        return true;
-      };
+      const play: (e: AnyEventObject, actor: Actor<typeof registerMachine>) => Promise<boolean> = sender.play(sendCode);
       const settle = () => vi.advanceTimersByTimeAsync(0);
-      const stubs = { registerUser, sendVerificationCode: sendCode, rememberAffCode: remember };
-      const machine = silentWatcher;
+      const stubs = { registerUser, rememberAffCode: remember };
+      const machine = silentWatcher.provide({ actors: { sendVerificationCode: sendCooldownWith(sendCode.logic) } });
       return { ...(await replayOn({ machine, input: inputOf(input), stubs, play, settle }, events, check)), registerUser, sendCode, remember };
     }
     /** Replays `events` after the session reported the case's flags. */
@@ -329,7 +348,7 @@ describe('register model', () => {
       expect((await replay(full, [valid, http])).emitted.map(rendered)).toEqual(['错误：服务器内部错误，请联系管理员！']);
     });
     it('sends the code with the e-mail and token and says so; the bot-check wait blocks it', async () => {
-      const { emitted, sendCode: sent } = await replay(full, [sendCode(' alice@example.com '), codeSent]);
+      const { emitted, sendCode: sent } = await replay(full, [sendCode(' alice@example.com '), codeSent, cooling]);
       expect(sent.calls).toEqual([{ email: 'alice@example.com', turnstile: 'tok' }]);
       expect(emitted.map(rendered)).toEqual(['验证码发送成功，请检查你的邮箱！']);
       expect((await replay(full, [codeNoToken])).emitted.map(rendered)).toEqual([
@@ -337,10 +356,16 @@ describe('register model', () => {
       ]);
       expect((await replay(full, [codeNoEmail])).emitted).toEqual([]);
     });
+    it("a refused code request shows the server's message, and the countdown runs all the same", async () => {
+      const run = await replay(full, [codeOk, codeFailed, cooling]);
+      expect(run.emitted).toEqual([{ type: 'notify', level: 'error', message: { text: '邮箱地址已被占用' } }]);
+      expect(run.sendCode.calls).toHaveLength(1);
+    });
     it('every catalogue key it emits exists', async () => {
       const all = [
         ...(await replay(full, [valid, registered])).emitted,
-        ...(await replay(full, [codeOk, codeSent])).emitted,
+        ...(await replay(full, [codeOk, codeSent, cooling])).emitted,
+        ...(await replay(full, [codeOk, codeFailed, cooling])).emitted,
         ...(await replay(full, [shortPassword])).emitted,
         ...(await replay(full, [longUsername])).emitted,
         ...(await replay(full, [longPassword])).emitted,
@@ -349,11 +374,13 @@ describe('register model', () => {
     });
   });
 
-  it('tick (resendCooldown): after a code request the button counts down every second and is free after 30 s', async () => {
+  it('tick (sendCooldown): after a code request the button counts down every second and is free after 30 s', async () => {
     vi.useFakeTimers();
     const stub = controlled<void, SendVerificationCodeInput>();
     const live = createActor(
-      silentWatcher.provide({ actors: { sendVerificationCode: stub.logic, rememberAffCode: controlled<string, RememberAffCodeInput>().logic } }),
+      silentWatcher.provide({
+        actors: { sendVerificationCode: sendCooldownWith(stub.logic), rememberAffCode: controlled<string, RememberAffCodeInput>().logic },
+      }),
       { input: inputOf(full) },
     ).start();
     live.send(statusOf(full));

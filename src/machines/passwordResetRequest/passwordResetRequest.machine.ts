@@ -1,33 +1,44 @@
-import { assertEvent, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, setup } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, notify, type NotifyEvent } from '../../domain/message';
 import { checkTurnstile, validateResetRequest, type Verdict } from '../../domain/validation';
-import { resendCooldownMachine, resendCooldownSeconds } from '../resendCooldown/resendCooldown.machine';
+import { relayChildren } from '../pageRelay/pageRelay';
+import {
+  resendCooldownSeconds,
+  sendCooldownMachine,
+  senderReady,
+  senderStatusOf,
+  type SendCooldownEmitted,
+  type SendCooldownSnapshot,
+  type SendRequest,
+  type SenderStatus,
+} from '../sendCooldown/sendCooldown.machine';
 
 export interface PasswordResetRequestInput {
   /** status.turnstile_check: a bot-check token is needed before the request is sent. */
   readonly turnstileEnabled: boolean;
 }
 
+/** The form was submitted with the e-mail as typed; `turnstileToken` is '' without a result. */
+export type PasswordResetRequestSubmit = { readonly type: 'reset.request'; readonly email: string; readonly turnstileToken: string };
+
 export type PasswordResetRequestEvent =
-  /** The form was submitted with the e-mail as typed; `turnstileToken` is '' without a result. */
-  { readonly type: 'reset.request'; readonly email: string; readonly turnstileToken: string };
+  | PasswordResetRequestSubmit
+  /** The mail sender's answer (relayed from the sendCooldown child). */
+  | SendCooldownEmitted;
 
 export interface PasswordResetRequestContext {
   readonly turnstileEnabled: boolean;
-  /** Seconds until the request can be sent again (0 when it can). */
-  readonly secondsLeft: number;
+  /** The mail sender (sendCooldown child) as last seen: sending, or seconds until it sends again. */
+  readonly sender: SenderStatus;
 }
 
-/** `sendPasswordReset`: GET /api/reset_password?email=&turnstile=. */
-export interface SendPasswordResetInput {
-  readonly email: string;
-  readonly turnstile: string;
-}
+/** `sendPasswordReset` (the sendCooldown child's send actor): GET /api/reset_password?email=&turnstile=. */
+export type SendPasswordResetInput = SendRequest;
 
 export type PasswordResetRequestEmitted = NotifyEvent;
 
-type Request = PasswordResetRequestEvent;
+type Request = PasswordResetRequestSubmit;
 
 /** Spec §5: an empty e-mail does nothing; the bot-check wait message is the English one here. */
 export function resetRequestVerdict(context: PasswordResetRequestContext, event: Request): Verdict {
@@ -37,9 +48,10 @@ export function resetRequestVerdict(context: PasswordResetRequestContext, event:
 }
 
 /**
- * The /reset page: sends the reset mail (`sendPasswordReset`), says 'reset mail sent, please
- * check your mailbox' on success (the server's message on failure), and after the attempt the
- * button counts down 30 s (the resendCooldown machine) before it sends again.
+ * The /reset page: the `sendPasswordReset` child (sendCooldown) sends the reset mail and, after
+ * the attempt, counts down 30 s before it sends again; a request while it is busy does nothing.
+ * Its facts come back through `relayChildren`: 'reset mail sent, please check your mailbox' on
+ * success, the server's message on failure. Its phase and count are mirrored in `sender`.
  */
 export const passwordResetRequestMachine = setup({
   types: {
@@ -47,16 +59,16 @@ export const passwordResetRequestMachine = setup({
     input: {} as PasswordResetRequestInput,
     events: {} as PasswordResetRequestEvent,
     emitted: {} as PasswordResetRequestEmitted,
-    tags: {} as 'busy',
   },
   actors: {
-    sendPasswordReset: fromPromise<void, SendPasswordResetInput>(() => {
-      throw new Error('sendPasswordReset not provided');
-    }),
-    resendCooldown: resendCooldownMachine,
+    /** The mail sender; its send actor comes with it (`sendCooldownWith`). */
+    sendPasswordReset: sendCooldownMachine,
+    relayChildren,
   },
   guards: {
-    canRequest: ({ context }, params: { event: Request }) => resetRequestVerdict(context, params.event).ok,
+    isSenderReady: ({ context }) => context.sender.phase === 'ready',
+    canRequest: ({ context }, params: { event: Request }) =>
+      context.sender.phase === 'ready' && resetRequestVerdict(context, params.event).ok,
   },
   actions: {
     notifyRejection: enqueueActions(({ enqueue }, params: { verdict: Verdict }) => {
@@ -67,59 +79,42 @@ export const passwordResetRequestMachine = setup({
       return notify(d.level, d.message);
     }),
     notifySent: emit(() => notify('success', msg('account.reset.sent'))),
-    startCooldown: assign({ secondsLeft: resendCooldownSeconds }),
-    showCooldown: assign({ secondsLeft: (_, params: { secondsLeft: number }) => params.secondsLeft }),
-    endCooldown: assign({ secondsLeft: 0 }),
+    sendMail: enqueueActions(({ enqueue }, params: { event: Request }) => {
+      enqueue.sendTo('sendPasswordReset', {
+        type: 'send.request',
+        request: { email: params.event.email.trim(), turnstile: params.event.turnstileToken },
+      });
+      enqueue.assign({ sender: { phase: 'sending', secondsLeft: 0 } });
+    }),
+    mirrorSender: assign({ sender: (_, params: { snapshot: SendCooldownSnapshot }) => senderStatusOf(params.snapshot) }),
   },
 }).createMachine({
   id: 'passwordResetRequest',
-  context: ({ input }) => ({ turnstileEnabled: input.turnstileEnabled, secondsLeft: 0 }),
-  initial: 'idle',
-  states: {
-    idle: {
-      on: {
-        'reset.request': [
-          { guard: { type: 'canRequest', params: ({ event }) => ({ event }) }, target: 'sending' },
-          {
-            actions: {
-              type: 'notifyRejection',
-              params: ({ context, event }) => ({ verdict: resetRequestVerdict(context, event) }),
-            },
-          },
-        ],
+  context: ({ input }) => ({ turnstileEnabled: input.turnstileEnabled, sender: senderReady }),
+  invoke: [
+    {
+      id: 'sendPasswordReset',
+      src: 'sendPasswordReset',
+      input: { seconds: resendCooldownSeconds },
+      onSnapshot: {
+        actions: { type: 'mirrorSender', params: ({ event }) => ({ snapshot: event.snapshot }) },
       },
     },
-    sending: {
-      tags: ['busy'],
-      invoke: {
-        id: 'sendPasswordReset',
-        src: 'sendPasswordReset',
-        input: ({ event }) => {
-          assertEvent(event, 'reset.request');
-          return { email: event.email.trim(), turnstile: event.turnstileToken };
-        },
-        onDone: { target: 'coolingDown', actions: 'notifySent' },
-        onError: {
-          target: 'coolingDown',
-          actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+    // after the sender, so it finds it
+    { id: 'relayChildren', src: 'relayChildren', input: ({ self }) => ({ page: self, ids: ['sendPasswordReset'] }) },
+  ],
+  on: {
+    'reset.request': [
+      { guard: { type: 'canRequest', params: ({ event }) => ({ event }) }, actions: { type: 'sendMail', params: ({ event }) => ({ event }) } },
+      {
+        guard: 'isSenderReady',
+        actions: {
+          type: 'notifyRejection',
+          params: ({ context, event }) => ({ verdict: resetRequestVerdict(context, event) }),
         },
       },
-    },
-    coolingDown: {
-      entry: 'startCooldown',
-      exit: 'endCooldown',
-      invoke: {
-        id: 'resendCooldown',
-        src: 'resendCooldown',
-        input: { seconds: resendCooldownSeconds },
-        onSnapshot: {
-          actions: {
-            type: 'showCooldown',
-            params: ({ event }) => ({ secondsLeft: event.snapshot.context.secondsLeft }),
-          },
-        },
-        onDone: { target: 'idle' },
-      },
-    },
+    ],
+    'send.succeeded': { actions: 'notifySent' },
+    'send.failed': { actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
   },
 });

@@ -1,8 +1,18 @@
-import { assertEvent, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { describeError } from '../../domain/apiError';
 import { msg, notify, type NotifyEvent } from '../../domain/message';
 import { checkTurnstile, validateBindCode, validateEmailForCode, type Verdict } from '../../domain/validation';
-import { resendCooldownMachine, resendCooldownSeconds } from '../resendCooldown/resendCooldown.machine';
+import { relayChildren } from '../pageRelay/pageRelay';
+import {
+  resendCooldownSeconds,
+  sendCooldownMachine,
+  senderReady,
+  senderStatusOf,
+  type SendCooldownEmitted,
+  type SendCooldownSnapshot,
+  type SendRequest,
+  type SenderStatus,
+} from '../sendCooldown/sendCooldown.machine';
 import type { AccountBound } from './wechatBind.machine';
 
 export interface EmailBindInput {
@@ -20,24 +30,23 @@ export type EmailBindEvent =
   | { readonly type: 'code.send'; readonly turnstileToken: string }
   | { readonly type: 'email.submit' }
   /** status.turnstile_check changed while the tab is open (the status reloaded). */
-  | { readonly type: 'turnstile.change'; readonly enabled: boolean };
+  | { readonly type: 'turnstile.change'; readonly enabled: boolean }
+  /** The code sender's answer (relayed from the sendCooldown child). */
+  | SendCooldownEmitted;
 
 export interface EmailBindContext {
   readonly turnstileEnabled: boolean;
   readonly email: string;
   /** email_verification_code as typed. */
   readonly code: string;
-  /** Seconds until a code can be sent again (0 when it can). */
-  readonly codeSecondsLeft: number;
+  /** The code sender (sendCooldown child) as last seen: sending, or seconds until it sends again. */
+  readonly sender: SenderStatus;
 }
 
 export type EmailBindEmitted = NotifyEvent | AccountBound;
 
-/** `sendVerificationCode`: GET /api/verification?email=&turnstile=. */
-export interface SendBindCodeInput {
-  readonly email: string;
-  readonly turnstile: string;
-}
+/** `sendVerificationCode` (the sendCooldown child's send actor): GET /api/verification?email=&turnstile=. */
+export type SendBindCodeInput = SendRequest;
 
 /** `bindEmail`: GET /api/oauth/email/bind?email=&code=. */
 export interface BindEmailInput {
@@ -55,12 +64,14 @@ export function sendCodeVerdict(context: EmailBindContext, event: SendCode): Ver
 }
 
 /**
- * "Bind e-mail", two regions:
- * - `dialog`: the e-mail and code fields; submitting with an empty code (or e-mail) does
+ * "Bind e-mail":
+ * - the dialog: the e-mail and code fields; submitting with an empty code (or e-mail) does
  *   nothing; `bindEmail` then says '邮箱账户绑定成功！', closes and emits `account.bound`.
- * - `code`: "send code" (silent without an e-mail, the Turnstile wait message without a bot-check
- *   result) calls `sendVerificationCode`, says '验证码发送成功，请检查你的邮箱！', and after the
- *   attempt counts down 30 s (the resendCooldown machine) before it sends again.
+ * - the code: "send code" (silent without an e-mail, the Turnstile wait message without a
+ *   bot-check result, nothing at all while the sender is busy) has the `sendVerificationCode`
+ *   child (sendCooldown) send it and count down 30 s after the attempt. Its facts come back
+ *   through `relayChildren`: '验证码发送成功，请检查你的邮箱！' on success, the error's message on
+ *   failure. Its phase and count are mirrored in `sender`.
  */
 export const emailBindMachine = setup({
   types: {
@@ -71,16 +82,16 @@ export const emailBindMachine = setup({
     tags: {} as 'busy',
   },
   actors: {
-    sendVerificationCode: fromPromise<void, SendBindCodeInput>(() => {
-      throw new Error('sendVerificationCode not provided');
-    }),
+    /** The code sender; its send actor comes with it (`sendCooldownWith`). */
+    sendVerificationCode: sendCooldownMachine,
     bindEmail: fromPromise<void, BindEmailInput>(() => {
       throw new Error('bindEmail not provided');
     }),
-    resendCooldown: resendCooldownMachine,
+    relayChildren,
   },
   guards: {
-    canSendCode: ({ context }, params: { event: SendCode }) => sendCodeVerdict(context, params.event).ok,
+    isSenderReady: ({ context }) => context.sender.phase === 'ready',
+    canSendCode: ({ context }, params: { event: SendCode }) => context.sender.phase === 'ready' && sendCodeVerdict(context, params.event).ok,
     canBind: ({ context }) => validateBindCode(context.code).ok && validateEmailForCode(context.email).ok,
   },
   actions: {
@@ -97,82 +108,67 @@ export const emailBindMachine = setup({
     notifyBound: emit(() => notify('success', msg('personal.email.bound'))),
     emitBound: emit((): AccountBound => ({ type: 'account.bound' })),
     setTurnstile: assign({ turnstileEnabled: (_, params: { enabled: boolean }) => params.enabled }),
-    startCooldown: assign({ codeSecondsLeft: resendCooldownSeconds }),
-    showCooldown: assign({ codeSecondsLeft: (_, params: { secondsLeft: number }) => params.secondsLeft }),
-    endCooldown: assign({ codeSecondsLeft: 0 }),
+    sendCode: enqueueActions(({ enqueue, context }, params: { event: SendCode }) => {
+      enqueue.sendTo('sendVerificationCode', {
+        type: 'send.request',
+        request: { email: context.email.trim(), turnstile: params.event.turnstileToken },
+      });
+      enqueue.assign({ sender: { phase: 'sending', secondsLeft: 0 } });
+    }),
+    mirrorSender: assign({ sender: (_, params: { snapshot: SendCooldownSnapshot }) => senderStatusOf(params.snapshot) }),
   },
 }).createMachine({
   id: 'emailBind',
-  context: ({ input }) => ({ turnstileEnabled: input.turnstileEnabled, email: '', code: '', codeSecondsLeft: 0 }),
-  type: 'parallel',
-  on: {
-    'turnstile.change': { actions: { type: 'setTurnstile', params: ({ event }) => ({ enabled: event.enabled }) } },
-  },
-  states: {
-    dialog: {
-      initial: 'closed',
-      states: {
-        closed: { on: { 'email.open': 'open' } },
-        open: {
-          on: {
-            'email.cancel': 'closed',
-            'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
-            'email.submit': { guard: 'canBind', target: 'binding' },
-          },
-        },
-        binding: {
-          tags: ['busy'],
-          invoke: {
-            id: 'bindEmail',
-            src: 'bindEmail',
-            input: ({ context }) => ({ email: context.email.trim(), code: context.code.trim() }),
-            onDone: { target: 'closed', actions: ['notifyBound', 'emitBound', 'resetForm'] },
-            onError: { target: 'open', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-          },
-        },
+  context: ({ input }) => ({ turnstileEnabled: input.turnstileEnabled, email: '', code: '', sender: senderReady }),
+  invoke: [
+    {
+      id: 'sendVerificationCode',
+      src: 'sendVerificationCode',
+      input: { seconds: resendCooldownSeconds },
+      onSnapshot: {
+        actions: { type: 'mirrorSender', params: ({ event }) => ({ snapshot: event.snapshot }) },
       },
     },
-    code: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'code.send': [
-              { guard: { type: 'canSendCode', params: ({ event }) => ({ event }) }, target: 'sending' },
-              {
-                actions: {
-                  type: 'notifyRejection',
-                  params: ({ context, event }) => ({ verdict: sendCodeVerdict(context, event) }),
-                },
-              },
-            ],
-          },
+    // after the sender, so it finds it
+    { id: 'relayChildren', src: 'relayChildren', input: ({ self }) => ({ page: self, ids: ['sendVerificationCode'] }) },
+  ],
+  on: {
+    'turnstile.change': { actions: { type: 'setTurnstile', params: ({ event }) => ({ enabled: event.enabled }) } },
+    // only while the sender is ready: nothing is sent, and nothing said, during a send or its countdown
+    'code.send': [
+      {
+        guard: { type: 'canSendCode', params: ({ event }) => ({ event }) },
+        actions: { type: 'sendCode', params: ({ event }) => ({ event }) },
+      },
+      {
+        guard: 'isSenderReady',
+        actions: {
+          type: 'notifyRejection',
+          params: ({ context, event }) => ({ verdict: sendCodeVerdict(context, event) }),
         },
-        sending: {
-          invoke: {
-            id: 'sendVerificationCode',
-            src: 'sendVerificationCode',
-            input: ({ context, event }) => {
-              assertEvent(event, 'code.send');
-              return { email: context.email.trim(), turnstile: event.turnstileToken };
-            },
-            onDone: { target: 'coolingDown', actions: 'notifyCodeSent' },
-            onError: { target: 'coolingDown', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-          },
-        },
-        coolingDown: {
-          entry: 'startCooldown',
-          exit: 'endCooldown',
-          invoke: {
-            id: 'resendCooldown',
-            src: 'resendCooldown',
-            input: { seconds: resendCooldownSeconds },
-            onSnapshot: {
-              actions: { type: 'showCooldown', params: ({ event }) => ({ secondsLeft: event.snapshot.context.secondsLeft }) },
-            },
-            onDone: { target: 'idle' },
-          },
-        },
+      },
+    ],
+    'send.succeeded': { actions: 'notifyCodeSent' },
+    'send.failed': { actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+  },
+  initial: 'closed',
+  states: {
+    closed: { on: { 'email.open': 'open' } },
+    open: {
+      on: {
+        'email.cancel': 'closed',
+        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
+        'email.submit': { guard: 'canBind', target: 'binding' },
+      },
+    },
+    binding: {
+      tags: ['busy'],
+      invoke: {
+        id: 'bindEmail',
+        src: 'bindEmail',
+        input: ({ context }) => ({ email: context.email.trim(), code: context.code.trim() }),
+        onDone: { target: 'closed', actions: ['notifyBound', 'emitBound', 'resetForm'] },
+        onError: { target: 'open', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
       },
     },
   },

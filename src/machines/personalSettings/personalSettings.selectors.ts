@@ -26,11 +26,11 @@ export const selectDeleteConfirmation = (s: SelfDelete): string => s.context.con
 export const selectWeChatOpen = (s: WeChatBind): boolean => !s.matches('closed');
 export const selectIsBindingWeChat = (s: WeChatBind): boolean => s.matches('binding');
 
-export const selectEmailOpen = (s: EmailBind): boolean => !s.matches({ dialog: 'closed' });
-export const selectIsBindingEmail = (s: EmailBind): boolean => s.matches({ dialog: 'binding' });
+export const selectEmailOpen = (s: EmailBind): boolean => !s.matches('closed');
+export const selectIsBindingEmail = (s: EmailBind): boolean => s.matches('binding');
 export const selectEmailValue = (s: EmailBind): string => s.context.email;
 export const selectEmailCode = (s: EmailBind): string => s.context.code;
-export const selectIsSendingCode = (s: EmailBind): boolean => s.matches({ code: 'sending' });
-export const selectCodeSecondsLeft = (s: EmailBind): number => s.context.codeSecondsLeft;
+export const selectIsSendingCode = (s: EmailBind): boolean => s.context.sender.phase === 'sending';
+export const selectCodeSecondsLeft = (s: EmailBind): number => s.context.sender.secondsLeft;
 /** The send-code button is usable: not sending and not counting down. */
-export const selectCanSendCode = (s: EmailBind): boolean => s.matches({ code: 'idle' });
+export const selectCanSendCode = (s: EmailBind): boolean => s.context.sender.phase === 'ready';

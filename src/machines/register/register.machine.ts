@@ -4,7 +4,17 @@ import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { RegisterPayload } from '../../domain/user';
 import { checkTurnstile, validateEmailForCode, validateRegistration, type Verdict } from '../../domain/validation';
-import { resendCooldownMachine, resendCooldownSeconds } from '../resendCooldown/resendCooldown.machine';
+import { relayChildren } from '../pageRelay/pageRelay';
+import {
+  resendCooldownSeconds,
+  sendCooldownMachine,
+  senderReady,
+  senderStatusOf,
+  type SendCooldownEmitted,
+  type SendCooldownSnapshot,
+  type SendRequest,
+  type SenderStatus,
+} from '../sendCooldown/sendCooldown.machine';
 import type { sessionMachine } from '../session/session.machine';
 import { followSession, type SessionChanged } from '../sessionWatch';
 
@@ -41,15 +51,17 @@ export type RegisterEvent =
   /** The form was submitted; `turnstileToken` is '' while the bot check has no result. */
   | { readonly type: 'register.submit'; readonly values: RegistrationValues; readonly turnstileToken: string }
   /** "Send code" was pressed with the e-mail field's current value. */
-  | { readonly type: 'code.send'; readonly email: string; readonly turnstileToken: string };
+  | { readonly type: 'code.send'; readonly email: string; readonly turnstileToken: string }
+  /** The code sender's answer (relayed from the sendCooldown child). */
+  | SendCooldownEmitted;
 
 export interface RegisterContext {
   readonly emailVerification: boolean;
   readonly turnstileEnabled: boolean;
   /** The inviter code sent as `aff_code`: the link's, else the one remembered from an earlier link. */
   readonly affCode: string;
-  /** Seconds until the e-mail code can be sent again (0 when it can). */
-  readonly codeSecondsLeft: number;
+  /** The code sender (sendCooldown child) as last seen: sending, or seconds until it sends again. */
+  readonly sender: SenderStatus;
 }
 
 /** `registerUser`: POST /api/user/register?turnstile=. */
@@ -58,11 +70,8 @@ export interface RegisterUserInput {
   readonly turnstile: string;
 }
 
-/** `sendVerificationCode`: GET /api/verification?email=&turnstile=. */
-export interface SendVerificationCodeInput {
-  readonly email: string;
-  readonly turnstile: string;
-}
+/** `sendVerificationCode` (the sendCooldown child's send actor): GET /api/verification?email=&turnstile=. */
+export type SendVerificationCodeInput = SendRequest;
 
 /** `rememberAffCode`: stores a non-empty code (localStorage 'aff') and answers the code to use. */
 export interface RememberAffCodeInput {
@@ -100,7 +109,7 @@ export function registrationVerdict(context: RegisterContext, event: Submit): Ve
   return checkTurnstile({ enabled: context.turnstileEnabled, token: event.turnstileToken, english: false });
 }
 
-/** Sending a code: only with e-mail verification on, a non-empty e-mail, then the bot check. */
+/** Sending a code: only with e-mail verification on, a non-empty e-mail, then the bot check (the sender being ready is the guard's). */
 export function codeVerdict(context: RegisterContext, event: SendCode): Verdict {
   if (!context.emailVerification) return { ok: false, message: null };
   const email = validateEmailForCode(event.email);
@@ -118,13 +127,15 @@ const payloadOf = (context: RegisterContext, values: RegistrationValues): Regist
 });
 
 /**
- * The /register workflow, two regions side by side:
- * - `form`: the submit checks the spec §5 rules (silent when username or password is empty,
+ * The /register workflow:
+ * - the form: the submit checks the spec §5 rules (silent when username or password is empty,
  *   '密码长度不得小于 8 位！', '两次输入的密码不一致', then the Turnstile wait message), calls
  *   `registerUser`, and on success says '注册成功！' and goes to /login.
- * - `code` (only used with e-mail verification): "send code" does nothing with an empty
- *   e-mail, calls `sendVerificationCode`, says '验证码发送成功，请检查你的邮箱！' on success,
- *   and after the attempt counts down 30 s (the resendCooldown machine) before it sends again.
+ * - the code (only used with e-mail verification): "send code" does nothing with an empty
+ *   e-mail or while the sender is busy; otherwise the `sendVerificationCode` child (sendCooldown)
+ *   sends it and counts down 30 s after the attempt. Its facts come back through `relayChildren`:
+ *   '验证码发送成功，请检查你的邮箱！' on success, the server's message on failure; its phase and
+ *   count are mirrored in `sender`.
  * On start, `rememberAffCode` stores the link's inviter code, or recalls one stored earlier. The
  * server's flags (e-mail verification, bot check) come from the session's status through
  * `followSession`, at start and whenever the status reloads (`session.changed`).
@@ -141,18 +152,18 @@ export const registerMachine = setup({
     registerUser: fromPromise<void, RegisterUserInput>(() => {
       throw new Error('registerUser not provided');
     }),
-    sendVerificationCode: fromPromise<void, SendVerificationCodeInput>(() => {
-      throw new Error('sendVerificationCode not provided');
-    }),
+    /** The code sender; its send actor comes with it (`sendCooldownWith`). */
+    sendVerificationCode: sendCooldownMachine,
     rememberAffCode: fromPromise<string, RememberAffCodeInput>(() => {
       throw new Error('rememberAffCode not provided');
     }),
-    resendCooldown: resendCooldownMachine,
     followSession,
+    relayChildren,
   },
   guards: {
     canRegister: ({ context }, params: { event: Submit }) => registrationVerdict(context, params.event).ok,
-    canSendCode: ({ context }, params: { event: SendCode }) => codeVerdict(context, params.event).ok,
+    isSenderReady: ({ context }) => context.sender.phase === 'ready',
+    canSendCode: ({ context }, params: { event: SendCode }) => context.sender.phase === 'ready' && codeVerdict(context, params.event).ok,
   },
   actions: {
     /** Shows why a request was not sent (nothing when the rule is silent). */
@@ -171,9 +182,14 @@ export const registerMachine = setup({
       turnstileEnabled: params.turnstileEnabled,
     })),
     takeAffCode: assign({ affCode: (_, params: { affCode: string }) => params.affCode }),
-    startCooldown: assign({ codeSecondsLeft: resendCooldownSeconds }),
-    showCooldown: assign({ codeSecondsLeft: (_, params: { secondsLeft: number }) => params.secondsLeft }),
-    endCooldown: assign({ codeSecondsLeft: 0 }),
+    sendCode: enqueueActions(({ enqueue }, params: { event: SendCode }) => {
+      enqueue.sendTo('sendVerificationCode', {
+        type: 'send.request',
+        request: { email: params.event.email.trim(), turnstile: params.event.turnstileToken },
+      });
+      enqueue.assign({ sender: { phase: 'sending', secondsLeft: 0 } });
+    }),
+    mirrorSender: assign({ sender: (_, params: { snapshot: SendCooldownSnapshot }) => senderStatusOf(params.snapshot) }),
   },
 }).createMachine({
   id: 'register',
@@ -181,7 +197,7 @@ export const registerMachine = setup({
     emailVerification: false,
     turnstileEnabled: false,
     affCode: input.affCode.trim(),
-    codeSecondsLeft: 0,
+    sender: senderReady,
   }),
   invoke: [
     {
@@ -193,6 +209,16 @@ export const registerMachine = setup({
       onError: {},
     },
     { id: 'followSession', src: 'followSession', input: ({ event }) => ({ session: startInput(event).session }) },
+    {
+      id: 'sendVerificationCode',
+      src: 'sendVerificationCode',
+      input: { seconds: resendCooldownSeconds },
+      onSnapshot: {
+        actions: { type: 'mirrorSender', params: ({ event }) => ({ snapshot: event.snapshot }) },
+      },
+    },
+    // after the sender, so it finds it
+    { id: 'relayChildren', src: 'relayChildren', input: ({ self }) => ({ page: self, ids: ['sendVerificationCode'] }) },
   ],
   on: {
     'session.changed': {
@@ -201,99 +227,58 @@ export const registerMachine = setup({
         params: ({ event }) => ({ emailVerification: event.facts.emailVerification, turnstileEnabled: event.facts.turnstileEnabled }),
       },
     },
+    // only while the sender is ready: nothing is sent, and nothing said, during a send or its countdown
+    'code.send': [
+      {
+        guard: { type: 'canSendCode', params: ({ event }) => ({ event }) },
+        actions: { type: 'sendCode', params: ({ event }) => ({ event }) },
+      },
+      {
+        guard: 'isSenderReady',
+        actions: {
+          type: 'notifyRejection',
+          params: ({ context, event }) => ({ verdict: codeVerdict(context, event) }),
+        },
+      },
+    ],
+    'send.succeeded': { actions: 'notifyCodeSent' },
+    'send.failed': { actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
   },
-  type: 'parallel',
+  initial: 'editing',
   states: {
-    form: {
-      initial: 'editing',
-      states: {
-        editing: {
-          on: {
-            'register.submit': [
-              {
-                guard: { type: 'canRegister', params: ({ event }) => ({ event }) },
-                target: 'submitting',
-              },
-              {
-                actions: {
-                  type: 'notifyRejection',
-                  params: ({ context, event }) => ({ verdict: registrationVerdict(context, event) }),
-                },
-              },
-            ],
+    editing: {
+      on: {
+        'register.submit': [
+          {
+            guard: { type: 'canRegister', params: ({ event }) => ({ event }) },
+            target: 'submitting',
           },
-        },
-        submitting: {
-          tags: ['busy'],
-          invoke: {
-            id: 'registerUser',
-            src: 'registerUser',
-            input: ({ context, event }) => {
-              assertEvent(event, 'register.submit');
-              return { payload: payloadOf(context, event.values), turnstile: event.turnstileToken };
-            },
-            onDone: { target: 'registered', actions: ['notifyRegistered', 'goToLogin'] },
-            onError: {
-              target: 'editing',
-              actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
+          {
+            actions: {
+              type: 'notifyRejection',
+              params: ({ context, event }) => ({ verdict: registrationVerdict(context, event) }),
             },
           },
-        },
-        /** Done: the shell is on its way to /login. */
-        registered: {},
+        ],
       },
     },
-    code: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'code.send': [
-              {
-                guard: { type: 'canSendCode', params: ({ event }) => ({ event }) },
-                target: 'sending',
-              },
-              {
-                actions: {
-                  type: 'notifyRejection',
-                  params: ({ context, event }) => ({ verdict: codeVerdict(context, event) }),
-                },
-              },
-            ],
-          },
+    submitting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'registerUser',
+        src: 'registerUser',
+        input: ({ context, event }) => {
+          assertEvent(event, 'register.submit');
+          return { payload: payloadOf(context, event.values), turnstile: event.turnstileToken };
         },
-        sending: {
-          invoke: {
-            id: 'sendVerificationCode',
-            src: 'sendVerificationCode',
-            input: ({ event }) => {
-              assertEvent(event, 'code.send');
-              return { email: event.email.trim(), turnstile: event.turnstileToken };
-            },
-            onDone: { target: 'coolingDown', actions: 'notifyCodeSent' },
-            onError: {
-              target: 'coolingDown',
-              actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        coolingDown: {
-          entry: 'startCooldown',
-          exit: 'endCooldown',
-          invoke: {
-            id: 'resendCooldown',
-            src: 'resendCooldown',
-            input: { seconds: resendCooldownSeconds },
-            onSnapshot: {
-              actions: {
-                type: 'showCooldown',
-                params: ({ event }) => ({ secondsLeft: event.snapshot.context.secondsLeft }),
-              },
-            },
-            onDone: { target: 'idle' },
-          },
+        onDone: { target: 'registered', actions: ['notifyRegistered', 'goToLogin'] },
+        onError: {
+          target: 'editing',
+          actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },
+    /** Done: the shell is on its way to /login. */
+    registered: {},
   },
 });

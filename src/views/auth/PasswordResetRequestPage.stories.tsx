@@ -1,16 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import type { AnyMachineSnapshot } from 'xstate';
 import { fromPromise } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { Status } from '../../domain/status';
-import {
-  passwordResetRequestMachine,
-  type PasswordResetRequestContext,
-  type SendPasswordResetInput,
-} from '../../machines/passwordResetRequest';
-import { resendCooldownMachine } from '../../machines/resendCooldown';
+import { passwordResetRequestMachine, type SendPasswordResetInput } from '../../machines/passwordResetRequest';
+import { sendCooldownWith } from '../../machines/sendCooldown';
 import { turnstileMachine } from '../../machines/turnstile';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyStatus } from '../app/stories/SessionStory';
@@ -18,8 +13,9 @@ import { PasswordResetRequestPage } from './PasswordResetRequestPage';
 import { enterText } from '../app/stories/enterText';
 
 /*
- * The /reset container (route page + passwordResetRequest machine), one story per machine
- * state. The reset mail is a spy; the countdown stories shorten the resendCooldown `tick`.
+ * The /reset container (route page + live passwordResetRequest machine): the journeys, as
+ * interaction stories. The states themselves (sending, the countdown) are
+ * PasswordResetRequestPageView's stories. The reset mail is a spy; the sender's `tick` is shortened.
  */
 
 const never = <T,>() => new Promise<T>(() => undefined);
@@ -33,47 +29,33 @@ const refused = fn(async (_input: SendPasswordResetInput) => {
   throw failure('sendPasswordReset', '该邮箱地址未注册');
 });
 
-/** The countdown with a 100 ms tick: the whole 30-step cooldown takes 3 s. */
-const fastCooldown = resendCooldownMachine.provide({ delays: { tick: 100 } });
+/** The mail sender with a 100 ms tick: the whole 30-step cooldown takes 3 s. */
 const withSend = (send: (input: SendPasswordResetInput) => Promise<void>) =>
   passwordResetRequestMachine.provide({
     actors: {
-      sendPasswordReset: fromPromise<void, SendPasswordResetInput>(({ input }) => send(input)),
-      resendCooldown: fastCooldown,
+      sendPasswordReset: sendCooldownWith(fromPromise<void, SendPasswordResetInput>(({ input }) => send(input))).provide({
+        delays: { tick: 100 },
+      }),
     },
   });
 const answering = withSend(sendPasswordReset);
 const failing = withSend(refused);
-const pending = withSend(() => never<void>());
 /** The bot check never loads its script (its token stays empty). */
 const turnstile = turnstileMachine.provide({ actors: { loadTurnstile: fromPromise<void>(() => never<void>()) } });
 
 const withBotCheck: Status = { ...storyStatus, turnstile_check: true, turnstile_site_key: '1x00000000000000000000AA' };
 
-const seed = (
-  value: 'idle' | 'sending' | 'coolingDown',
-  over: Partial<PasswordResetRequestContext> = {},
-): Record<string, AnyMachineSnapshot> => ({
-  [passwordResetRequestMachine.id]: passwordResetRequestMachine.resolveState({
-    value,
-    context: { turnstileEnabled: false, secondsLeft: 0, ...over },
-  }),
-  [turnstileMachine.id]: turnstileMachine.resolveState({ value: 'loading', context: { token: null } }),
-});
-
 function ResetStory({
   status = storyStatus,
   machine = answering,
-  snapshots,
 }: {
   readonly status?: Status;
   readonly machine?: typeof passwordResetRequestMachine;
-  readonly snapshots?: Record<string, AnyMachineSnapshot>;
 }) {
   return (
     <EffectsProvider value={effects}>
       <SessionStory snapshot={seedSession({ status })}>
-        <MachineRegistryProvider machines={[machine, turnstile]} snapshots={snapshots}>
+        <MachineRegistryProvider machines={[machine, turnstile]}>
           <PasswordResetRequestPage />
         </MachineRegistryProvider>
       </SessionStory>
@@ -100,9 +82,10 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** State `idle`: the e-mail field and the button; an empty (or blank) e-mail sends nothing. */
-export const Idle: Story = {
-  render: () => <ResetStory snapshots={seed('idle')} />,
+/** The e-mail field and the button; an empty (or blank) e-mail sends nothing. */
+export const EmptyEmailInteraction: Story = {
+  tags: ['interaction'],
+  render: () => <ResetStory />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const submit = c.getByRole('button', { name: '提交' });
@@ -117,31 +100,12 @@ export const Idle: Story = {
   },
 };
 
-/** State `sending`: the button shows progress. */
-export const Sending: Story = {
-  render: () => <ResetStory machine={pending} snapshots={seed('sending')} />,
-  play: async ({ canvasElement }) => {
-    const button = within(canvasElement).getByRole('button', { name: '提交' });
-    await expect(button).toBeDisabled();
-    await expect(button).toHaveAttribute('data-loading');
-  },
-};
-
-/** State `coolingDown` with 17 s left (frozen: no timer runs). */
-export const CoolingDown: Story = {
-  render: () => <ResetStory machine={pending} snapshots={seed('coolingDown', { secondsLeft: 17 })} />,
-  play: async ({ canvasElement }) => {
-    const button = within(canvasElement).getByRole('button', { name: '重试 (17)' });
-    await expect(button).toBeDisabled();
-    await expect(button).not.toHaveAttribute('data-loading');
-  },
-};
-
 /**
  * Cooldown countdown (live, 100 ms ticks): the mail is sent with the trimmed e-mail, the button
  * is disabled with a falling count, and after the countdown it can be pressed again.
  */
-export const CooldownCountdown: Story = {
+export const CooldownCountdownInteraction: Story = {
+  tags: ['interaction'],
   render: () => <ResetStory />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -169,7 +133,8 @@ export const CooldownCountdown: Story = {
 };
 
 /** A refused request: the server's message, and the button still counts down. */
-export const SendRefused: Story = {
+export const SendRefusedInteraction: Story = {
+  tags: ['interaction'],
   render: () => <ResetStory machine={failing} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -183,8 +148,9 @@ export const SendRefused: Story = {
 };
 
 /** Bot check on and no token yet: the request is held back with the English wait message. */
-export const BotCheckPending: Story = {
-  render: () => <ResetStory status={withBotCheck} snapshots={seed('idle', { turnstileEnabled: true })} />,
+export const BotCheckPendingInteraction: Story = {
+  tags: ['interaction'],
+  render: () => <ResetStory status={withBotCheck} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('group', { name: '人机验证' })).toBeVisible();

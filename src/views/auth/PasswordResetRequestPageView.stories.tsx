@@ -12,7 +12,18 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** Ready: the e-mail field, the enabled button and the way back to the login. */
 export const Ready: Story = {
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText(/^邮箱地址/)).toBeVisible();
+    await expect(c.getByRole('button', { name: '提交' })).toBeEnabled();
+    await expect(c.getByRole('link', { name: '返回登录' })).toHaveAttribute('href', '/login');
+  },
+};
+/** The button hands over the e-mail as typed. */
+export const ReadyInteraction: Story = {
+  tags: ['interaction'],
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);
     await enterText(c.getByLabelText(/^邮箱地址/), 'alice@example.com');

@@ -1,16 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import type { AnyMachineSnapshot } from 'xstate';
 import { fromPromise } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { Status } from '../../domain/status';
-import {
-  registerMachine,
-  type RegisterContext,
-  type RegisterUserInput,
-  type RememberAffCodeInput,
-  type SendVerificationCodeInput,
-} from '../../machines/register';
+import { registerMachine, type RegisterUserInput, type RememberAffCodeInput, type SendVerificationCodeInput } from '../../machines/register';
+import { sendCooldownWith } from '../../machines/sendCooldown';
 import { turnstileMachine } from '../../machines/turnstile';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyStatus } from '../app/stories/SessionStory';
@@ -18,12 +12,10 @@ import { RegisterPage } from './RegisterPage';
 import { enterText } from '../app/stories/enterText';
 
 /*
- * The /register container (route page + register machine), one story per state of the
- * register machine's two regions (`form`, `code`) and the server flags that change the form.
- * Server calls are spies: they answer at once (live stories) or never (frozen busy states).
+ * The /register container (route page + live register machine): the journeys, as interaction
+ * stories. The states themselves (sending a code, its countdown, submitting, registered, the
+ * server's flags) are RegisterPageView's stories. Server calls are spies that answer at once.
  */
-
-const never = <T,>() => new Promise<T>(() => undefined);
 
 const notify = fn<(e: NotifyEvent) => void>();
 const navigate = fn<(e: NavigateEvent) => void>();
@@ -38,51 +30,27 @@ const rememberAffCode = fn(({ affCode }: RememberAffCodeInput) => Promise.resolv
 const answering = registerMachine.provide({
   actors: {
     registerUser: fromPromise<void, RegisterUserInput>(({ input }) => registerUser(input)),
-    sendVerificationCode: fromPromise<void, SendVerificationCodeInput>(({ input }) => sendVerificationCode(input)),
+    sendVerificationCode: sendCooldownWith(fromPromise<void, SendVerificationCodeInput>(({ input }) => sendVerificationCode(input))),
     rememberAffCode: fromPromise<string, RememberAffCodeInput>(({ input }) => rememberAffCode(input)),
   },
 });
-/** Nothing ever answers (frozen busy states). */
-const pending = registerMachine.provide({
-  actors: {
-    registerUser: fromPromise<void, RegisterUserInput>(() => never<void>()),
-    sendVerificationCode: fromPromise<void, SendVerificationCodeInput>(() => never<void>()),
-    rememberAffCode: fromPromise<string, RememberAffCodeInput>(() => never<string>()),
-  },
-});
+const never = <T,>() => new Promise<T>(() => undefined);
+
 /** The bot check never loads its script (its token stays empty). */
 const turnstile = turnstileMachine.provide({ actors: { loadTurnstile: fromPromise<void>(() => never<void>()) } });
 
 const withEmail: Status = { ...storyStatus, email_verification: true };
 const withBotCheck: Status = { ...storyStatus, turnstile_check: true, turnstile_site_key: '1x00000000000000000000AA' };
 
-type FormState = 'editing' | 'submitting' | 'registered';
-type CodeState = 'idle' | 'sending' | 'coolingDown';
-const context = (over: Partial<RegisterContext> = {}): RegisterContext => ({
-  emailVerification: false,
-  turnstileEnabled: false,
-  affCode: '',
-  codeSecondsLeft: 0,
-  ...over,
-});
-const seed = (form: FormState, code: CodeState, over?: Partial<RegisterContext>): Record<string, AnyMachineSnapshot> => ({
-  [registerMachine.id]: registerMachine.resolveState({ value: { form, code }, context: context(over) }),
-  [turnstileMachine.id]: turnstileMachine.resolveState({ value: 'loading', context: { token: null } }),
-});
-
 function RegisterStory({
   status = storyStatus,
-  machine = answering,
-  snapshots,
 }: {
   readonly status?: Status;
-  readonly machine?: typeof registerMachine;
-  readonly snapshots?: Record<string, AnyMachineSnapshot>;
 }) {
   return (
     <EffectsProvider value={effects}>
       <SessionStory snapshot={seedSession({ status })}>
-        <MachineRegistryProvider machines={[machine, turnstile]} snapshots={snapshots}>
+        <MachineRegistryProvider machines={[answering, turnstile]}>
           <RegisterPage />
         </MachineRegistryProvider>
       </SessionStory>
@@ -122,13 +90,14 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /**
- * `{ form: editing, code: idle }`, e-mail verification off: no e-mail or code fields. The
+ * E-mail verification off: no e-mail or code fields. The
  * spec §5 checks: empty fields send nothing silently; a short password, a differing repeat and a
  * username over 12 characters are reported (as `notify` events with the validation keys) and
  * nothing is sent.
  */
-export const EmailVerificationOff: Story = {
-  render: () => <RegisterStory snapshots={seed('editing', 'idle')} />,
+export const EmailVerificationOffInteraction: Story = {
+  tags: ['interaction'],
+  render: () => <RegisterStory />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.queryByLabelText(/^邮箱地址/)).toBeNull();
@@ -171,8 +140,9 @@ export const EmailVerificationOff: Story = {
 };
 
 /** E-mail verification on: e-mail and code fields and the send-code button; an empty e-mail sends nothing. */
-export const EmailVerificationOn: Story = {
-  render: () => <RegisterStory status={withEmail} snapshots={seed('editing', 'idle', { emailVerification: true })} />,
+export const EmailVerificationOnInteraction: Story = {
+  tags: ['interaction'],
+  render: () => <RegisterStory status={withEmail} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText(/^邮箱地址/)).toBeVisible();
@@ -190,8 +160,9 @@ export const EmailVerificationOn: Story = {
 };
 
 /** A live send: the code goes out with the trimmed e-mail, and the button starts counting down. */
-export const SendsCode: Story = {
-  render: () => <RegisterStory status={withEmail} snapshots={seed('editing', 'idle', { emailVerification: true })} />,
+export const SendsCodeInteraction: Story = {
+  tags: ['interaction'],
+  render: () => <RegisterStory status={withEmail} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await enterText(c.getByLabelText(/^邮箱地址/), ' alice@example.com ');
@@ -205,57 +176,10 @@ export const SendsCode: Story = {
   },
 };
 
-/** `{ code: sending }`: the send-code button shows progress. */
-export const SendingCode: Story = {
-  render: () => (
-    <RegisterStory machine={pending} status={withEmail} snapshots={seed('editing', 'sending', { emailVerification: true })} />
-  ),
-  play: async ({ canvasElement }) => {
-    const button = within(canvasElement).getByRole('button', { name: '获取验证码' });
-    await expect(button).toBeDisabled();
-    await expect(button).toHaveAttribute('data-loading');
-  },
-};
-
-/** `{ code: coolingDown }` with 17 s left (frozen: no timer runs): disabled with the countdown. */
-export const CodeCoolingDown: Story = {
-  render: () => (
-    <RegisterStory
-      machine={pending}
-      status={withEmail}
-      snapshots={seed('editing', 'coolingDown', { emailVerification: true, codeSecondsLeft: 17 })}
-    />
-  ),
-  play: async ({ canvasElement }) => {
-    const button = within(canvasElement).getByRole('button', { name: '重新发送 (17)' });
-    await expect(button).toBeDisabled();
-    await expect(button).toHaveTextContent('重新发送 (17)');
-  },
-};
-
-/** `{ form: submitting }`: the submit button is busy. */
-export const Submitting: Story = {
-  render: () => <RegisterStory machine={pending} snapshots={seed('submitting', 'idle')} />,
-  play: async ({ canvasElement }) => {
-    const button = within(canvasElement).getByRole('button', { name: '注册' });
-    await expect(button).toBeDisabled();
-    await expect(button).toHaveAttribute('data-loading');
-  },
-};
-
-/** `{ form: registered }`: the form stays disabled while the shell moves to /login. */
-export const Registered: Story = {
-  render: () => <RegisterStory machine={pending} snapshots={seed('registered', 'idle')} />,
-  play: async ({ canvasElement }) => {
-    const button = within(canvasElement).getByRole('button', { name: '注册' });
-    await expect(button).toBeDisabled();
-    await expect(button).not.toHaveAttribute('data-loading');
-  },
-};
-
 /** Bot check on and no token yet: a valid form is held back with the Turnstile wait message. */
-export const BotCheckPending: Story = {
-  render: () => <RegisterStory status={withBotCheck} snapshots={seed('editing', 'idle', { turnstileEnabled: true })} />,
+export const BotCheckPendingInteraction: Story = {
+  tags: ['interaction'],
+  render: () => <RegisterStory status={withBotCheck} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('group', { name: '人机验证' })).toBeVisible();
@@ -270,7 +194,8 @@ export const BotCheckPending: Story = {
  * A live run from `/register?aff=Ab3x`: the inviter code is remembered and sent as `aff_code`;
  * success says so and goes to /login.
  */
-export const InviteLink: Story = {
+export const InviteLinkInteraction: Story = {
+  tags: ['interaction'],
   parameters: { route: '/register?aff=Ab3x' },
   render: () => <RegisterStory />,
   play: async ({ canvasElement }) => {
@@ -299,7 +224,8 @@ export const InviteLink: Story = {
 };
 
 /** A live run without `?aff=`: the code remembered from an earlier invite link is sent. */
-export const RememberedInviteCode: Story = {
+export const RememberedInviteCodeInteraction: Story = {
+  tags: ['interaction'],
   render: () => <RegisterStory />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

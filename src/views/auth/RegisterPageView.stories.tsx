@@ -21,13 +21,23 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Username and passwords only; the form hands over what was typed. */
+/** Username and passwords only, with their length hints. */
 export const Plain: Story = {
-  play: async ({ args, canvasElement }) => {
+  play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('最长 12 个字符')).toBeVisible();
     await expect(c.getByText('8 到 20 个字符')).toBeVisible();
     await expect(c.queryByLabelText(/邮箱地址/)).toBeNull();
+    await expect(c.getByRole('button', { name: '注册' })).toBeEnabled();
+    await expect(c.getByRole('link', { name: '点击登录' })).toHaveAttribute('href', '/login');
+  },
+};
+
+/** The form hands over what was typed. */
+export const PlainInteraction: Story = {
+  tags: ['interaction'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
     await userEvent.type(c.getByLabelText(/^用户名/), 'alice');
     await enterText(c.getByLabelText(/^密码/), 'secret123');
     await enterText(c.getByLabelText(/^确认密码/), 'secret123');
@@ -43,8 +53,20 @@ export const Plain: Story = {
   },
 };
 
-/** With e-mail verification: e-mail, code and the send-code button (reads the e-mail field). */
+/** With e-mail verification: e-mail, code and the enabled send-code button. */
 export const WithEmailVerification: Story = {
+  args: { emailVerification: true },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText(/^邮箱地址/)).toBeVisible();
+    await expect(c.getByLabelText(/^验证码/)).toBeVisible();
+    await expect(c.getByRole('button', { name: '获取验证码' })).toBeEnabled();
+  },
+};
+
+/** The send-code button reads the e-mail field; the form hands over e-mail and code. */
+export const WithEmailVerificationInteraction: Story = {
+  tags: ['interaction'],
   args: { emailVerification: true },
   play: async ({ args, canvasElement }) => {
     const c = within(canvasElement);

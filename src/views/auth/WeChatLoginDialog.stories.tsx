@@ -14,8 +14,10 @@ import { SessionStory, seedSession, storyUsers, stubSession } from '../app/stori
 import { WeChatLoginDialog } from './WeChatLoginDialog';
 
 /*
- * The login page's WeChat code dialog (wechatLogin machine), one story per machine state,
- * seeded frozen; the code check is a spy that never answers, answers a user, or refuses.
+ * The login page's WeChat code dialog (wechatLogin machine): journeys from a seeded state, as
+ * interaction stories (the states themselves, submitting, a refused code, no QR code, English,
+ * are WeChatLoginDialogView's stories); the code
+ * check is a spy that never answers, answers a user, or refuses.
  */
 
 const never = <T,>() => new Promise<T>(() => undefined);
@@ -108,10 +110,11 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /**
- * State `closed`: the button opens the dialog; an empty (or blank) code sends nothing; a code
+ * From `closed`: the button opens the dialog; an empty (or blank) code sends nothing; a code
  * is checked once (the check never answers here, so the dialog stays busy).
  */
-export const Closed: Story = {
+export const ClosedInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} snapshots={seed('closed')} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -136,8 +139,9 @@ export const Closed: Story = {
   },
 };
 
-/** State `open`: the QR code, the code input; closing goes back to `closed`. */
-export const Open: Story = {
+/** From `open`: the QR code, the code input; closing goes back to `closed`. */
+export const OpenInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} snapshots={seed('open')} />,
   play: async () => {
     const d = await dialog();
@@ -148,43 +152,9 @@ export const Open: Story = {
   },
 };
 
-/** State `open` without a QR code configured. */
-export const OpenWithoutQrCode: Story = {
-  args: { qrCodeUrl: '' },
-  render: (args) => <DialogStory {...args} snapshots={seed('open')} />,
-  play: async () => {
-    const d = await dialog();
-    await waitFor(() => expect(d.getByText('管理员尚未设置公众号二维码。')).toBeVisible());
-    await expect(d.queryByRole('img')).toBeNull();
-  },
-};
-
-/** State `submitting`: the code is being checked; the login button is busy, cancel is disabled. */
-export const Submitting: Story = {
-  render: (args) => <DialogStory {...args} snapshots={seed('submitting', { code: '654321', error: null })} />,
-  play: async () => {
-    const d = await dialog();
-    const submit = d.getByRole('button', { name: '登录' });
-    await waitFor(() => expect(submit).toBeDisabled());
-    await expect(submit).toHaveAttribute('data-loading');
-    await expect(d.getByRole('button', { name: '取消' })).toBeDisabled();
-    await expect(pendingLogin).not.toHaveBeenCalled();
-  },
-};
-
-/** State `open` after a refused code: the server's message in the dialog. */
-export const OpenWithError: Story = {
-  render: (args) => <DialogStory {...args} snapshots={seed('open', { code: '111111', error: { text: '验证码错误或已过期' } })} />,
-  play: async () => {
-    const d = await dialog();
-    await waitFor(() => expect(d.getByText('验证码错误或已过期')).toBeVisible());
-    await expect(d.getByLabelText('验证码')).toHaveAttribute('aria-invalid', 'true');
-    await expect(d.getByRole('button', { name: '登录' })).toBeEnabled();
-  },
-};
-
 /** A live login: the code is accepted, the dialog closes, the session signs the user in and goes to /. */
-export const SignsIn: Story = {
+export const SignsInInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} machine={answering} />,
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '使用微信验证码登录' }));
@@ -201,7 +171,8 @@ export const SignsIn: Story = {
 };
 
 /** A live refusal: the server's message shows and the dialog stays open for another code. */
-export const CodeRefused: Story = {
+export const CodeRefusedInteraction: Story = {
+  tags: ['interaction'],
   render: (args) => <DialogStory {...args} machine={refusing} snapshots={seed('open')} />,
   play: async ({ canvasElement }) => {
     const d = await dialog();
@@ -211,16 +182,5 @@ export const CodeRefused: Story = {
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { text: '验证码错误或已过期' } });
     await expect(d.getByRole('button', { name: '登录' })).toBeEnabled();
     await expect(within(canvasElement).getByTestId('session-user')).toHaveTextContent('(signed out)');
-  },
-};
-
-/** English. */
-export const English: Story = {
-  parameters: { lang: 'en' },
-  render: (args) => <DialogStory {...args} snapshots={seed('open')} />,
-  play: async () => {
-    const d = await dialog();
-    await waitFor(() => expect(d.getByRole('img', { name: 'WeChat official account QR code' })).toBeVisible());
-    await expect(d.getByRole('button', { name: 'Log in' })).toBeVisible();
   },
 };

@@ -1,3 +1,4 @@
+import { sendCooldownWith, senderReady, type SenderStatus } from '../../machines/sendCooldown';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { ReactNode } from 'react';
 import { fromPromise, type AnyMachineSnapshot } from 'xstate';
@@ -67,7 +68,7 @@ const wechatLive = wechatBindMachine.provide({
 const wechatFrozen = wechatBindMachine.provide({ actors: { bindWeChat: fromPromise<void, BindWeChatInput>(() => never<void>()) } });
 const emailLive = emailBindMachine.provide({
   actors: {
-    sendVerificationCode: fromPromise<void, SendBindCodeInput>(() => Promise.resolve()),
+    sendVerificationCode: sendCooldownWith(fromPromise<void, SendBindCodeInput>(() => Promise.resolve())),
     bindEmail: fromPromise<void, BindEmailInput>(({ input }) => {
       stored = { ...stored, email: input.email };
       return Promise.resolve();
@@ -76,7 +77,7 @@ const emailLive = emailBindMachine.provide({
 });
 const emailFrozen = emailBindMachine.provide({
   actors: {
-    sendVerificationCode: fromPromise<void, SendBindCodeInput>(() => never<void>()),
+    sendVerificationCode: sendCooldownWith(fromPromise<void, SendBindCodeInput>(() => never<void>())),
     bindEmail: fromPromise<void, BindEmailInput>(() => never<void>()),
   },
 });
@@ -93,8 +94,9 @@ const settingsState = (value: string, over: Partial<PersonalSettingsContext> = {
 const deleteState = (value: string, confirmation = '') =>
   selfDeleteMachine.resolveState({ value, context: { username: 'alice', confirmation } });
 const wechatState = (value: string) => wechatBindMachine.resolveState({ value });
-const emailState = (value: { dialog: string; code: string }, over: Partial<EmailBindContext> = {}) =>
-  emailBindMachine.resolveState({ value, context: { turnstileEnabled: false, email: '', code: '', codeSecondsLeft: 0, ...over } });
+/** The binding's dialog state, with its code sender's phase (and count) as the machine mirrors it. */
+const emailState = (dialog: string, sender: SenderStatus, over: Partial<EmailBindContext> = {}) =>
+  emailBindMachine.resolveState({ value: dialog, context: { turnstileEnabled: false, email: '', code: '', sender, ...over } });
 
 const status = { ...storyStatus, wechat_login: true, github_oauth: true, github_client_id: 'gh-client', lark_client_id: 'cli_lark' };
 
@@ -252,7 +254,7 @@ export const WeChatBinding: Story = {
 export const EmailOpen: Story = {
   tags: ['!dev', '!autodocs'],
   render: () => (
-    <Frame snapshots={{ emailBind: emailState({ dialog: 'open', code: 'idle' }, { email: 'alice@example.com' }) }}>
+    <Frame snapshots={{ emailBind: emailState('open', senderReady, { email: 'alice@example.com' }) }}>
       <PersonalSettings />
     </Frame>
   ),
@@ -262,7 +264,7 @@ export const EmailOpen: Story = {
 };
 export const EmailSendingCode: Story = {
   render: () => (
-    <Frame snapshots={{ emailBind: emailState({ dialog: 'open', code: 'sending' }, { email: 'alice@example.com' }) }}>
+    <Frame snapshots={{ emailBind: emailState('open', { phase: 'sending', secondsLeft: 0 }, { email: 'alice@example.com' }) }}>
       <PersonalSettings />
     </Frame>
   ),
@@ -272,7 +274,7 @@ export const EmailSendingCode: Story = {
 };
 export const EmailCoolingDown: Story = {
   render: () => (
-    <Frame snapshots={{ emailBind: emailState({ dialog: 'open', code: 'coolingDown' }, { email: 'alice@example.com', codeSecondsLeft: 17 }) }}>
+    <Frame snapshots={{ emailBind: emailState('open', { phase: 'coolingDown', secondsLeft: 17 }, { email: 'alice@example.com' }) }}>
       <PersonalSettings />
     </Frame>
   ),
@@ -282,7 +284,7 @@ export const EmailCoolingDown: Story = {
 };
 export const EmailBinding: Story = {
   render: () => (
-    <Frame snapshots={{ emailBind: emailState({ dialog: 'binding', code: 'idle' }, { email: 'alice@example.com', code: '8d3f' }) }}>
+    <Frame snapshots={{ emailBind: emailState('binding', senderReady, { email: 'alice@example.com', code: '8d3f' }) }}>
       <PersonalSettings />
     </Frame>
   ),

@@ -37,6 +37,8 @@ export interface ModelOptions<M extends AnyStateMachine> {
   /** Serialisation of a state for the graph; default: value + context JSON. */
   readonly serializeState?: (s: SnapshotFrom<M>) => string;
   readonly limit?: number;
+  /** A further condition on when an event can occur (e.g. a child's snapshots only in their order). */
+  readonly occurs?: (s: SnapshotFrom<M>, event: AnyEventObject) => boolean;
 }
 
 export function allEvents<M extends AnyStateMachine>(opts: ModelOptions<M>): EventFromLogic<M>[] {
@@ -67,7 +69,7 @@ function traversal<M extends AnyStateMachine>(opts: ModelOptions<M>) {
   const events = allEvents(opts);
   return {
     // Only the events that could really happen in each state are explored.
-    events: (s: SnapshotFrom<M>) => events.filter((e) => canOccur(s as AnyMachineSnapshot, e)),
+    events: (s: SnapshotFrom<M>) => events.filter((e) => canOccur(s as AnyMachineSnapshot, e) && (opts.occurs?.(s, e) ?? true)),
     input: opts.input,
     limit: opts.limit ?? 5000,
     serializeState: (s: SnapshotFrom<M>) => {

@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { storyRuleViolations } from './storyPlays';
 
 /*
  * Conventions §4: a story named after a state stays in that state. A story whose play clicks,
  * types, focuses or dispatches is an interaction story: tagged 'interaction' and named
- * `... Interaction`; a state story's play only asserts.
+ * `... Interaction`; a state story's play only asserts. Every story file keeps it.
  */
-
-/**
- * Story files not yet split into state and interaction stories. Remove a file from this list once
- * its stories keep the rule; the test below fails while a listed file already keeps it.
- */
-const notYetSplit: readonly string[] = [
-  'src/views/auth/PasswordResetRequestPage.stories.tsx',
-  'src/views/auth/PasswordResetRequestPageView.stories.tsx',
-  'src/views/auth/RegisterPage.stories.tsx',
-  'src/views/auth/RegisterPageView.stories.tsx',
-  'src/views/auth/WeChatLoginDialog.stories.tsx',
-  'src/views/auth/WeChatLoginDialogView.stories.tsx',
-];
 
 function storyFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -33,15 +20,8 @@ function storyFiles(dir: string): string[] {
 const files = storyFiles('src').map((f) => f.split(path.sep).join('/')).sort();
 
 describe('state stories stay in their state (conventions §4)', () => {
-  it.each(files.filter((f) => !notYetSplit.includes(f)))('%s', (file) => {
+  it.each(files)('%s', (file) => {
     expect(storyRuleViolations(file, readFileSync(file, 'utf8'))).toEqual([]);
-  });
-
-  it('lists only files that exist and still break the rule', () => {
-    for (const file of notYetSplit) {
-      expect(existsSync(file), file).toBe(true);
-      expect(storyRuleViolations(file, readFileSync(file, 'utf8')).length, `${file} keeps the rule: take it off the list`).toBeGreaterThan(0);
-    }
   });
 });
 

@@ -1,2 +1,0 @@
-export * from './resendCooldown.machine';
-export * from './resendCooldown.selectors';

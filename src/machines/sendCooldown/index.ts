@@ -1,0 +1,2 @@
+export * from './sendCooldown.machine';
+export * from './sendCooldown.selectors';
