@@ -6,7 +6,7 @@ import {
   createRelayToken,
   createRelayUser,
   eventually,
-  quotaSnapshot,
+  ledgerOf,
   sdkClient,
   sdkError,
   setRelayOptions,
@@ -103,22 +103,10 @@ for (const target of dbTargets) {
       upstream.account('AKIDFIRST', 's7', { kind: 'errorFirst' });
     });
 
-    const snapshot = (id = channelId) => quotaSnapshot(db(), { userId, tokenId: token.id, channelId: id });
-    async function expectCharged(before: QuotaSnapshot, quota: number, id = channelId): Promise<void> {
-      await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
-      const after = await snapshot(id);
-      expect(after.user.quota).toBe(before.user.quota - quota);
-      expect(after.token.remainQuota).toBe(before.token.remainQuota - quota);
-      expect(after.channelUsed).toBe(before.channelUsed + quota);
-      expect((await consumeLogs(db(), userId)).at(-1)?.quota).toBe(quota);
-    }
-    async function expectUnchanged(before: QuotaSnapshot, id: number): Promise<void> {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const after = await snapshot(id);
-      expect(after.user).toEqual(before.user);
-      expect(after.token).toEqual(before.token);
-      expect(after.logs).toBe(before.logs);
-    }
+    const ledger = ledgerOf(db, () => ({ userId, tokenId: token.id }));
+    const snapshot = (id = channelId) => ledger.snapshot(id);
+    const expectCharged = (before: QuotaSnapshot, quota: number, id = channelId): Promise<void> => ledger.expectCharged(before, quota, id);
+    const { expectUnchanged } = ledger;
     const sent = () => upstream.requests.at(-1)!;
     const streamText = async (fault: Fault): Promise<{ text: string; failure: Error | null }> => {
       let text = '';

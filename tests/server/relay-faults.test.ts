@@ -11,6 +11,7 @@ import {
   createRelayUser,
   eventually,
   heldReservation,
+  ledgerOf,
   quotaSnapshot,
   sdkClient,
   sdkError,
@@ -76,6 +77,8 @@ for (const target of dbTargets) {
     };
 
     const snapshot = (channelId: number, tokenId = token.id, owner = userId) => quotaSnapshot(db(), { userId: owner, tokenId, channelId });
+    const ledger = ledgerOf(db, () => ({ userId, tokenId: token.id }));
+    const { expectCharged } = ledger;
 
     /** Lets asynchronous refunds land, then checks nothing moved and no consume log was written. */
     async function expectUntouched(before: QuotaSnapshot, channelId: number, tokenId = token.id, owner = userId): Promise<void> {
@@ -84,14 +87,6 @@ for (const target of dbTargets) {
         return now.user.quota === before.user.quota && now.token.remainQuota === before.token.remainQuota;
       }, 'the refund').catch(() => undefined);
       expect(await snapshot(channelId, tokenId, owner)).toEqual(before);
-    }
-
-    async function expectCharged(before: QuotaSnapshot, quota: number, channelId: number): Promise<void> {
-      await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
-      const after = await snapshot(channelId);
-      expect(after.user).toEqual({ quota: before.user.quota - quota, usedQuota: before.user.usedQuota + quota, requestCount: before.user.requestCount + 1 });
-      expect(after.token).toEqual({ remainQuota: before.token.remainQuota - quota, usedQuota: before.token.usedQuota + quota, status: 1 });
-      expect(after.channelUsed).toBe(before.channelUsed + quota);
     }
 
     const lastLog = async () => (await consumeLogs(db(), userId)).at(-1)!;

@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import {
-  consumeLogs,
   createRelayChannel,
   createRelayToken,
   createRelayUser,
-  eventually,
-  quotaSnapshot,
+  ledgerOf,
   setRelayOptions,
   testCompletionRatio,
   testModelRatio,
   textQuota,
-  type QuotaSnapshot,
   type RelayToken,
 } from './support/relayFixtures';
 import { replyText, startRelayUpstream, upstreamUsage, type RelayUpstream } from './support/relayUpstream';
@@ -67,15 +64,9 @@ for (const target of dbTargets) {
       anthropicUpstream.behave('claude-bad', { kind: 'status', status: 401, type: 'authentication_error', message: 'invalid x-api-key' });
     });
 
-    const snapshot = (channelId: number) => quotaSnapshot(db(), { userId, tokenId: token.id, channelId });
-    async function expectCharged(before: QuotaSnapshot, quota: number, channelId: number): Promise<void> {
-      await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
-      const after = await snapshot(channelId);
-      expect(after.user.quota).toBe(before.user.quota - quota);
-      expect(after.token.remainQuota).toBe(before.token.remainQuota - quota);
-      expect(after.channelUsed).toBe(before.channelUsed + quota);
-      expect((await consumeLogs(db(), userId)).at(-1)?.quota).toBe(quota);
-    }
+    const ledger = ledgerOf(db, () => ({ userId, tokenId: token.id }));
+    const snapshot = (channelId: number) => ledger.snapshot(channelId);
+    const { expectCharged } = ledger;
 
     it('answers a Messages request from an OpenAI-compatible channel and bills its usage', async () => {
       const before = await snapshot(openAiChannel);

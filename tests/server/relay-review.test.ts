@@ -12,6 +12,7 @@ import {
   createRelayToken,
   createRelayUser,
   eventually,
+  ledgerOf,
   quotaSnapshot,
   sdkClient,
   sdkError,
@@ -150,19 +151,14 @@ for (const target of dbTargets) {
       });
       return { id, key };
     };
-    const snapshot = (channelId: number) => quotaSnapshot(db(), { userId, tokenId: token.id, channelId });
+    const ledger = ledgerOf(db, () => ({ userId, tokenId: token.id }));
+    const snapshot = (channelId: number) => ledger.snapshot(channelId);
+    const { expectCharged } = ledger;
     async function expectUntouched(before: QuotaSnapshot, channelId: number): Promise<void> {
       await eventually(async () => (await snapshot(channelId)).user.quota === before.user.quota, 'the refund').catch(() => undefined);
       expect(await snapshot(channelId)).toEqual(before);
     }
     /** user quota + used and token remain + used are unchanged; `quota` moved to used; one more log. */
-    async function expectCharged(before: QuotaSnapshot, quota: number, channelId: number): Promise<void> {
-      await eventually(async () => (await snapshot(channelId)).logs === before.logs + 1, 'the consume log');
-      const after = await snapshot(channelId);
-      expect(after.user).toEqual({ quota: before.user.quota - quota, usedQuota: before.user.usedQuota + quota, requestCount: before.user.requestCount + 1 });
-      expect(after.token).toMatchObject({ remainQuota: before.token.remainQuota - quota, usedQuota: before.token.usedQuota + quota });
-      expect(after.channelUsed).toBe(before.channelUsed + quota);
-    }
     const lastLog = async () => (await consumeLogs(db(), userId)).at(-1)!;
 
     describe('an upstream error object answered with status 200', () => {

@@ -9,6 +9,7 @@ import {
   createRelayUser,
   eventually,
   heldReservation,
+  ledgerOf,
   quotaSnapshot,
   sdkClient,
   setRelayOptions,
@@ -68,16 +69,11 @@ for (const target of dbTargets) {
       upstream.reset();
     });
 
-    const snapshot = (channelId = customChannel) => quotaSnapshot(db(), { userId, tokenId: token.id, channelId });
+    const ledger = ledgerOf(db, () => ({ userId, tokenId: token.id }));
+    const snapshot = (channelId = customChannel) => ledger.snapshot(channelId);
+    const expectCharged = (before: QuotaSnapshot, quota: number, channelId = customChannel): Promise<void> => ledger.expectCharged(before, quota, channelId);
 
     /** Waits for the request's consume log, then checks every figure moved by exactly `quota`. */
-    async function expectCharged(before: QuotaSnapshot, quota: number, channelId = customChannel): Promise<void> {
-      await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
-      const after = await snapshot(channelId);
-      expect(after.user).toEqual({ quota: before.user.quota - quota, usedQuota: before.user.usedQuota + quota, requestCount: before.user.requestCount + 1 });
-      expect(after.token).toEqual({ remainQuota: before.token.remainQuota - quota, usedQuota: before.token.usedQuota + quota, status: 1 });
-      expect(after.channelUsed).toBe(before.channelUsed + quota);
-    }
 
     const lastLog = async () => (await consumeLogs(db(), userId)).at(-1)!;
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLoopbackServer } from './loopbackServer';
 
 /**
  * A loopback fake of Anthropic's Messages API (`POST /v1/messages`), speaking its documented wire
@@ -123,7 +123,6 @@ export async function* anthropicStream(json: Record<string, unknown>, id: string
 export async function startAnthropicUpstream(): Promise<AnthropicUpstream> {
   const behaviours = new Map<string, AnthropicBehaviour>();
   const requests: AnthropicRequest[] = [];
-  const sockets = new Set<import('node:net').Socket>();
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let raw = '';
@@ -163,26 +162,15 @@ export async function startAnthropicUpstream(): Promise<AnthropicUpstream> {
     res.end();
   };
 
-  const server = createServer((req, res) => {
-    answer(req, res).catch(() => res.destroy());
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startLoopbackServer(answer);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
     behave: (key, behaviour) => behaviours.set(key, behaviour),
     reset: () => {
       behaviours.clear();
       requests.length = 0;
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }

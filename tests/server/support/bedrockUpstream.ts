@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { Hash } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { anthropicMessage, anthropicStream, type AnthropicBehaviour } from './anthropicUpstream';
+import { startLoopbackServer } from './loopbackServer';
 
 /**
  * A loopback fake of AWS Bedrock Runtime's InvokeModel (`POST /model/<model id>/invoke`) and
@@ -81,7 +81,6 @@ const amzDate = (text: string): Date => new Date(text.replace(/^(\d{4})(\d{2})(\
 export async function startBedrockUpstream(): Promise<BedrockUpstream> {
   const accounts = new Map<string, { secret: string; behaviour: BedrockBehaviour }>();
   const requests: BedrockRequest[] = [];
-  const sockets = new Set<Socket>();
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let raw = '';
@@ -167,25 +166,14 @@ export async function startBedrockUpstream(): Promise<BedrockUpstream> {
     res.end();
   };
 
-  const server = createServer((req, res) => {
-    answer(req, res).catch(() => res.destroy());
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startLoopbackServer(answer);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
     account: (accessKeyId, secret, behaviour = { kind: 'ok' }) => accounts.set(accessKeyId, { secret, behaviour }),
     reset: () => {
       requests.length = 0;
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }

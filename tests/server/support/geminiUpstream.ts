@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLoopbackServer } from './loopbackServer';
 
 /**
  * A loopback fake of Google's Gemini API, speaking its documented wire format: the key in
@@ -51,7 +50,6 @@ const route = /^\/(v1|v1beta)\/models\/([^:/]+):(generateContent|streamGenerateC
 export async function startGeminiUpstream(): Promise<GeminiUpstream> {
   const behaviours = new Map<string, GeminiBehaviour>();
   const requests: GeminiRequest[] = [];
-  const sockets = new Set<Socket>();
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let raw = '';
@@ -119,26 +117,15 @@ export async function startGeminiUpstream(): Promise<GeminiUpstream> {
     res.end(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: finalParts }, finishReason: 'STOP', index: 0 }], usageMetadata: geminiUsage, ...base })}\r\n\r\n`);
   };
 
-  const server = createServer((req, res) => {
-    answer(req, res).catch(() => res.destroy());
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startLoopbackServer(answer);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
     behave: (key, behaviour) => behaviours.set(key, behaviour),
     reset: () => {
       behaviours.clear();
       requests.length = 0;
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }

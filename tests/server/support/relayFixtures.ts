@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
 import OpenAI from 'openai';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
@@ -328,6 +329,38 @@ export async function quotaSnapshot(db: Db, ids: { userId: number; tokenId: numb
     token: await tokenQuota(db, ids.tokenId),
     channelUsed: (await channelHealth(db, ids.channelId)).usedQuota,
     logs: (await consumeLogs(db, ids.userId)).length,
+  };
+}
+
+/** The quota checks of a relay suite (its user and token are made in `beforeAll`, so both are read when a check runs). */
+export interface Ledger {
+  snapshot(channelId: number): Promise<QuotaSnapshot>;
+  /** One more consume log of exactly `quota`; the user, the token and the channel moved by it, and the user's request count by one. */
+  expectCharged(before: QuotaSnapshot, quota: number, channelId: number): Promise<void>;
+  /** Nothing moved and nothing was logged (after a moment for a stray settlement to show itself). */
+  expectUnchanged(before: QuotaSnapshot, channelId: number): Promise<void>;
+}
+
+export function ledgerOf(db: () => Db, who: () => { readonly userId: number; readonly tokenId: number }): Ledger {
+  const snapshot = (channelId: number): Promise<QuotaSnapshot> => quotaSnapshot(db(), { ...who(), channelId });
+  return {
+    snapshot,
+    async expectCharged(before, quota, channelId) {
+      const { userId } = who();
+      await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
+      const after = await snapshot(channelId);
+      expect(after.user).toEqual({ quota: before.user.quota - quota, usedQuota: before.user.usedQuota + quota, requestCount: before.user.requestCount + 1 });
+      expect(after.token).toMatchObject({ remainQuota: before.token.remainQuota - quota, usedQuota: before.token.usedQuota + quota });
+      expect(after.channelUsed).toBe(before.channelUsed + quota);
+      expect((await consumeLogs(db(), userId)).at(-1)?.quota).toBe(quota);
+    },
+    async expectUnchanged(before, channelId) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = await snapshot(channelId);
+      expect(after.user).toEqual(before.user);
+      expect(after.token).toEqual(before.token);
+      expect(after.logs).toBe(before.logs);
+    },
   };
 }
 
