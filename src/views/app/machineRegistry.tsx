@@ -32,10 +32,21 @@ type ProvidedActorOf<M extends AnyStateMachine> =
   M extends StateMachine<any, any, any, infer Actor, any, any, any, any, any, any, any, any, any, any, any> ? Actor : never;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** The `src` names of a machine's own actors (invoked machines come with the machine itself). */
+/**
+ * Child machines that carry an effect of their own and so are given by the composition root with
+ * that effect provided (`sendCooldownWith(send)`), like any actor.
+ */
+type ChildMachinesProvidedAtRoot = 'sendCooldown';
+
+/**
+ * The `src` names of a machine's own actors: invoked machines come with the machine itself,
+ * except the children listed in `ChildMachinesProvidedAtRoot`.
+ */
 type OwnActorSrc<Actor> = Actor extends { readonly src: infer Src extends string; readonly logic: infer Logic }
   ? Logic extends AnyStateMachine
-    ? never
+    ? [MachineIdOf<Logic>] extends [ChildMachinesProvidedAtRoot]
+      ? Src
+      : never
     : Src
   : never;
 
