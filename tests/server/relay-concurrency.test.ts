@@ -3,6 +3,8 @@ import OpenAI from 'openai';
 import {
   consumeLogs,
   createRelayChannel,
+  testCompletionRatio,
+  testModelRatio,
   createRelayToken,
   createRelayUser,
   eventually,
@@ -11,14 +13,17 @@ import {
   textQuota,
   type RelayToken,
 } from './support/relayFixtures';
+import { anthropicPromptTokens, anthropicUsage, startAnthropicUpstream, type AnthropicUpstream } from './support/anthropicUpstream';
+import { geminiCompletionTokens, geminiUsage, startGeminiUpstream, type GeminiUpstream } from './support/geminiUpstream';
 import { startRelayUpstream, type RelayUpstream } from './support/relayUpstream';
 import { setupSuite } from './support/suite';
 import { billingTargets as dbTargets } from './support/targets';
 
 /**
  * Exact quota under concurrency (issue 6 items 5 and 7): 1,000 requests from 50 tokens
- * (5 users × 10 tokens), ~50 in flight, streaming and not, some failing upstream, with token and
- * user quotas sized so that some run out partway. Afterwards, for every token and user, remaining
+ * (5 users × 10 tokens), ~50 in flight, streaming and not, through a mix of provider types
+ * (OpenAI-format passthrough, Anthropic and Gemini native wires), some failing upstream, with token
+ * and user quotas sized so that some run out partway. Afterwards, for every token and user, remaining
  * + used equals the starting quota, used equals the sum of the consume logs, nothing is
  * overdrawn, and every refusal is one of one-api's quota errors.
  */
@@ -26,6 +31,27 @@ import { billingTargets as dbTargets } from './support/targets';
 const goodModel = 'gpt-3.5-turbo';
 /** Served by a channel that always answers 500: these requests must be refunded in full. */
 const failingModel = 'gpt-4o-mini';
+/** Served by an Anthropic channel (type 14) through the Messages wire. */
+const claudeModel = 'claude-3-5-haiku-20241022';
+/** Served by a Gemini channel (type 24) through the generateContent wire. */
+const geminiModel = 'gemini-2.0-flash';
+/** The native models' ratios: the passthrough model's, so every request reserves about as much. */
+const nativeRatios = { [claudeModel]: testModelRatio[goodModel]!, [geminiModel]: testModelRatio[goodModel]! };
+const nativeCompletionRatios = { [claudeModel]: testCompletionRatio[goodModel]!, [geminiModel]: testCompletionRatio[goodModel]! };
+/** What a success costs, by model: each fake reports its own fixed usage. */
+const costOf: Readonly<Record<string, number>> = {
+  [goodModel]: textQuota(goodModel, 17, 9),
+  [claudeModel]: Math.ceil((anthropicPromptTokens + anthropicUsage.output_tokens * nativeCompletionRatios[claudeModel]) * nativeRatios[claudeModel]),
+  [geminiModel]: Math.ceil((geminiUsage.promptTokenCount + geminiCompletionTokens * nativeCompletionRatios[geminiModel]) * nativeRatios[geminiModel]),
+};
+/** The model of request `i`: a tenth fail upstream, two tenths each go to Anthropic and Gemini. */
+function modelOf(i: number): string {
+  const slot = i % 10;
+  if (slot === 7) return failingModel;
+  if (slot === 2 || slot === 5) return claudeModel;
+  if (slot === 3 || slot === 8) return geminiModel;
+  return goodModel;
+}
 const total = 1_000;
 const inFlight = 50;
 const users = 5;
@@ -49,15 +75,24 @@ for (const target of dbTargets) {
     const suite = setupSuite(target);
     const db = () => suite.api.handle.db;
     let upstream: RelayUpstream;
+    let anthropic: AnthropicUpstream;
+    let gemini: GeminiUpstream;
     const userIds: number[] = [];
     const userStart = new Map<number, number>();
     const tokens: Array<RelayToken & { readonly userId: number; readonly start: number }> = [];
 
     beforeAll(async () => {
       upstream = await startRelayUpstream();
-      await setRelayOptions(db());
+      anthropic = await startAnthropicUpstream();
+      gemini = await startGeminiUpstream();
+      await setRelayOptions(db(), {
+        ModelRatio: JSON.stringify({ ...testModelRatio, ...nativeRatios }),
+        CompletionRatio: JSON.stringify({ ...testCompletionRatio, ...nativeCompletionRatios }),
+      });
       await createRelayChannel(db(), { key: 'up-good', baseUrl: upstream.url, models: goodModel });
       await createRelayChannel(db(), { key: 'up-bad', baseUrl: upstream.url, models: failingModel });
+      await createRelayChannel(db(), { key: 'ant-ok', baseUrl: anthropic.url, models: claudeModel, type: 14 });
+      await createRelayChannel(db(), { key: 'gem-ok', baseUrl: gemini.url, models: geminiModel, type: 24 });
       upstream.behave('up-bad', { kind: 'status', status: 500 });
       // A request reserves about 780 quota and costs 66; 20 requests per token on average.
       // User 0 runs out of quota partway (user refusals); the other users have plenty, so only
@@ -75,12 +110,12 @@ for (const target of dbTargets) {
       }
     });
     afterAll(async () => {
-      await upstream.close();
+      await Promise.all([upstream.close(), anthropic.close(), gemini.close()]);
     });
 
     /** Sends request `i` (token, model and streaming chosen from `i`) and classifies the outcome. */
     async function send(client: OpenAI, i: number): Promise<Outcome> {
-      const model = i % 10 === 7 ? failingModel : goodModel;
+      const model = modelOf(i);
       const messages = [{ role: 'user' as const, content: `Request number ${i}` }];
       try {
         if (i % 3 === 0) {
@@ -127,7 +162,9 @@ for (const target of dbTargets) {
       await eventually(async () => (await consumeLogs(db())).length >= ok, 'the consume logs');
       const logs = await consumeLogs(db());
       expect(logs).toHaveLength(ok);
-      expect(logs.every((l) => l.modelName === goodModel && l.quota === textQuota(goodModel, 17, 9))).toBe(true);
+      expect(logs.filter((l) => l.quota !== costOf[l.modelName]).map((l) => `${l.modelName}: ${l.quota}`)).toEqual([]);
+      // every provider type answered in bulk
+      for (const model of [goodModel, claudeModel, geminiModel]) expect(logs.filter((l) => l.modelName === model).length).toBeGreaterThan(50);
 
       const tokenRows = await db().selectFrom('tokens').select(['id', 'name', 'user_id', 'remain_quota', 'used_quota']).execute();
       for (const token of tokens) {
