@@ -5,7 +5,9 @@
 // channels to the fake, an unlimited token, LogConsumeEnabled on), for POST /v1/chat/completions
 // non-streaming and streaming, at concurrency 1 and 64, in two scenarios: an instant upstream, and
 // a provider-like one that waits BENCH_UPSTREAM_DELAY_MS before answering (its own channel and
-// model, the `/slow` path of the fake). Prints p50/p99 latency, requests/s and CPU per request of
+// model, the `/slow` path of the fake); and a translated one: the gateway's OpenAI request to a type-14
+// channel, relayed through the Anthropic wire to the fake's Messages API, against the same answer
+// fetched in Anthropic's format directly and through the bare proxy. Prints p50/p99 latency, requests/s and CPU per request of
 // each, the added p50 at c=1 and the throughput ratio at c=64 against the targets (< 1 ms added p50
 // at c=1; >= 80 % of direct throughput at c=64) per scenario, with the same figures against the
 // bare proxy beside them, the gateway's RSS before and after, and checks that the consume-log count
@@ -27,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { loadFor, measure, measureInTurns, quantile, rate, type Measured, type Target } from './load';
 import { cpuSeconds, freePort, repoRoot, rssMb, startChild, type Child } from './processes';
 import { monotonicMicros, summarizeProfile } from './profile';
-import { benchModel, openBenchDatabase, readAccounting, seedRelay, slowModel, type Accounting } from './seed';
+import { benchModel, openBenchDatabase, readAccounting, seedRelay, slowModel, translatedModel, type Accounting } from './seed';
 
 const env = process.env;
 const num = (name: string, fallback: number): number => {
@@ -65,6 +67,11 @@ interface Scenario {
   readonly model: string;
   /** The gateway channel that serves `model`. */
   readonly channel: number;
+  /**
+   * For a translated scenario: the upstream path (after `prefix`) and the body the direct and proxy
+   * runs send in the provider's own format; the gateway still gets the OpenAI request.
+   */
+  readonly native?: { readonly path: string; readonly body: (mode: Mode) => string };
 }
 
 /** The request body of `mode` for `model`; the same bytes go direct, through the proxy and through the gateway. */
@@ -73,6 +80,15 @@ const bodyOf = (mode: Mode, model: string): string =>
     model,
     messages: [{ role: 'user', content: 'Say something short.' }],
     ...(mode === 'streaming' ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+
+/** Anthropic's Messages body of the same request (what the gateway's wire sends upstream for `bodyOf`). */
+const anthropicBodyOf = (mode: Mode, model: string): string =>
+  JSON.stringify({
+    model,
+    max_tokens: 4096,
+    messages: [{ role: 'user', content: 'Say something short.' }],
+    ...(mode === 'streaming' ? { stream: true } : {}),
   });
 
 /** One row of a scenario's result: a mode and a concurrency, measured each way. */
@@ -284,7 +300,8 @@ async function runScenario(scenario: Scenario, s: Servers, warmUp: boolean): Pro
     const body = bodyOf(mode, scenario.model);
     if (via === 'gateway') return { url: `${s.gatewayUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${s.apiKey}` }, body };
     const base = via === 'direct' ? s.upstreamUrl : s.proxyUrl;
-    return { url: `${base}${scenario.prefix}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench-upstream-key' }, body };
+    const { path, body: nativeBody } = scenario.native ?? { path: '/v1/chat/completions', body: () => body };
+    return { url: `${base}${scenario.prefix}${path}`, headers: { authorization: 'Bearer sk-bench-upstream-key' }, body: nativeBody(mode) };
   };
   console.log(`\nScenario: ${scenario.title}`);
   let gatewayOk = await check(scenario, endpoint);
@@ -373,6 +390,13 @@ async function main(): Promise<void> {
     const scenarios: Scenario[] = [
       { title: 'instant upstream', prefix: '', model: benchModel, channel: channels.instant },
       ...(upstreamDelayMs > 0 ? [{ title: `provider-like upstream (${upstreamDelayMs} ms)`, prefix: '/slow', model: slowModel, channel: channels.slow }] : []),
+      {
+        title: 'translated (Anthropic) instant upstream',
+        prefix: '/anthropic',
+        model: translatedModel,
+        channel: channels.translated,
+        native: { path: '/v1/messages', body: (mode: Mode) => anthropicBodyOf(mode, translatedModel) },
+      },
     ];
 
     const rssBefore = rssMb(gateway.pid);

@@ -3,7 +3,8 @@
 // channels (type 8, custom base URL) to the fake upstream: one at its root serving `benchModel`,
 // which answers at once, and one at `<upstream>/slow` serving `slowModel`, which answers after the
 // provider-like delay (type 8 appends `/v1/chat/completions` to the base URL, so the prefix
-// survives); a token of root with unlimited quota, and LogConsumeEnabled on. Also the figures read
+// survives); a third, of type 14 (Anthropic) at `<upstream>/anthropic`, serving `translatedModel`
+// through the gateway's Messages wire (requests and answers translated); a token of root with unlimited quota, and LogConsumeEnabled on. Also the figures read
 // back after the load.
 import * as E from 'fp-ts/Either';
 import { loadConfig } from '../../server/config';
@@ -19,10 +20,14 @@ export const benchModel = 'gpt-3.5-turbo';
 /** The model of the provider-like channel (a model with a built-in ratio, so it is billed like any other). */
 export const slowModel = 'gpt-4o-mini';
 
-/** The ids of the two seeded channels. */
+/** The model of the Anthropic channel (translated: OpenAI requests in, Anthropic's API upstream). */
+export const translatedModel = 'claude-3-5-haiku-20241022';
+
+/** The ids of the seeded channels. */
 export interface BenchChannels {
   readonly instant: number;
   readonly slow: number;
+  readonly translated: number;
 }
 
 /** The database at `path`: a SQLite file, or PostgreSQL when it is a `postgres://` DSN (BENCH_SQL_DSN). */
@@ -33,10 +38,10 @@ const benchDatabase = (path: string) =>
 export const openBenchDatabase = (path: string): DatabaseHandle =>
   openDatabase({ ...loadConfig({ SESSION_SECRET: 'bench-relay' }), database: benchDatabase(path) });
 
-/** Creates one type-8 channel serving `model` at `baseUrl`; returns its id. */
-async function createBenchChannel(handle: DatabaseHandle, name: string, baseUrl: string, model: string, now: number): Promise<number> {
+/** Creates one channel of `type` (8: OpenAI-compatible, custom base URL) serving `model` at `baseUrl`; returns its id. */
+async function createBenchChannel(handle: DatabaseHandle, name: string, baseUrl: string, model: string, now: number, type = 8): Promise<number> {
   const body = decodeChannelBody({
-    type: 8,
+    type,
     key: 'sk-bench-upstream-key',
     name,
     base_url: baseUrl,
@@ -64,6 +69,7 @@ export async function seedRelay(path: string, upstreamUrl: string): Promise<{ ap
     const channels = {
       instant: await createBenchChannel(handle, 'bench upstream', upstreamUrl, benchModel, now),
       slow: await createBenchChannel(handle, 'bench upstream (provider-like)', `${upstreamUrl}/slow`, slowModel, now),
+      translated: await createBenchChannel(handle, 'bench upstream (Anthropic)', `${upstreamUrl}/anthropic`, translatedModel, now, 14),
     };
     const token = await createToken(handle.db, root.id, { name: 'bench', unlimited_quota: true, remain_quota: 0 }, now);
     await setOption(handle.db, 'LogConsumeEnabled', 'true');

@@ -6,7 +6,9 @@
 // bench measures the gateway, not this. A path starting with `/slow` plays a provider instead:
 // the answer (non-streaming) or the headers and first event (streaming; the rest follow at once)
 // come after BENCH_UPSTREAM_DELAY_MS (100), so the gateway is measured with many requests in
-// flight and waiting, as it is in production. Prints `listening <port>` once ready.
+// flight and waiting, as it is in production. A path ending in `/v1/messages` plays Anthropic's
+// Messages API instead (the same words and usage as a whole message, or as Anthropic's stream of
+// named events), for the gateway's translated (native wire) scenario. Prints `listening <port>` once ready.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { serveUntilStopped } from './serve';
 
@@ -48,6 +50,35 @@ const delayMs = ((): number => {
   return n;
 })();
 
+/** Anthropic's whole message for the same answer (Messages API). */
+const messageBody = Buffer.from(
+  JSON.stringify({
+    id: 'msg_bench',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-bench',
+    content: [{ type: 'text', text: words.join('') }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens },
+  }),
+);
+
+/** One named event of Anthropic's stream. */
+const namedEvent = (type: string, data: Record<string, unknown>): Buffer => Buffer.from(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+
+/** Anthropic's stream of the same answer: message_start, one text block of 10 deltas, message_delta (usage), message_stop. */
+const messageEvents: readonly Buffer[] = [
+  namedEvent('message_start', {
+    message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-bench', content: [], stop_reason: null, usage: { input_tokens: usage.prompt_tokens, output_tokens: 1 } },
+  }),
+  namedEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+  ...words.map((text) => namedEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })),
+  namedEvent('content_block_stop', { index: 0 }),
+  namedEvent('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.completion_tokens } }),
+  namedEvent('message_stop', {}),
+];
+
 const notFound = Buffer.from(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
 
 /** Whether the JSON body asks for a stream (a substring test is enough for the bench's own bodies, and cheap). */
@@ -55,19 +86,22 @@ const wantsStream = (body: string): boolean => /"stream"\s*:\s*true/.test(body);
 
 function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   const path = (req.url ?? '').split('?')[0]!;
-  if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+  const anthropic = path.endsWith('/v1/messages');
+  if (req.method !== 'POST' || !(anthropic || path.endsWith('/chat/completions'))) {
     res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': notFound.length });
     res.end(notFound);
     return;
   }
   if (!wantsStream(body)) {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': completionBody.length });
-    res.end(completionBody);
+    const whole = anthropic ? messageBody : completionBody;
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': whole.length });
+    res.end(whole);
     return;
   }
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-  const last = streamEvents.length - 1;
-  streamEvents.forEach((chunk, i) => (i === last ? res.end(chunk) : res.write(chunk)));
+  const events = anthropic ? messageEvents : streamEvents;
+  const last = events.length - 1;
+  events.forEach((chunk, i) => (i === last ? res.end(chunk) : res.write(chunk)));
 }
 
 /** Answers at once, or after the delay on a `/slow` path (a client gone meanwhile is not an error: the writes are dropped). */
