@@ -28,7 +28,12 @@ interface RouteRow {
   readonly model: string | null;
   /** Asserts the answer a caller that passes auth gets. */
   readonly passes: (reply: Reply) => void;
+  /** `anthropic`: the route answers in Anthropic's format, refusals included (`/v1/messages`). */
+  readonly format?: 'anthropic';
 }
+
+/** Anthropic's error type for a refusal's status (the ones the guards give). */
+const anthropicErrorTypes: Readonly<Record<number, string>> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error' };
 
 const chatModel = 'gpt-3.5-turbo';
 const completionModel = 'gpt-3.5-turbo-instruct';
@@ -66,6 +71,17 @@ const routes: readonly RouteRow[] = [
     passes: (r) => {
       ok(r);
       expect(r.body).toMatchObject({ object: 'chat.completion', choices: [{ message: { content: replyText(chatModel) } }] });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/messages',
+    body: { model: chatModel, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+    model: chatModel,
+    format: 'anthropic',
+    passes: (r) => {
+      ok(r);
+      expect(r.body).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: replyText(chatModel) }] });
     },
   },
   {
@@ -336,7 +352,12 @@ for (const target of dbTargets) {
             if (outcome.refuse) {
               const message = outcome.message.replace('{id}', String(credential.tokenId));
               expect(reply.status, reply.text.slice(0, 300)).toBe(outcome.status);
-              expect(reply.body).toEqual({ error: { message: `${message} (request id: ${requestId})`, type: 'one_api_error' } });
+              const text = `${message} (request id: ${requestId})`;
+              expect(reply.body).toEqual(
+                row.format === 'anthropic'
+                  ? { type: 'error', error: { type: anthropicErrorTypes[outcome.status], message: text } }
+                  : { error: { message: text, type: 'one_api_error' } },
+              );
               expect(upstream.requests.length, 'a refused request reached the upstream').toBe(sentBefore);
             } else {
               row.passes(reply);
