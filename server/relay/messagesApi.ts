@@ -69,9 +69,29 @@ function userParts(content: unknown): { parts: Json[]; results: Json[] } | strin
   return { parts, results };
 }
 
+/**
+ * The optional fields whose type is checked before translating (Anthropic's API refuses a wrong one
+ * the same way; silently dropping it would change what the client asked for): the field, whether
+ * its value is acceptable, and what it should be.
+ */
+const optionalFields: ReadonlyArray<readonly [string, (u: unknown) => boolean, string]> = [
+  ['stream', (u) => typeof u === 'boolean', 'a valid boolean'],
+  ['system', (u) => typeof u === 'string' || (Array.isArray(u) && u.every((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string')), 'a string or a list of text blocks'],
+  ['temperature', (u) => typeof u === 'number' && u >= 0 && u <= 1, 'a number from 0 to 1'],
+  ['top_p', (u) => typeof u === 'number' && u >= 0 && u <= 1, 'a number from 0 to 1'],
+  ['top_k', (u) => typeof u === 'number' && Number.isInteger(u) && u >= 0, 'a whole number of at least 0'],
+  ['stop_sequences', (u) => Array.isArray(u) && u.every((s) => typeof s === 'string'), 'a list of strings'],
+  ['tools', (u) => Array.isArray(u) && u.every(isObject), 'a list of tool objects'],
+  ['tool_choice', isObject, 'an object'],
+  ['metadata', isObject, 'an object'],
+];
+
 /** The OpenAI chat request for a Messages request, or a message naming what cannot be translated. */
 export function openAiRequestOf(body: Readonly<Json>): Json | string {
   if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
+  for (const [field, valid, expected] of optionalFields) {
+    if (body[field] !== undefined && body[field] !== null && !valid(body[field])) return `${field}: Input should be ${expected}`;
+  }
   if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required (a whole number of at least 1)';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: Field required (at least one message)';
   const messages: Json[] = [];

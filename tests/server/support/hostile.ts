@@ -385,7 +385,7 @@ export function deepJsonAttack(gateway: HostileGateway, timeoutMs = 30_000): Att
  * such a request as a failed one (`TypeError`, the write broke), whatever the answer said.
  * Resolves `[status, first 300 characters]`, or `[error name, '']` when no answer came.
  */
-function postEarlyAnswer(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<[string, string]> {
+export function postEarlyAnswer(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<[string, string]> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: [string, string]): void => {
