@@ -57,6 +57,12 @@ const cases: readonly Case[] = [
   { title: 'tools "all"', change: { tools: 'all' }, status: 400, message: /^tools: / },
   { title: 'a server tool', change: { tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, status: 400, message: /^tools: / },
   { title: 'tool_choice "auto"', change: { tool_choice: 'auto' }, status: 400, message: /^tool_choice: / },
+  {
+    title: 'messages nested 100,000 levels deep',
+    raw: `{"model":"${model}","max_tokens":64,"messages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    status: 400,
+    message: /deep|nest|depth/i,
+  },
   { title: 'a form body', raw: 'model=gpt-3.5-turbo', contentType: 'application/x-www-form-urlencoded', status: 415, message: /content.type|application\/json/i },
   { title: 'a text/plain body', raw: JSON.stringify(valid), contentType: 'text/plain', status: 415, message: /content.type|application\/json/i },
 ];
