@@ -152,7 +152,7 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
       return path === null ? null : { url: `${base}/${typeof version === 'string' && version !== '' ? version : defaultGeminiVersion}${path}`, headers: { 'x-goog-api-key': key } };
     }
     case 33: {
-      if (mode !== 'chat') return null;
+      if (mode !== 'chat' && mode !== 'embeddings') return null;
       const credential = awsCredentialOf(channel.key, jsonObject(channel.config));
       // without a credential the request is refused when it is signed, before anything is sent
       const url = bedrockUrl(base, credential?.region ?? 'us-east-1', model, stream);

@@ -2,11 +2,14 @@ import { EventStreamCodec, type Message } from '@smithy/core/event-streams';
 import { Hash } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { anthropicRequest, anthropicWire } from './anthropic';
+import { bedrockEmbeddingRequest, bedrockEmbeddingsOf, converseCompletionOf, converseRequest, ConverseStream, isBedrockEmbedding } from './bedrockConverse';
 import type { RelayMode } from './types';
 import { isObject, str, type Json, type NativeWire, type StreamDecoder } from './wire';
 
 /**
- * AWS Bedrock's Claude models (channel type 33) as a native wire, from AWS's public Bedrock
+ * AWS Bedrock (channel type 33) as a native wire. Claude models go through InvokeModel with
+ * Anthropic's body (below); every other chat model through the Converse API, and the Titan and
+ * Cohere embedding models through InvokeModel with their own bodies (bedrockConverse.ts). From AWS's public Bedrock
  * Runtime reference and Anthropic's "Claude on Amazon Bedrock" page:
  * - the channel's key is `AK|SK|Region` (the console assembles it from its three fields; a
  *   channel whose key lacks them falls back to its config `ak`, `sk`, `region`);
@@ -45,7 +48,7 @@ const bedrockModelIds: ReadonlyMap<string, string> = new Map([
 /** The Bedrock model id for `model`: Anthropic's names mapped, ids (and inference profiles) as they are. */
 export const bedrockModelId = (model: string): string => bedrockModelIds.get(model) ?? model;
 
-/** Whether Bedrock serves `model` through Anthropic's body (Claude); Meta's Llama models take another body, not relayed yet. */
+/** Whether Bedrock serves `model` through Anthropic's body (Claude); other chat models go through the Converse API. */
 export const isBedrockClaude = (model: string): boolean => bedrockModelId(model).includes('anthropic.');
 
 /** An AWS credential and region. */
@@ -66,10 +69,15 @@ export function awsCredentialOf(key: string | null, config: Readonly<Record<stri
 /** The message of a request refused for a channel whose credential is incomplete. */
 export const awsCredentialMessage = 'AWS channel key must be AK|SK|Region (access key id, secret access key and a region such as us-east-1)';
 
-/** Bedrock Runtime's URL of `model` on `base` (the region's endpoint unless the channel sets one). */
+/**
+ * Bedrock Runtime's URL of `model` on `base` (the region's endpoint unless the channel sets one):
+ * InvokeModel for Claude and the embedding models, Converse for the other chat models.
+ */
 export function bedrockUrl(base: string, region: string, model: string, stream: boolean): string {
   const host = base === '' ? `https://bedrock-runtime.${region}.amazonaws.com` : base;
-  return `${host}/model/${encodeURIComponent(bedrockModelId(model))}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;
+  const converse = !isBedrockClaude(model) && !isBedrockEmbedding(model);
+  const action = converse ? (stream ? 'converse-stream' : 'converse') : stream ? 'invoke-with-response-stream' : 'invoke';
+  return `${host}/model/${encodeURIComponent(bedrockModelId(model))}/${action}`;
 }
 
 /** SHA-256 with Node's crypto, as the signer takes it. */
@@ -109,9 +117,10 @@ export async function signBedrock(credential: AwsCredential, url: string, header
   return out;
 }
 
-/** Bedrock's body for an OpenAI chat request: Anthropic's, without `model` and `stream`, with Bedrock's `anthropic_version`. */
+/** Bedrock's body for an OpenAI chat request: for Claude Anthropic's, without `model` and `stream`, with Bedrock's `anthropic_version`; for other models Converse's. */
 export function bedrockRequest(json: Readonly<Json>, model: string): Json | string {
-  if (!isBedrockClaude(model)) return `model ${model} is not served by this AWS channel yet: only Anthropic's Claude models are`;
+  if (isBedrockEmbedding(model)) return `model ${model} is an embedding model: send it to /v1/embeddings`;
+  if (!isBedrockClaude(model)) return converseRequest(json, model);
   const body = anthropicRequest(json, model);
   if (typeof body === 'string') return body;
   const { model: _model, stream: _stream, ...rest } = body;
@@ -132,7 +141,17 @@ function errorTypeOf(status: number, name: string): string {
 
 /** The OpenAI JSON text of a Bedrock answer: Anthropic's message or error, or Bedrock's `{"message": …}` error typed by its exception's name. */
 function answerText(status: number, text: string, model: string, header?: (name: string) => string | null): string {
-  if (status === 200) return anthropicWire.answerText(status, text, model);
+  if (status === 200 && isBedrockClaude(model)) return anthropicWire.answerText(status, text, model);
+  if (status === 200) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    if (!isObject(body)) return text;
+    return JSON.stringify(bedrockEmbeddingsOf(body, model) ?? converseCompletionOf(body, model));
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -213,7 +232,9 @@ class BedrockEventStream implements StreamDecoder {
       }
       return errorEvent(errorTypeOf(0, name), text === '' ? name : text);
     }
-    if (headerText(message, ':event-type') !== 'chunk') return '';
+    const type = headerText(message, ':event-type');
+    // a ConverseStream's events (messageStart, contentBlockDelta, metadata…): `{"<type>": payload}`
+    if (type !== 'chunk') return type === '' ? '' : `data: {${JSON.stringify(type)}:${payload === '' ? '{}' : payload.replace(/\n/g, ' ')}}\n\n`;
     let body: unknown;
     try {
       body = JSON.parse(payload);
@@ -226,14 +247,15 @@ class BedrockEventStream implements StreamDecoder {
   }
 }
 
-/** AWS Bedrock (Claude through Anthropic's body) as the relay's native wire of channel type 33. */
+/** AWS Bedrock (Claude through Anthropic's body, other chat models through Converse, Titan and Cohere embeddings) as the relay's native wire of channel type 33. */
 export const bedrockWire: NativeWire = {
-  modes: new Set<RelayMode>(['chat']),
-  requestBody: (_mode, json, model) => {
-    const body = bedrockRequest(json, model);
+  modes: new Set<RelayMode>(['chat', 'embeddings']),
+  requestBody: (mode, json, model) => {
+    if (mode === 'embeddings' && !isBedrockEmbedding(model)) return { invalid: `model ${model} is not an embedding model on AWS Bedrock (Amazon Titan or Cohere Embed)` };
+    const body = mode === 'embeddings' ? bedrockEmbeddingRequest(json, model) : bedrockRequest(json, model);
     return typeof body === 'string' ? { invalid: body } : { body: JSON.stringify(body) };
   },
   answerText,
-  streamTranslator: (model) => anthropicWire.streamTranslator(model),
+  streamTranslator: (model) => (isBedrockClaude(model) ? anthropicWire.streamTranslator(model) : new ConverseStream(model)),
   streamFraming: { contentType: 'application/vnd.amazon.eventstream', decoder: () => new BedrockEventStream() },
 };

@@ -16,7 +16,7 @@ import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
-import { translatedResponse } from './wire';
+import { base64Embeddings, translatedResponse } from './wire';
 import { anthropicMessageText, MessagesStream } from './messagesApi';
 import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
 import { CountingBusy, syncCountChars } from './tokenCountPool';
@@ -461,6 +461,10 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
     const usage = mode === 'images' ? { promptTokens: 0, completionTokens: 0 } : usageOf(answer);
     afterAnswer(deps.db, usage !== null ? bill(usage, imageQuota) : countedUsage(req, promptTokens, answer, model).then(async (counted) => bill(counted, imageQuota)));
     if (req.format === 'anthropic') return { ok: true, response: c.body(anthropicMessageText(text, model), 200, { 'Content-Type': 'application/json' }) };
+    // a native wire's vectors are float lists; a client asking for base64 (the SDKs' default) gets base64
+    if (wire !== undefined && mode === 'embeddings' && json.encoding_format === 'base64') {
+      return { ok: true, response: c.json(base64Embeddings(answer), 200) };
+    }
     return { ok: true, response: c.body(text, 200, { 'Content-Type': contentType === '' ? 'application/json' : contentType }) };
   }
 

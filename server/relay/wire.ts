@@ -105,6 +105,21 @@ export function usageEvents(id: string, created: number, model: string, prompt: 
   return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\ndata: [DONE]\n\n`;
 }
 
+/**
+ * An OpenAI embeddings list with each vector as OpenAI's `encoding_format: "base64"` gives it (the
+ * little-endian float32 bytes, base64): what a client that asked for base64 decodes (the official
+ * SDKs ask for it by default). Native wires get float lists from their providers.
+ */
+export function base64Embeddings(answer: Readonly<Json>): Json {
+  if (!Array.isArray(answer.data)) return { ...answer };
+  const data = answer.data.map((item: unknown) => {
+    if (!isObject(item) || !Array.isArray(item.embedding)) return item;
+    const floats = Float32Array.from(item.embedding.map((v) => (typeof v === 'number' ? v : 0)));
+    return { ...item, embedding: Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64') };
+  });
+  return { ...answer, data };
+}
+
 /** A UTF-8 text stream as it is (server-sent events). */
 function textDecoder(): StreamDecoder {
   const decoder = new TextDecoder();

@@ -16,7 +16,16 @@ import {
   type RelayToken,
 } from './support/relayFixtures';
 import { anthropicPieces, anthropicPromptTokens, anthropicReply, anthropicToolInput, anthropicUsage } from './support/anthropicUpstream';
-import { startBedrockUpstream, type BedrockUpstream } from './support/bedrockUpstream';
+import {
+  conversePieces,
+  converseReply,
+  converseToolInput,
+  converseUsage,
+  startBedrockUpstream,
+  titanTokens,
+  titanVector,
+  type BedrockUpstream,
+} from './support/bedrockUpstream';
 import { setupSuite } from './support/suite';
 import { dbTargets } from './support/targets';
 
@@ -28,7 +37,8 @@ import { dbTargets } from './support/targets';
  * usage billed exactly, AWS errors answered as OpenAI errors with their status and refunded,
  * stream faults (exception frame, corrupt frame, dropped connection) ending in a clear error with
  * the delivered part billed; a channel key without its three parts refused before anything is
- * sent; and the channel test.
+ * sent; and the channel test. Other chat models (Llama) go through Converse / ConverseStream, and
+ * the Titan and Cohere embedding models through InvokeModel, each billed from their usage.
  */
 
 const model = 'claude-3-5-haiku-20241022';
@@ -51,6 +61,10 @@ const faults = {
 type Fault = keyof typeof faults;
 const quotaOf = (prompt: number, completion: number): number => Math.ceil((prompt + completion * completionRatio) * ratio);
 const fullQuota = quotaOf(anthropicPromptTokens, anthropicUsage.output_tokens);
+const llama = 'meta.llama3-8b-instruct-v1:0';
+const titan = 'amazon.titan-embed-text-v2:0';
+const cohere = 'cohere.embed-english-v3';
+const converseQuota = quotaOf(converseUsage.inputTokens, converseUsage.outputTokens);
 
 for (const target of dbTargets) {
   describe.skipIf(target.skipReason !== null)(`relay to AWS Bedrock (Claude) — ${target.label}`, () => {
@@ -65,7 +79,7 @@ for (const target of dbTargets) {
 
     beforeAll(async () => {
       upstream = await startBedrockUpstream();
-      const models = [model, 'meta.llama3-8b-instruct-v1:0', ...Object.values(faults)];
+      const models = [model, llama, titan, cohere, ...Object.values(faults)];
       await setRelayOptions(db(), {
         ModelRatio: JSON.stringify({ ...testModelRatio, ...Object.fromEntries(models.map((m) => [m, ratio])) }),
         CompletionRatio: JSON.stringify({ ...testCompletionRatio, ...Object.fromEntries(models.map((m) => [m, completionRatio])) }),
@@ -73,7 +87,7 @@ for (const target of dbTargets) {
       userId = await createRelayUser(db(), { username: 'bedrockuser', quota: 500_000 });
       token = await createRelayToken(db(), { userId, name: 'bedrock-token', remainQuota: 400_000 });
       upstream.account('AKIDOK', 'secret-ok');
-      channelId = await createRelayChannel(db(), { key: `AKIDOK|secret-ok|${region}`, baseUrl: upstream.url, models: `${model},meta.llama3-8b-instruct-v1:0`, type: 33 });
+      channelId = await createRelayChannel(db(), { key: `AKIDOK|secret-ok|${region}`, baseUrl: upstream.url, models: [model, llama, titan, cohere].join(','), type: 33 });
       const keys: Record<Fault, string> = {
         throttled: `AKIDTHROTTLED|s1|${region}`,
         badSecret: `AKIDOK|not-the-secret|${region}`,
@@ -220,18 +234,148 @@ for (const target of dbTargets) {
       await expectUnchanged(before, id);
     });
 
-    it('refuses what Bedrock cannot take (an image by URL, a Llama model) with a 400 naming it, before calling it', async () => {
+    it('refuses what Bedrock cannot take (an image by URL, an embedding model in chat, several texts for Titan) with a 400 naming it, before calling it', async () => {
       const before = await snapshot();
       const image = await sdkError(
         sdk.chat.completions.create({ model, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] }),
       );
       expect(image.status).toBe(400);
       expect(image.message).toContain('data URLs');
-      const llama = await sdkError(sdk.chat.completions.create({ model: 'meta.llama3-8b-instruct-v1:0', messages: [{ role: 'user', content: 'Hi' }] }));
-      expect(llama.status).toBe(400);
-      expect(llama.message).toContain("only Anthropic's Claude models");
+      const llamaImage = await sdkError(
+        sdk.chat.completions.create({ model: llama, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] }),
+      );
+      expect(llamaImage.status).toBe(400);
+      expect(llamaImage.message).toContain('data URLs');
+      const embedInChat = await sdkError(sdk.chat.completions.create({ model: titan, messages: [{ role: 'user', content: 'Hi' }] }));
+      expect(embedInChat.status).toBe(400);
+      expect(embedInChat.message).toContain('/v1/embeddings');
+      const titanMany = await sdkError(sdk.embeddings.create({ model: titan, input: ['one', 'two'] }));
+      expect(titanMany.status).toBe(400);
+      expect(titanMany.message).toContain('one text per request');
       expect(upstream.requests).toHaveLength(0);
       await expectUnchanged(before, channelId);
+    });
+
+    it('sends other chat models (Llama) to Converse and translates the answer back, billing its usage', async () => {
+      const before = await snapshot();
+      const answer = await sdk.chat.completions.create({
+        model: llama,
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: [{ type: 'text', text: 'Describe' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+        ],
+        max_tokens: 50,
+        temperature: 0.2,
+        top_p: 0.9,
+        stop: ['END'],
+      });
+      expect(answer.choices[0]).toMatchObject({ message: { role: 'assistant', content: converseReply(llama) }, finish_reason: 'stop' });
+      expect(answer.usage).toEqual({ prompt_tokens: converseUsage.inputTokens, completion_tokens: converseUsage.outputTokens, total_tokens: converseUsage.totalTokens });
+      const request = sent();
+      expect(request.path).toBe('/model/meta.llama3-8b-instruct-v1%3A0/converse');
+      expect(request.json).toEqual({
+        messages: [{ role: 'user', content: [{ text: 'Describe' }, { image: { format: 'png', source: { bytes: 'iVBORw0KGgo=' } } }] }],
+        system: [{ text: 'Be brief.' }],
+        inferenceConfig: { maxTokens: 50, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
+      });
+      await expectCharged(before, converseQuota);
+    });
+
+    it('streams ConverseStream events as OpenAI chunks with the usage, and bills it', async () => {
+      const before = await snapshot();
+      const stream = await sdk.chat.completions.create({ model: llama, messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
+      const pieces: string[] = [];
+      let usage: unknown = null;
+      let finish: string | null = null;
+      for await (const chunk of stream) {
+        const choice = chunk.choices[0];
+        if (choice?.delta.content) pieces.push(choice.delta.content);
+        if (choice?.finish_reason) finish = choice.finish_reason;
+        if (chunk.usage) usage = chunk.usage;
+      }
+      expect(pieces).toEqual(conversePieces(llama));
+      expect(finish).toBe('stop');
+      expect(usage).toEqual({ prompt_tokens: converseUsage.inputTokens, completion_tokens: converseUsage.outputTokens, total_tokens: converseUsage.totalTokens });
+      expect(sent().path).toBe('/model/meta.llama3-8b-instruct-v1%3A0/converse-stream');
+      await expectCharged(before, converseQuota);
+    });
+
+    it('translates Converse tool use both ways, whole and streamed', async () => {
+      const tools = [{ type: 'function' as const, function: { name: 'weather', description: 'The weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+      const messages = [
+        { role: 'user' as const, content: 'Weather in Lyon?' },
+        { role: 'assistant' as const, content: null, tool_calls: [{ id: 'tooluse_0', type: 'function' as const, function: { name: 'weather', arguments: '{"city":"Nice"}' } }] },
+        { role: 'tool' as const, tool_call_id: 'tooluse_0', content: 'sunny' },
+        { role: 'user' as const, content: 'And Lyon?' },
+      ];
+      const whole = await sdk.chat.completions.create({ model: llama, messages, tools, tool_choice: 'required' });
+      expect(whole.choices[0]?.finish_reason).toBe('tool_calls');
+      const call = whole.choices[0]?.message.tool_calls?.[0];
+      expect(call?.type === 'function' ? [call.id, call.function.name, JSON.parse(call.function.arguments)] : null).toEqual(['tooluse_1', 'weather', converseToolInput]);
+      expect(sent().json).toMatchObject({
+        messages: [
+          { role: 'user', content: [{ text: 'Weather in Lyon?' }] },
+          { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_0', name: 'weather', input: { city: 'Nice' } } }] },
+          { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_0', content: [{ text: 'sunny' }] } }, { text: 'And Lyon?' }] },
+        ],
+        toolConfig: { tools: [{ toolSpec: { name: 'weather', description: 'The weather', inputSchema: { json: tools[0]!.function.parameters } } }], toolChoice: { any: {} } },
+      });
+      const stream = await sdk.chat.completions.create({ model: llama, messages, tools, tool_choice: { type: 'function', function: { name: 'weather' } }, stream: true });
+      let args = '';
+      let name = '';
+      let finish: string | null = null;
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta.tool_calls?.[0];
+        if (delta?.function?.name) name = delta.function.name;
+        args += delta?.function?.arguments ?? '';
+        if (chunk.choices[0]?.finish_reason) finish = chunk.choices[0].finish_reason;
+      }
+      expect([name, JSON.parse(args), finish]).toEqual(['weather', converseToolInput, 'tool_calls']);
+    });
+
+    it('ends a ConverseStream broken by an exception frame, a corrupt frame or a dropped connection with an error, billing what was delivered', async () => {
+      const behaviours = { exceptionMidStream: 'The model stream failed.', corruptFrame: 'malformed event stream from AWS Bedrock', dropMidStream: '' } as const;
+      try {
+        for (const [kind, message] of Object.entries(behaviours)) {
+          upstream.account('AKIDOK', 'secret-ok', kind === 'dropMidStream' ? { kind, deltas: 2 } : { kind: kind as 'exceptionMidStream' | 'corruptFrame' });
+          const before = await snapshot();
+          let text = '';
+          let failure: Error | null = null;
+          try {
+            const stream = await sdk.chat.completions.create({ model: llama, messages: [{ role: 'user', content: 'Hi' }], stream: true });
+            for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+          } catch (error) {
+            failure = error as Error;
+          }
+          expect(failure, kind).not.toBeNull();
+          if (message !== '') expect(failure?.message).toContain(message);
+          expect(text, kind).toBe(conversePieces(llama).slice(0, 2).join(''));
+          await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, `${kind}: the consume log`);
+          const after = await snapshot();
+          const charged = before.user.quota - after.user.quota;
+          expect(charged, kind).toBeGreaterThan(0);
+          expect(after.token.remainQuota).toBe(before.token.remainQuota - charged);
+          expect((await consumeLogs(db(), userId)).at(-1)?.quota).toBe(charged);
+        }
+      } finally {
+        upstream.account('AKIDOK', 'secret-ok');
+      }
+    });
+
+    it('embeds with Titan (one text, its token count billed) and Cohere (many texts, counted input billed)', async () => {
+      const before = await snapshot();
+      // the SDK asks for base64 by default and decodes it: the float32 vector arrives whole
+      const one = await sdk.embeddings.create({ model: titan, input: 'hello there', dimensions: 256 });
+      expect(one.data).toEqual([{ object: 'embedding', index: 0, embedding: titanVector }]);
+      expect(one.usage).toEqual({ prompt_tokens: titanTokens, total_tokens: titanTokens });
+      expect(sent()).toMatchObject({ path: '/model/amazon.titan-embed-text-v2%3A0/invoke', json: { inputText: 'hello there', dimensions: 256 } });
+      await expectCharged(before, Math.ceil(titanTokens * ratio));
+      const many = await sdk.embeddings.create({ model: cohere, input: ['first text', 'second text'] });
+      expect(many.data.map((d) => d.embedding)).toEqual([
+        [0, 0.5],
+        [1, 0.5],
+      ]);
+      expect(sent()).toMatchObject({ path: '/model/cohere.embed-english-v3/invoke', json: { texts: ['first text', 'second text'], input_type: 'search_document' } });
     });
 
     it('answers an error event before any content as an ordinary failure, refunded', async () => {

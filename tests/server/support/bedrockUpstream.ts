@@ -20,7 +20,24 @@ import { startLoopbackServer } from './loopbackServer';
  *   `{"bytes": base64 of one Anthropic stream event}`, and a fault mid-stream is an `exception`
  *   frame (`:exception-type`), a dropped connection or a frame whose checksum is wrong.
  * The answers and faults are the Anthropic fake's (anthropicUpstream.ts), chosen per access key.
+ *
+ * Other models: Converse (`/model/<id>/converse`) and ConverseStream (`/converse-stream`: event
+ * frames named `messageStart`, `contentBlockStart` (tool use), `contentBlockDelta`,
+ * `contentBlockStop`, `messageStop`, `metadata` with the usage), refusing a body without
+ * `messages` or with Anthropic's fields; and the embedding models by InvokeModel: Amazon Titan
+ * (`{inputText}` → `{embedding, inputTextTokenCount}`) and Cohere Embed (`{texts, input_type}` →
+ * `{embeddings}`). Faults apply to Converse as to Claude: errors, an exception or corrupt frame
+ * after two deltas, a dropped connection, a malformed payload.
  */
+
+/** The usage every Converse answer reports. */
+export const converseUsage = { inputTokens: 17, outputTokens: 6, totalTokens: 23 } as const;
+export const converseReply = (modelId: string): string => `Converse answer from ${modelId}.`;
+export const conversePieces = (modelId: string): string[] => converseReply(modelId).split(/(?= )/);
+export const converseToolInput = { city: 'Lyon' } as const;
+/** Titan's vector and token count. */
+export const titanVector = [0.25, -0.5, 0.125];
+export const titanTokens = 7;
 
 export type BedrockBehaviour =
   | AnthropicBehaviour
@@ -78,6 +95,73 @@ function scopeOf(authorization: string): { key: string; region: string; service:
 /** AWS's `YYYYMMDDTHHMMSSZ` as a Date. */
 const amzDate = (text: string): Date => new Date(text.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
 
+type Fail = (status: number, exception: string, message: string) => void;
+
+const eventFrame = (type: string, payload: unknown): Uint8Array => frame({ ':event-type': type, ':content-type': 'application/json', ':message-type': 'event' }, payload);
+
+/** A Converse or ConverseStream answer (a tool use when tools are configured and the choice is not auto). */
+async function answerConverse(res: ServerResponse, modelId: string, json: Record<string, unknown>, stream: boolean, behaviour: BedrockBehaviour, fail: Fail): Promise<void> {
+  if (!Array.isArray(json.messages) || json.messages.length === 0) return fail(400, 'ValidationException', 'The model returned the following errors: messages is required');
+  if ('anthropic_version' in json || 'max_tokens' in json || 'model' in json) return fail(400, 'ValidationException', 'Malformed input request: extraneous key is not permitted');
+  if (behaviour.kind === 'awsError') return fail(behaviour.status, behaviour.exception, behaviour.message);
+  if (behaviour.kind === 'status') return fail(behaviour.status, behaviour.type, behaviour.message);
+  const toolConfig = json.toolConfig as { tools?: { toolSpec?: { name?: string } }[]; toolChoice?: Record<string, unknown> } | undefined;
+  const tool = toolConfig?.toolChoice !== undefined && !('auto' in toolConfig.toolChoice) ? (toolConfig.tools?.[0]?.toolSpec?.name ?? '') : null;
+  if (!stream) {
+    const content = tool === null ? [{ text: converseReply(modelId) }] : [{ toolUse: { toolUseId: 'tooluse_1', name: tool, input: converseToolInput } }];
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ output: { message: { role: 'assistant', content } }, stopReason: tool === null ? 'end_turn' : 'tool_use', usage: converseUsage, metrics: { latencyMs: 120 } }));
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'application/vnd.amazon.eventstream' });
+  res.write(eventFrame('messageStart', { role: 'assistant' }));
+  if (tool !== null) {
+    res.write(eventFrame('contentBlockStart', { start: { toolUse: { toolUseId: 'tooluse_1', name: tool } }, contentBlockIndex: 0 }));
+    for (const input of ['{"city": ', '"Lyon"}']) res.write(eventFrame('contentBlockDelta', { delta: { toolUse: { input } }, contentBlockIndex: 0 }));
+  } else {
+    let deltas = 0;
+    for (const text of conversePieces(modelId)) {
+      deltas += 1;
+      if (deltas === 3) {
+        if (behaviour.kind === 'exceptionMidStream') {
+          res.end(frame({ ':exception-type': 'modelStreamErrorException', ':content-type': 'application/json', ':message-type': 'exception' }, { message: 'The model stream failed.', originalStatusCode: 500 }));
+          return;
+        }
+        if (behaviour.kind === 'corruptFrame') {
+          const bad = eventFrame('contentBlockDelta', { delta: { text }, contentBlockIndex: 0 });
+          bad[bad.length - 1] = (bad[bad.length - 1] ?? 0) ^ 0xff;
+          res.end(bad);
+          return;
+        }
+        if (behaviour.kind === 'dropMidStream') {
+          res.destroy();
+          return;
+        }
+      }
+      res.write(eventFrame('contentBlockDelta', { delta: { text }, contentBlockIndex: 0 }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  res.write(eventFrame('contentBlockStop', { contentBlockIndex: 0 }));
+  res.write(eventFrame('messageStop', { stopReason: tool === null ? 'end_turn' : 'tool_use' }));
+  res.end(eventFrame('metadata', { usage: converseUsage, metrics: { latencyMs: 120 } }));
+}
+
+/** An embedding model's InvokeModel answer: Titan (one text) or Cohere Embed (many). */
+function answerEmbedding(res: ServerResponse, modelId: string, json: Record<string, unknown>, behaviour: BedrockBehaviour, fail: Fail): void {
+  if (behaviour.kind === 'awsError') return fail(behaviour.status, behaviour.exception, behaviour.message);
+  let answer: Record<string, unknown>;
+  if (modelId.startsWith('cohere.')) {
+    if (!Array.isArray(json.texts) || typeof json.input_type !== 'string') return fail(400, 'ValidationException', 'Malformed input request: #: required key [texts] not found');
+    answer = { id: 'emb-1', texts: json.texts, embeddings: json.texts.map((_, i) => [i, 0.5]), response_type: 'embeddings_floats' };
+  } else {
+    if (typeof json.inputText !== 'string') return fail(400, 'ValidationException', 'Malformed input request: #: required key [inputText] not found');
+    answer = { embedding: titanVector, inputTextTokenCount: titanTokens };
+  }
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(answer));
+}
+
 export async function startBedrockUpstream(): Promise<BedrockUpstream> {
   const accounts = new Map<string, { secret: string; behaviour: BedrockBehaviour }>();
   const requests: BedrockRequest[] = [];
@@ -90,10 +174,11 @@ export async function startBedrockUpstream(): Promise<BedrockUpstream> {
       res.end(JSON.stringify({ message }));
     };
     const url = new URL(req.url ?? '/', 'http://fake');
-    const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(url.pathname);
+    const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream)$/.exec(url.pathname);
     if (req.method !== 'POST' || route === null) return fail(404, 'UnknownOperationException', 'Unknown operation');
     const modelId = decodeURIComponent(route[1] ?? '');
-    const stream = route[2] === 'invoke-with-response-stream';
+    const stream = route[2] === 'invoke-with-response-stream' || route[2] === 'converse-stream';
+    const converse = route[2] === 'converse' || route[2] === 'converse-stream';
 
     // Signature Version 4: recompute the signature of what arrived with the account's secret.
     const authorization = String(req.headers.authorization ?? '');
@@ -120,6 +205,8 @@ export async function startBedrockUpstream(): Promise<BedrockUpstream> {
       return fail(400, 'ValidationException', 'Malformed input request, please reformat your input and try again.');
     }
     requests.push({ path: url.pathname, modelId, stream, headers: req.headers, json });
+    if (converse) return answerConverse(res, modelId, json, stream, account.behaviour, fail);
+    if (/^(amazon\.titan-embed|cohere\.embed)/.test(modelId)) return answerEmbedding(res, modelId, json, account.behaviour, fail);
     if (json.anthropic_version !== 'bedrock-2023-05-31') return fail(400, 'ValidationException', 'Malformed input request: #: required key [anthropic_version] not found');
     if ('model' in json || 'stream' in json) return fail(400, 'ValidationException', 'Malformed input request: #: extraneous key [model] is not permitted');
     if (typeof json.max_tokens !== 'number') return fail(400, 'ValidationException', 'Malformed input request: #: required key [max_tokens] not found');
