@@ -138,7 +138,7 @@ export const isBedrockEmbedding = (model: string): boolean => /^(amazon\.titan-e
 /** The InvokeModel body of an embedding model for an OpenAI embeddings request, or a message naming what cannot be sent. */
 export function bedrockEmbeddingRequest(json: Readonly<Json>, model: string): Json | string {
   const input = json.input;
-  const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((i) => typeof i === 'string') ? (input as string[]) : null;
+  const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((i) => typeof i === 'string') ? (input) : null;
   if (texts === null || texts.length === 0) return 'input: AWS Bedrock embeds a string or an array of strings';
   if (model.startsWith('cohere.')) return { texts, input_type: 'search_document' };
   if (texts.length > 1) return `input: ${model} embeds one text per request (send a string, or an array of one)`;
