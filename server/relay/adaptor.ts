@@ -1,4 +1,4 @@
-import { channelTypeByValue } from '../../src/domain/channelTypes';
+import { channelTypeByValue, relaySupportOf } from '../../src/domain/channelTypes';
 import { anthropicVersion, anthropicWire } from './anthropic';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
@@ -10,13 +10,10 @@ import type { NativeWire } from './wire';
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
  * AWS Bedrock) also
- * translate the body and the answer (server/relay/wire.ts). The other types with a native adaptor
- * in one-api (Baidu, Zhipu…) are not relayable yet: the relay and the channel test answer
- * `unsupportedTypeMessage` for them.
+ * translate the body and the answer (server/relay/wire.ts). Which types are relayed and how is
+ * `relaySupportOf` (src/domain/channelTypes.ts), which the console shows too; the types it says
+ * `none` are refused: the relay and the channel test answer `unsupportedTypeMessage` for them.
  */
-
-/** Types relayed by a native (non-OpenAI) adaptor in one-api (contract §3.6). */
-const nativeTypes: ReadonlySet<number> = new Set([11, 14, 15, 18, 21, 23, 24, 33, 34, 38, 42, 43, 46]);
 
 /**
  * Types one-api relays through a native adaptor whose provider also documents an OpenAI-compatible
@@ -33,7 +30,10 @@ const compatiblePaths: ReadonlyMap<number, Partial<Readonly<Record<RelayMode, st
 ]);
 
 /** Whether channels of `type` relay through their provider's documented OpenAI-compatible API (not their one-api native adaptor). */
-export const isCompatibilityType = (type: number): boolean => compatiblePaths.has(type);
+export const isCompatibilityType = (type: number): boolean => relaySupportOf(type) === 'compatible';
+
+/** The types whose OpenAI-compatible paths are listed here (tests check they are the domain's `compatible` types). */
+export const compatiblePathTypes = (): readonly number[] => [...compatiblePaths.keys()];
 
 /** The native wires, by channel type. */
 const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
@@ -45,8 +45,11 @@ const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
 /** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
 export const nativeWireOf = (type: number): NativeWire | undefined => nativeWires.get(type);
 
-/** Whether channels of `type` can be relayed (their upstream speaks OpenAI's API, or a native wire translates). */
-export const isRelayableType = (type: number): boolean => !nativeTypes.has(type) || nativeWires.has(type);
+/** The types with a native wire (tests check they are exactly the domain's `native` types). */
+export const nativeWireTypes = (): readonly number[] => [...nativeWires.keys()];
+
+/** Whether channels of `type` can be relayed (the domain's relay support is not `none`). */
+export const isRelayableType = (type: number): boolean => relaySupportOf(type) !== 'none';
 
 /** The error text for a channel whose type has no OpenAI-compatible upstream (relay and channel test). */
 export function unsupportedTypeMessage(type: number): string {

@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono';
-import channelModels from '../data/channel-models.json' with { type: 'json' };
 import { userAuth } from '../http/auth';
 import { ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
 import { readOptions, type OptionValues } from '../services/options';
+import { typeModels } from '../services/typeModels';
 
 /**
  * Public system endpoints (contract §2.2): `/api/status`, `/api/notice`, `/api/about`,
@@ -87,6 +87,6 @@ export function statusRoutes(): Hono<AppEnv> {
   app.get('/notice', optionText('Notice'));
   app.get('/about', optionText('About'));
   app.get('/home_page_content', optionText('HomePageContent'));
-  app.get('/models', userAuth, (c) => ok(c, channelModels));
+  app.get('/models', userAuth, (c) => ok(c, typeModels));
   return app;
 }

@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import type { Kysely, Transaction } from 'kysely';
-import channelModels from '../data/channel-models.json' with { type: 'json' };
 import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyDisabled } from '../../src/domain/constants';
 import type { ChannelRow, Database } from '../db/schema';
+import { catalogueModelsOf } from './typeModels';
 
 /**
  * Channels and their derived abilities (contract §2.9, §3.1.3, §3.1.4): the Channel JSON shape,
@@ -502,13 +502,11 @@ const catalogueSources: ReadonlyArray<readonly [channelType: number, owner: stri
   [48, 'xunfeiv2'],
 ];
 
-const modelsByType = channelModels as Readonly<Record<string, readonly string[] | null>>;
-
 /** `GET /api/channel/models` body: `{object:"list", data:[OpenAI model objects]}` (ids may repeat). */
 export const modelCatalogue = {
   object: 'list',
   data: catalogueSources.flatMap(([type, owner]) =>
-    (modelsByType[String(type)] ?? []).map((id) => ({
+    catalogueModelsOf(type).map((id) => ({
       id,
       object: 'model',
       created: 1626777600,

@@ -151,6 +151,59 @@ export const proxyChannelTypes: ReadonlySet<number> = new Set([2, 4, 5, 6, 7, 9,
 /** Whether a type is one of the proxy-labelled types. */
 export const isProxyChannelType = (value: number): boolean => proxyChannelTypes.has(value);
 
+// ---------------------------------------------------------------------------------------------
+// Relay support (shared with server/relay/adaptor.ts, which serves exactly what this says)
+
+/**
+ * How the gateway relays a type's requests: `native` through its own translating wire (the
+ * provider's own API), `compatible` through the provider's documented OpenAI-compatible API,
+ * `openai` as OpenAI's wire (the upstream speaks it), `none` not at all (the relay and the channel
+ * test refuse the channel).
+ */
+export type RelaySupport = 'native' | 'compatible' | 'openai' | 'none';
+
+const relaySupports: ReadonlyMap<number, RelaySupport> = new Map<number, RelaySupport>([
+  [14, 'native'],
+  [24, 'native'],
+  [33, 'native'],
+  [16, 'compatible'],
+  [17, 'compatible'],
+  [30, 'compatible'],
+  [35, 'compatible'],
+  [37, 'compatible'],
+  [11, 'none'],
+  [15, 'none'],
+  [18, 'none'],
+  [21, 'none'],
+  [23, 'none'],
+  [34, 'none'],
+  [38, 'none'],
+  [42, 'none'],
+  [43, 'none'],
+  [46, 'none'],
+]);
+
+/** How channels of a type are relayed; a type not listed (or unknown) speaks OpenAI's wire. */
+export const relaySupportOf = (value: number): RelaySupport => relaySupports.get(value) ?? 'openai';
+
+/** Whether channels of a type can be relayed at all (the relay answers 501 for the others). */
+export const isRelayableChannelType = (value: number): boolean => relaySupportOf(value) !== 'none';
+
+/** The types of one relay support, in number order. */
+export const typesWithRelaySupport = (support: RelaySupport): readonly number[] =>
+  [...relaySupports].filter(([, s]) => s === support).map(([value]) => value).sort((a, b) => a - b);
+
+/** Type 43 (Proxy) forwards only through the transparent /v1/oneapi/proxy route, never /v1/chat/completions. */
+const proxyOnlyType = 43;
+
+/** The label key of a type's relay support (type 43 gets its own: it is the transparent proxy). */
+export const relaySupportKey = (value: number): MessageKey =>
+  value === proxyOnlyType ? 'domain.channelType.relay.proxy' : `domain.channelType.relay.${relaySupportOf(value)}`;
+
+/** The longer explanation shown in the form under the chosen type. */
+export const relaySupportHintKey = (value: number): MessageKey =>
+  value === proxyOnlyType ? 'domain.channelType.relayHint.proxy' : `domain.channelType.relayHint.${relaySupportOf(value)}`;
+
 const balanceUnits: ReadonlyMap<number, BalanceUnit> = new Map<number, BalanceUnit>([
   [1, 'usd'],
   [8, 'usd'],

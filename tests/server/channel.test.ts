@@ -9,6 +9,8 @@ const channelModels = JSON.parse(
   readFileSync(new URL('../../server/data/channel-models.json', import.meta.url), 'utf8'),
 ) as Record<string, string[] | null>;
 
+import { catalogueModelsOf } from '../../server/services/typeModels';
+
 const notLoggedIn = '无权进行此操作，未登录且未提供 access token';
 const invalidToken = '无权进行此操作，access token 无效';
 const banned = '用户已被封禁';
@@ -342,8 +344,15 @@ for (const target of dbTargets) {
         expect(data.some((m) => m.owned_by === 'anthropic')).toBe(true);
         expect(data.filter((m) => m.owned_by === 'Cohere').length).toBe(channelModels['35']!.length);
         // Azure, OpenRouter, Bailian, Gemini-OpenAI and the AI Proxy library are not added.
-        const expected = [1, 14, 11, 15, 16, 17, 18, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46, 19, 25, 26, 27, 40, 28, 29, 31, 32, 36, 39, 41, 44, 45, 47, 48]
-          .reduce((n, type) => n + (channelModels[String(type)]?.length ?? 0), 0);
+        const sources = [1, 14, 11, 15, 16, 17, 18, 23, 24, 30, 33, 34, 35, 37, 38, 42, 43, 46, 19, 25, 26, 27, 40, 28, 29, 31, 32, 36, 39, 41, 44, 45, 47, 48];
+        // one-api's names all stay (the console of one-api keeps working); the gateway's newer names join them
+        const ids = data.map((m) => m.id);
+        for (const type of sources) expect(ids, `type ${type}`).toEqual(expect.arrayContaining(channelModels[String(type)] ?? []));
+        const ownedBy = (owner: string) => data.filter((m) => m.owned_by === owner).map((m) => m.id);
+        expect(ownedBy('anthropic')).toEqual(expect.arrayContaining([...channelModels['14']!, 'claude-sonnet-4-20250514', 'claude-opus-4-20250514']));
+        expect(ownedBy('google gemini')).toEqual(expect.arrayContaining([...channelModels['24']!, 'gemini-2.5-pro', 'gemini-2.5-flash']));
+        expect(ownedBy('aws')).toEqual(expect.arrayContaining([...channelModels['33']!, 'claude-sonnet-4-20250514', 'claude-opus-4-20250514']));
+        const expected = sources.reduce((n, type) => n + catalogueModelsOf(type).length, 0);
         expect(data).toHaveLength(expected);
         expect(data.some((m) => m.owned_by === 'openrouter')).toBe(false);
       });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { channelTypeByValue, channelTypes } from '../../src/domain/channelTypes';
-import { channelBaseUrl, isRelayableType, sentHeaders, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
+import { channelTypeByValue, channelTypes, relaySupportOf, typesWithRelaySupport } from '../../src/domain/channelTypes';
+import { channelBaseUrl, compatiblePathTypes, isCompatibilityType, isRelayableType, nativeWireOf, nativeWireTypes, sentHeaders, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
 import type { RelayMode } from '../../server/relay/types';
 
 /** The adaptors' URL and header rules (contract §3.6), checked type by type and mode by mode. */
@@ -41,6 +41,20 @@ describe('relayable types', () => {
     expect(isRelayableType(99)).toBe(true);
     const covered = new Set([...plainTypes, ...wireTypes, 3, 16, 17, 20, 27, 30, 35, 37, 40, 41, 47, 49, 50, 51]);
     expect(channelTypes.map((t) => t.value).filter((t) => isRelayableType(t) && !covered.has(t))).toEqual([]);
+  });
+
+  it("serves exactly what the domain's relay support says (the console shows the same table)", () => {
+    const sorted = (types: readonly number[]) => [...types].sort((a, b) => a - b);
+    expect(sorted(nativeWireTypes())).toEqual(typesWithRelaySupport('native'));
+    expect(sorted(compatiblePathTypes())).toEqual(typesWithRelaySupport('compatible'));
+    expect(typesWithRelaySupport('none')).toEqual(nativeTypes);
+    for (const type of [...channelTypes.map((t) => t.value), 0, 99]) {
+      const support = relaySupportOf(type);
+      expect(nativeWireOf(type) !== undefined, `type ${type} wire`).toBe(support === 'native');
+      expect(isCompatibilityType(type), `type ${type} compatible`).toBe(support === 'compatible');
+      expect(isRelayableType(type), `type ${type} relayable`).toBe(support !== 'none');
+      expect(upstreamTarget(channel(type, { config: '{"user_id":"acct"}' }), 'chat', 'm') === null, `type ${type} target`).toBe(support === 'none');
+    }
   });
 
   it('names the type in the unsupported message', () => {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { bedrockModelId, isBedrockClaude } from '../../server/relay/bedrock';
+import { typeModels } from '../../server/services/typeModels';
 import { setOption } from './support/db';
 import { setupSuite } from './support/suite';
 import { dbTargets } from './support/targets';
@@ -100,8 +102,23 @@ for (const target of dbTargets) {
       const reply = await browser.get('/api/models', { headers: { 'accept-encoding': 'gzip' } });
       expect(reply.headers.get('content-encoding')).toBe('gzip');
       expect(reply.body.success).toBe(true);
-      expect(reply.body.data).toEqual(channelModels);
+      expect(reply.body.data).toEqual(typeModels);
       expect(Object.keys(reply.body.data)).toHaveLength(51);
+      // one-api's lists, but for the three types whose providers' names the gateway corrects
+      const oneApi = channelModels as Record<string, string[] | null>;
+      for (const type of Object.keys(oneApi).filter((k) => !['14', '24', '33'].includes(k))) expect(reply.body.data[type], type).toEqual(oneApi[type]);
+      expect(reply.body.data['14']).toEqual(expect.arrayContaining([...oneApi['14']!, 'claude-3-7-sonnet-20250219', 'claude-sonnet-4-20250514', 'claude-opus-4-20250514']));
+      expect(reply.body.data['24']).toEqual(expect.arrayContaining([...oneApi['24']!, 'gemini-2.0-flash', 'gemini-2.5-flash', 'gemini-2.5-pro']));
+      // AWS: the Claude models Bedrock serves through the relay's Anthropic body, not Llama
+      const bedrock = reply.body.data['33'] as string[];
+      expect(bedrock[0]).toBe('claude-3-haiku-20240307');
+      expect(bedrock.at(-1)).toBe('claude-opus-4-20250514');
+      for (const model of bedrock) {
+        expect(isBedrockClaude(model), model).toBe(true);
+        expect(bedrockModelId(model), model).toMatch(/^anthropic\.claude-/);
+      }
+      expect(bedrock.some((m) => m.startsWith('llama'))).toBe(false);
+      for (const list of Object.values(reply.body.data as Record<string, string[] | null>)) if (list !== null) expect(new Set(list).size).toBe(list.length);
       expect(reply.body.data['43']).toBeNull();
       expect(reply.body.data['34']).toEqual([]);
       expect(reply.body.data['36']).toEqual(['deepseek-chat', 'deepseek-reasoner']);

@@ -10,6 +10,7 @@ export const channelForm: Record<keyof typeof zh, string> = {
   'channelForm.retry': 'Retry',
 
   'channelForm.type': 'Type',
+  'channelForm.typeOption': '{name} ({support})',
   'channelForm.tipLink': 'Get it here',
   'channelForm.name': 'Name',
   'channelForm.namePlaceholder': 'Name the channel',

@@ -8,6 +8,7 @@ export const channelForm = {
   'channelForm.retry': '重试',
 
   'channelForm.type': '类型',
+  'channelForm.typeOption': '{name}（{support}）',
   'channelForm.tipLink': '前往获取',
   'channelForm.name': '名称',
   'channelForm.namePlaceholder': '请为渠道命名',

@@ -145,6 +145,29 @@ export const CreateInteraction: Story = {
   },
 };
 
+/** A live create: choosing a type the gateway cannot relay warns that its requests are refused; another type clears the warning. */
+export const NotRelayableTypeInteraction: Story = {
+  tags: ['interaction'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith()]}>
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    const type = await c.findByLabelText('类型');
+    await expect(c.queryByRole('status')).toBeNull();
+    await userEvent.selectOptions(type, '15');
+    await expect(c.getByRole('status')).toHaveTextContent(/暂不支持转发.*请求会被拒绝/);
+    await userEvent.selectOptions(type, '14');
+    await expect(c.queryByRole('status')).toBeNull();
+    await expect(type).toHaveAccessibleDescription(/原生适配/);
+  },
+};
+
 /** A live edit: the channel loads into the form; the save puts it with its id. */
 export const EditInteraction: Story = {
   tags: ['interaction'],

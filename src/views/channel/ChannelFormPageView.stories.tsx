@@ -218,7 +218,55 @@ export const Type43Proxy: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('该类型的渠道不需要填写模型。')).toBeVisible();
+    await expect(c.getByRole('status')).toHaveTextContent(/仅限透明代理.*\/v1\/oneapi\/proxy/);
     await expect(c.queryByRole('button', { name: '填入所有模型' })).toBeNull();
+  },
+};
+
+/** The type picker: each entry says how it is relayed (nothing for the plain OpenAI-format types). */
+export const TypePicker: Story = {
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const option = (value: string) => c.getByLabelText('类型').querySelector(`option[value="${value}"]`);
+    await expect(option('1')).toHaveTextContent(/^OpenAI$/);
+    await expect(option('14')).toHaveTextContent('Anthropic（原生适配）');
+    await expect(option('16')).toHaveTextContent('智谱 ChatGLM（OpenAI 兼容接口）');
+    await expect(option('42')).toHaveTextContent('VertexAI（暂不支持转发）');
+    await expect(option('43')).toHaveTextContent('Proxy（仅限透明代理）');
+    await expect(c.getByText(/转发方式：OpenAI 格式/)).toBeVisible();
+  },
+};
+
+/** A native type chosen: the helper text says the gateway translates its API. */
+export const NativeType: Story = {
+  args: withType(14),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('类型')).toHaveAccessibleDescription(/转发方式：原生适配/);
+    await expect(c.queryByRole('status')).toBeNull();
+  },
+};
+
+/** A type the gateway cannot relay chosen: a warning says requests to it are refused (it can still be saved). */
+export const NotRelayableType: Story = {
+  args: withType(23, { name: 'hunyuan' }),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const warning = c.getByRole('status');
+    await expect(warning).toHaveTextContent('暂不支持转发');
+    await expect(warning).toHaveTextContent(/请求会被拒绝/);
+    await expect(c.getByLabelText('类型')).not.toHaveAccessibleDescription(/转发方式/);
+    await expect(c.getByRole('button', { name: '提交' })).toBeEnabled();
+  },
+};
+
+export const NotRelayableTypeEnglish: Story = {
+  args: withType(38),
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const warning = within(canvasElement).getByRole('status');
+    await expect(warning).toHaveTextContent('Not relayable yet');
+    await expect(warning).toHaveTextContent(/requests routed to such a channel are refused/);
   },
 };
 
@@ -316,5 +364,15 @@ export const Type33AwsInteraction: Story = {
   play: async ({ args, canvasElement }) => {
     await userEvent.type(within(canvasElement).getByLabelText('AK'), 'A');
     await expect(args.onChange).toHaveBeenLastCalledWith('config.ak', 'A');
+  },
+};
+
+/** Picking a type the gateway cannot relay reports the type like any other. */
+export const TypePickerInteraction: Story = {
+  ...TypePicker,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    await userEvent.selectOptions(within(canvasElement).getByLabelText('类型'), 'VertexAI（暂不支持转发）');
+    await expect(args.onTypeChange).toHaveBeenCalledWith(42);
   },
 };

@@ -27,6 +27,10 @@ import {
   channelTypeByValue,
   channelTypeHasModels,
   channelTypes,
+  isRelayableChannelType,
+  relaySupportHintKey,
+  relaySupportKey,
+  relaySupportOf,
   type ChannelExtraField,
 } from '../../domain/channelTypes';
 import { msg, type Message } from '../../domain/message';
@@ -90,6 +94,10 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
   const note = channelFormNoteKey(form.type);
   const extras = channelExtraFields(form.type);
   const hasModels = channelTypeHasModels(form.type);
+  const relayable = isRelayableChannelType(form.type);
+  /** A picker entry: the provider, and how it is relayed unless it simply speaks OpenAI's API. */
+  const typeOption = (value: number, text: string) =>
+    relaySupportOf(value) === 'openai' ? text : t('channelForm.typeOption', { name: text, support: say(msg(relaySupportKey(value))) });
   const groups = [...new Set([...groupOptions, ...form.groups])];
   const pickable = catalogue.filter((m) => !form.models.includes(m));
 
@@ -154,14 +162,25 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                     >
                       {channelTypes.map((ct) => (
                         <option key={ct.value} value={ct.value}>
-                          {ct.text}
+                          {typeOption(ct.value, ct.text)}
                         </option>
                       ))}
                     </NativeSelect.Field>
                     <NativeSelect.Indicator />
                   </NativeSelect.Root>
                   {type.descriptionKey !== undefined && <Field.HelperText>{say(msg(type.descriptionKey))}</Field.HelperText>}
+                  {relayable && <Field.HelperText>{say(msg(relaySupportHintKey(form.type)))}</Field.HelperText>}
                 </Field.Root>
+
+                {!relayable && (
+                  <Alert.Root status="warning" role="status" data-relay-support="none">
+                    <Alert.Indicator />
+                    <Alert.Content>
+                      <Alert.Title>{say(msg(relaySupportKey(form.type)))}</Alert.Title>
+                      <Alert.Description>{say(msg(relaySupportHintKey(form.type)))}</Alert.Description>
+                    </Alert.Content>
+                  </Alert.Root>
+                )}
 
                 {type.tipKey !== undefined && (
                   <Alert.Root status="info">

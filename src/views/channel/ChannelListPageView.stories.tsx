@@ -234,6 +234,24 @@ export const BulkReportWithFailures: Story = {
   },
 };
 
+/** Channels of types the gateway cannot relay (Vertex AI, Proxy): a text badge beside the type says so. */
+const notRelayableRows = [
+  ...channelRows.slice(0, 2),
+  { ...channelRows[0]!, id: 9, type: 42, name: 'vertex-eu', models: 'gemini-1.5-pro-002', response_time: 0, test_time: 0 },
+  { ...channelRows[1]!, id: 8, type: 43, name: 'passthrough', models: '', response_time: 0, test_time: 0 },
+];
+export const NotRelayableRows: Story = {
+  args: { table: tableState({ rows: notRelayableRows, shownCount: 4, loadedCount: 4 }), typeOptions: [1, 8, 42, 43] },
+  play: async ({ canvasElement }) => {
+    const table = within(within(canvasElement).getByRole('table', { name: '渠道' }));
+    const row = (name: string) => within(table.getByText(name).closest('tr')!);
+    await expect(row('vertex-eu').getByText('暂不支持转发')).toBeVisible();
+    await expect(row('passthrough').getByText('仅限透明代理')).toBeVisible();
+    await expect(row('openai-main').queryByText('暂不支持转发')).toBeNull();
+    await expect(table.getAllByText(/暂不支持转发|仅限透明代理/)).toHaveLength(2);
+  },
+};
+
 export const NoticeDismissed: Story = {
   args: { noticeShown: false },
   play: async ({ canvasElement }) => {
@@ -436,5 +454,16 @@ export const BulkValueGroupsInteraction: Story = {
     const dialog = await within(document.body).findByRole('dialog');
     await userEvent.selectOptions(within(dialog).getByLabelText('分组'), 'vip');
     await expect(args.onActions).toHaveBeenCalledWith({ type: 'bulkValue.input', value: 'vip' });
+  },
+};
+
+/** The not-relayable badge is focusable and its hint says why requests to the channel are refused. */
+export const NotRelayableRowsInteraction: Story = {
+  ...NotRelayableRows,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const badge = within(canvasElement).getByText('暂不支持转发');
+    await userEvent.hover(badge);
+    await waitFor(() => expect(within(document.body).getByRole('tooltip')).toHaveTextContent(/请求会被拒绝/));
   },
 };

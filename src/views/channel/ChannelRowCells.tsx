@@ -13,7 +13,8 @@ import {
   type ChannelTestRunResult,
   type InlineNumberField,
 } from '../../domain/channel';
-import { channelTypeByValue, channelTypeLabel } from '../../domain/channelTypes';
+import { channelTypeByValue, channelTypeLabel, isRelayableChannelType, relaySupportHintKey, relaySupportKey } from '../../domain/channelTypes';
+import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
 import { Hint } from '../app/Hint';
 import { useRenderMessage, useT } from '../app/i18n';
@@ -43,12 +44,24 @@ export function ChannelGroupBadges({ row }: { readonly row: ChannelRow }) {
   );
 }
 
+/** The type; a type the gateway cannot relay gets a second badge saying so (its tooltip: what happens to requests). */
 export function ChannelTypeBadge({ row }: { readonly row: ChannelRow }) {
   const render = useRenderMessage();
-  return (
+  const badge = (
     <Badge colorPalette={channelTypeByValue(row.type).color} variant="subtle" whiteSpace="nowrap">
       {render(channelTypeLabel(row.type))}
     </Badge>
+  );
+  if (isRelayableChannelType(row.type)) return badge;
+  return (
+    <Wrap gap={1}>
+      {badge}
+      <Hint text={render(msg(relaySupportHintKey(row.type)))}>
+        <Badge colorPalette="orange" variant="outline" whiteSpace="nowrap" tabIndex={0} data-relay-support="none">
+          {render(msg(relaySupportKey(row.type)))}
+        </Badge>
+      </Hint>
+    </Wrap>
   );
 }
 
