@@ -45,7 +45,7 @@ const completionRatio = 4;
 const region = 'europe-west4';
 const project = 'relay-test-project';
 /** Models served by the main channel whose answers the fake spoils. */
-const faultModels = { quota: 'gemini-vertex-429', drop: 'gemini-vertex-drop', malformed: 'gemini-vertex-malformed', claudeDrop: 'claude-vertex-drop-20250101' } as const;
+const faultModels = { quota: 'gemini-vertex-429', drop: 'gemini-vertex-drop', malformed: 'gemini-vertex-malformed', claudeDrop: 'claude-vertex-drop-20250101', claudeMissing: 'claude-vertex-missing-20250101' } as const;
 /** Models each served by one channel with its own credential. */
 const solo = {
   cached: 'gemini-cached',
@@ -174,6 +174,7 @@ for (const target of dbTargets) {
       upstream.behave(faultModels.drop, { kind: 'dropMidStream', chunks: 2 });
       upstream.behave(faultModels.malformed, { kind: 'malformedEvent' });
       upstream.behave('claude-vertex-drop@20250101', { kind: 'anthropic', behaviour: { kind: 'dropMidStream', deltas: 3 } });
+      upstream.behave('claude-vertex-missing@20250101', { kind: 'status', status: 404, grpcStatus: 'NOT_FOUND', message: 'Publisher Model `claude-vertex-missing@20250101` was not found or your project does not have access to it.' });
     });
 
     const ledger = ledgerOf(db, () => ({ userId, tokenId: token.id }));
@@ -346,6 +347,8 @@ for (const target of dbTargets) {
         [solo.otherProject, channels.get('otherProject')!, 403, 'PERMISSION_DENIED', "Permission 'aiplatform.endpoints.predict' denied"],
         // the last attempt's 429 gets one-api's message (contract §4.8), the type stays Google's
         [faultModels.quota, channelId, 429, 'RESOURCE_EXHAUSTED', '当前分组上游负载已饱和'],
+        // Google's errors keep Google's shape on the Claude route too
+        [faultModels.claudeMissing, channelId, 404, 'NOT_FOUND', 'Publisher Model `claude-vertex-missing@20250101` was not found'],
       ] as const) {
         const before = await snapshot(id);
         const error = await sdkError(hi(model));
