@@ -3,13 +3,14 @@ import { anthropicVersion, anthropicWire } from './anthropic';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import type { RelayChannel, RelayMode } from './types';
+import { signVertex, vertexCredentialOf, vertexUrl, vertexWire } from './vertex';
 import type { NativeWire } from './wire';
 
 /**
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
- * AWS Bedrock) also
+ * AWS Bedrock, Vertex AI…) also
  * translate the body and the answer (server/relay/wire.ts). Which types are relayed and how is
  * `relaySupportOf` (src/domain/channelTypes.ts), which the console shows too; the types it says
  * `none` are refused: the relay and the channel test answer `unsupportedTypeMessage` for them.
@@ -40,6 +41,7 @@ const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [14, anthropicWire],
   [24, geminiWire],
   [33, bedrockWire],
+  [42, vertexWire],
 ]);
 
 /** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
@@ -165,6 +167,12 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
         headers: { Accept: accept },
         sign: (headers, body) => (credential === null ? Promise.reject(new Error(awsCredentialMessage)) : signBedrock(credential, url, headers, body)),
       };
+    }
+    case 42: {
+      const credential = vertexCredentialOf(channel.key, jsonObject(channel.config));
+      // without a credential the request is refused when it is signed, before anything is sent
+      const url = typeof credential === 'string' ? vertexUrl(base, 'us-central1', '-', mode, model, stream) : vertexUrl(base, credential.region, credential.project, mode, model, stream);
+      return url === null ? null : { url, headers: {}, sign: (headers) => signVertex(credential, headers) };
     }
     case 16:
     case 17:

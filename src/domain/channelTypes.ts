@@ -178,7 +178,7 @@ const relaySupports: ReadonlyMap<number, RelaySupport> = new Map<number, RelaySu
   [23, 'none'],
   [34, 'none'],
   [38, 'none'],
-  [42, 'none'],
+  [42, 'native'],
   [43, 'none'],
   [46, 'none'],
 ]);

@@ -15,9 +15,9 @@ const tasks: Readonly<Record<RelayMode, string>> = {
 };
 
 /** Types with a native adaptor in one-api that the relay does not serve yet. */
-const nativeTypes = [11, 15, 18, 21, 23, 34, 38, 42, 43, 46];
+const nativeTypes = [11, 15, 18, 21, 23, 34, 38, 43, 46];
 /** Types served through a native wire (server/relay/wire.ts). */
-const wireTypes = [14, 24, 33];
+const wireTypes = [14, 24, 33, 42];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
 const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
 
@@ -103,6 +103,23 @@ describe('relayable types', () => {
     expect(headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
     await expect(sentHeaders(upstreamTarget(channel(33, { key: 'AKID|secret' }), 'chat', 'claude-2.1')!, {}, '{}')).rejects.toThrow('AK|SK|Region');
     for (const mode of modes.filter((m) => m !== 'chat')) expect(upstreamTarget(aws, mode, 'm'), mode).toBeNull();
+  });
+
+  it("sends Vertex AI requests to the region's publisher model methods (or the base URL), with an access token when sent", async () => {
+    const vertex = channel(42, { key: 'us-central1|p1|{"client_email":"sa@p1.iam.gserviceaccount.com","private_key":"not a key"}' });
+    const gemini = upstreamTarget(vertex, 'chat', 'gemini-2.0-flash');
+    expect(gemini?.url).toBe('https://us-central1-aiplatform.googleapis.com/v1/projects/p1/locations/us-central1/publishers/google/models/gemini-2.0-flash:generateContent');
+    expect(gemini?.headers).toEqual({});
+    expect(upstreamTarget(vertex, 'chat', 'claude-3-5-haiku-20241022', true)?.url).toBe(
+      'https://us-central1-aiplatform.googleapis.com/v1/projects/p1/locations/us-central1/publishers/anthropic/models/claude-3-5-haiku@20241022:streamRawPredict',
+    );
+    expect(upstreamTarget(channel(42, { key: vertex.key, base_url: 'http://127.0.0.1:9/' }), 'embeddings', 'text-embedding-005')?.url).toBe(
+      'http://127.0.0.1:9/v1/projects/p1/locations/us-central1/publishers/google/models/text-embedding-005:predict',
+    );
+    // a credential that cannot be used is refused when the request is signed, before it is sent
+    await expect(sentHeaders(gemini!, {}, '{}')).rejects.toThrow('private_key is not a PEM PKCS#8 RSA key');
+    await expect(sentHeaders(upstreamTarget(channel(42), 'chat', 'gemini-2.0-flash')!, {}, '{}')).rejects.toThrow('Region|ProjectId|credentials JSON');
+    for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(vertex, mode, 'm'), mode).toBeNull();
   });
 
   it('sends Zhipu, Ali, Ollama, Cohere and Cloudflare to their documented OpenAI-compatible APIs', () => {
