@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelTypeByValue, channelTypes } from '../../src/domain/channelTypes';
-import { channelBaseUrl, isRelayableType, sentHeaders, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
+import { channelBaseUrl, isRelayableType, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
 import type { RelayMode } from '../../server/relay/types';
 
 /** The adaptors' URL and header rules (contract §3.6), checked type by type and mode by mode. */
@@ -70,6 +70,19 @@ describe('relayable types', () => {
       'https://generativelanguage.googleapis.com/v1/models/text-embedding-004:batchEmbedContents',
     );
     for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(channel(24), mode, 'm'), mode).toBeNull();
+  });
+
+  it('sends Baidu Qianfan requests to the model\'s wenxinworkshop endpoint, chat and embeddings, refusing a malformed key before anything is sent', async () => {
+    const prefix = 'https://aip.baidubce.com/rpc/2.0/ai_custom/v1/wenxinworkshop';
+    const baidu = channel(15, { key: 'sk-test' });
+    expect(upstreamTarget(baidu, 'chat', 'ERNIE-4.0-8K')?.url).toBe(`${prefix}/chat/completions_pro`);
+    expect(upstreamTarget(baidu, 'chat', 'ERNIE-3.5-8K', true)?.url).toBe(`${prefix}/chat/completions`);
+    expect(upstreamTarget(baidu, 'chat', 'ernie-speed-8k')?.url).toBe(`${prefix}/chat/ernie_speed`);
+    expect(upstreamTarget(baidu, 'chat', 'my-custom-service')?.url).toBe(`${prefix}/chat/my-custom-service`);
+    expect(upstreamTarget(baidu, 'embeddings', 'bge-large-zh')?.url).toBe(`${prefix}/embeddings/bge_large_zh`);
+    expect(upstreamTarget(baidu, 'embeddings', 'Embedding-V1')?.url).toBe(`${prefix}/embeddings/embedding-v1`);
+    for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(baidu, mode, 'm'), mode).toBeNull();
+    await expect(sentUrl(upstreamTarget(baidu, 'chat', 'ERNIE-4.0-8K')!)).rejects.toThrow('APIKey|SecretKey');
   });
 
   it('sends AWS Bedrock requests to the region\'s runtime endpoint (or the base URL), signed, chat only', async () => {
