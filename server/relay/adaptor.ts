@@ -1,5 +1,6 @@
 import { channelTypeByValue, relaySupportOf } from '../../src/domain/channelTypes';
 import { anthropicVersion, anthropicWire } from './anthropic';
+import { baiduAuthorizedUrl, baiduUrl, baiduWire } from './baidu';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import type { RelayChannel, RelayMode } from './types';
@@ -10,7 +11,7 @@ import type { NativeWire } from './wire';
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
- * AWS Bedrock, Vertex AI…) also
+ * AWS Bedrock, Vertex AI, Baidu…) also
  * translate the body and the answer (server/relay/wire.ts). Which types are relayed and how is
  * `relaySupportOf` (src/domain/channelTypes.ts), which the console shows too; the types it says
  * `none` are refused: the relay and the channel test answer `unsupportedTypeMessage` for them.
@@ -39,6 +40,7 @@ export const compatiblePathTypes = (): readonly number[] => [...compatiblePaths.
 /** The native wires, by channel type. */
 const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [14, anthropicWire],
+  [15, baiduWire],
   [24, geminiWire],
   [33, bedrockWire],
   [42, vertexWire],
@@ -68,7 +70,16 @@ export interface UpstreamTarget {
    * `headers`. Rejects with a message naming what is wrong with the channel's credential.
    */
   readonly sign?: (headers: Readonly<Record<string, string>>, body: string) => Promise<Record<string, string>>;
+  /**
+   * For providers whose URL carries a short-lived credential (Baidu's access token): the URL to
+   * send to, once the credential is at hand. Rejects with a message naming what is wrong with the
+   * channel's credential; `url` is the same without the credential (for messages and logs).
+   */
+  readonly authorizedUrl?: () => Promise<string>;
 }
+
+/** The URL a request is sent to: the target's, with its credential when it carries one. */
+export const sentUrl = (target: UpstreamTarget): Promise<string> => (target.authorizedUrl === undefined ? Promise.resolve(target.url) : target.authorizedUrl());
 
 /** The headers a request is sent with: the target's, signed over the body when it signs. */
 export const sentHeaders = (target: UpstreamTarget, headers: Readonly<Record<string, string>>, body: string): Promise<Record<string, string>> =>
@@ -151,6 +162,11 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
     }
     case 14:
       return mode === 'chat' ? { url: `${base}/v1/messages`, headers: { 'x-api-key': key, 'anthropic-version': anthropicVersion } } : null;
+    case 15: {
+      const url = baiduUrl(base, mode, model);
+      // a malformed key or a refused token is refused when the URL is authorized, before anything is sent
+      return url === null ? null : { url, headers: {}, authorizedUrl: () => baiduAuthorizedUrl(base, channel.key, url) };
+    }
     case 24: {
       const path = geminiPath(mode, model, stream);
       const version = jsonObject(channel.config)?.api_version;

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
 import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
-import { isRelayableType, nativeWireOf, sentHeaders, unsupportedTypeMessage, upstreamTarget } from './adaptor';
+import { isRelayableType, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
 import { boundedUsage, type UsageLimits } from './usageBound';
@@ -16,7 +16,7 @@ import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
-import { base64Embeddings, translatedResponse } from './wire';
+import { base64Embeddings, translatedAnswer } from './wire';
 import { anthropicMessageText, MessagesStream } from './messagesApi';
 import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
 import { CountingBusy, syncCountChars } from './tokenCountPool';
@@ -417,11 +417,11 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
 
   let upstream: UpstreamResponse;
   try {
-    upstream = await postUpstream(target.url, await sentHeaders(target, headers, sentText), sentText, abort.signal);
+    upstream = await postUpstream(await sentUrl(target), await sentHeaders(target, headers, sentText), sentText, abort.signal);
+    if (wire !== undefined) upstream = await translatedAnswer(upstream, wire, model, req.stream);
   } catch (error) {
     return refunded(abortedFailure(error));
   }
-  if (wire !== undefined) upstream = translatedResponse(upstream, wire, model, req.stream);
 
   const contentType = upstream.headers.get('Content-Type') ?? '';
   if (upstream.status !== 200 || (req.stream && contentType.includes('application/json'))) {

@@ -25,6 +25,11 @@ export interface NativeWire {
    * decoder of its bytes into the server-sent-event text the translator reads.
    */
   readonly streamFraming?: { readonly contentType: string; decoder(): StreamDecoder };
+  /**
+   * A provider that reports errors in answers of status 200 (Baidu): the status the text of such
+   * an answer stands for, or null when it is not an error.
+   */
+  readonly errorStatus?: (text: string) => number | null;
 }
 
 /** Turns a provider's binary stream framing into server-sent-event text, as the bytes arrive. */
@@ -126,13 +131,41 @@ function textDecoder(): StreamDecoder {
   return { feed: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
 }
 
+/** Whether an answer is the provider's stream (translated as it arrives) rather than a whole answer. */
+const isWireStream = (upstream: UpstreamResponse, wire: NativeWire, stream: boolean): boolean =>
+  stream && upstream.status === 200 && (upstream.headers.get('Content-Type') ?? '').includes(wire.streamFraming?.contentType ?? 'text/event-stream');
+
+/**
+ * `translatedResponse`, for a wire with `errorStatus`: a whole answer is read first, so that an
+ * error reported with status 200 gets its own status. Rejects when reading the answer fails.
+ */
+export async function translatedAnswer(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): Promise<UpstreamResponse> {
+  const errorStatus = wire.errorStatus;
+  if (errorStatus === undefined || isWireStream(upstream, wire, stream)) return translatedResponse(upstream, wire, model, stream);
+  const text = await upstream.text();
+  const status = upstream.status === 200 ? (errorStatus(text) ?? 200) : upstream.status;
+  let read = false;
+  const whole: UpstreamResponse = {
+    status,
+    headers: upstream.headers,
+    text: () => Promise.resolve(text),
+    read: () => {
+      if (read) return Promise.resolve(null);
+      read = true;
+      return Promise.resolve(new TextEncoder().encode(text));
+    },
+    cancel: () => undefined,
+  };
+  return translatedResponse(whole, wire, model, stream);
+}
+
 /**
  * `upstream` as the pipeline reads it: the answer in OpenAI's format. A 200 stream is
  * translated as it arrives; any other answer is read whole and translated.
  */
 export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): UpstreamResponse {
   const framing = wire.streamFraming;
-  const streamed = stream && upstream.status === 200 && (upstream.headers.get('Content-Type') ?? '').includes(framing?.contentType ?? 'text/event-stream');
+  const streamed = isWireStream(upstream, wire, stream);
   const contentType = streamed ? 'text/event-stream' : 'application/json';
   const headers = { get: (name: string) => (name.toLowerCase() === 'content-type' ? contentType : upstream.headers.get(name)) };
   if (!streamed) {

@@ -4,7 +4,7 @@ import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyD
 import type { ChannelTestRun, ChannelTestRunRequest, ChannelTestRunResult, ChannelTestRunScope, ChannelTestRunStatus } from '../../src/domain/channel';
 import type { ChannelRow, Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
-import { isRelayableType, nativeWireOf, sentHeaders, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
+import { isRelayableType, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
 import { mappedModel } from '../relay/request';
 import { recordNotFound } from './channel';
 import { channelDisabledText, channelEnabledText, channelStatusSubject, notifyRoot } from './notify';
@@ -137,9 +137,11 @@ export async function runTest(channel: TestableChannel, requestedModel: string, 
   let text: string;
   try {
     const sent = await sentHeaders(target, { ...headers, 'Content-Type': 'application/json' }, translated.body);
-    const response = await fetch(url, { method: 'POST', headers: sent, body: translated.body, signal });
+    const response = await fetch(await sentUrl(target), { method: 'POST', headers: sent, body: translated.body, signal });
     status = response.status;
     text = await response.text();
+    // a provider reporting errors with status 200 (Baidu) gives them their own status
+    if (status === 200 && wire?.errorStatus !== undefined) status = wire.errorStatus(text) ?? 200;
     if (wire !== undefined) text = wire.answerText(status, text, model, (name) => response.headers.get(name));
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';

@@ -172,7 +172,7 @@ const relaySupports: ReadonlyMap<number, RelaySupport> = new Map<number, RelaySu
   [35, 'compatible'],
   [37, 'compatible'],
   [11, 'none'],
-  [15, 'none'],
+  [15, 'native'],
   [18, 'none'],
   [21, 'none'],
   [23, 'none'],

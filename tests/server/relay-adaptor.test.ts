@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelTypeByValue, channelTypes, relaySupportOf, typesWithRelaySupport } from '../../src/domain/channelTypes';
-import { channelBaseUrl, compatiblePathTypes, isCompatibilityType, isRelayableType, nativeWireOf, nativeWireTypes, sentHeaders, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
+import { channelBaseUrl, compatiblePathTypes, isCompatibilityType, isRelayableType, nativeWireOf, nativeWireTypes, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget, type AdaptorChannel } from '../../server/relay/adaptor';
 import type { RelayMode } from '../../server/relay/types';
 
 /** The adaptors' URL and header rules (contract §3.6), checked type by type and mode by mode. */
@@ -15,9 +15,9 @@ const tasks: Readonly<Record<RelayMode, string>> = {
 };
 
 /** Types with a native adaptor in one-api that the relay does not serve yet. */
-const nativeTypes = [11, 15, 18, 21, 23, 34, 38, 43, 46];
+const nativeTypes = [11, 18, 21, 23, 34, 38, 43, 46];
 /** Types served through a native wire (server/relay/wire.ts). */
-const wireTypes = [14, 24, 33, 42];
+const wireTypes = [14, 15, 24, 33, 42];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
 const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
 
@@ -84,6 +84,19 @@ describe('relayable types', () => {
       'https://generativelanguage.googleapis.com/v1/models/text-embedding-004:batchEmbedContents',
     );
     for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(channel(24), mode, 'm'), mode).toBeNull();
+  });
+
+  it('sends Baidu Qianfan requests to the model\'s wenxinworkshop endpoint, chat and embeddings, refusing a malformed key before anything is sent', async () => {
+    const prefix = 'https://aip.baidubce.com/rpc/2.0/ai_custom/v1/wenxinworkshop';
+    const baidu = channel(15, { key: 'sk-test' });
+    expect(upstreamTarget(baidu, 'chat', 'ERNIE-4.0-8K')?.url).toBe(`${prefix}/chat/completions_pro`);
+    expect(upstreamTarget(baidu, 'chat', 'ERNIE-3.5-8K', true)?.url).toBe(`${prefix}/chat/completions`);
+    expect(upstreamTarget(baidu, 'chat', 'ernie-speed-8k')?.url).toBe(`${prefix}/chat/ernie_speed`);
+    expect(upstreamTarget(baidu, 'chat', 'my-custom-service')?.url).toBe(`${prefix}/chat/my-custom-service`);
+    expect(upstreamTarget(baidu, 'embeddings', 'bge-large-zh')?.url).toBe(`${prefix}/embeddings/bge_large_zh`);
+    expect(upstreamTarget(baidu, 'embeddings', 'Embedding-V1')?.url).toBe(`${prefix}/embeddings/embedding-v1`);
+    for (const mode of ['completions', 'moderations', 'images'] as const) expect(upstreamTarget(baidu, mode, 'm'), mode).toBeNull();
+    await expect(sentUrl(upstreamTarget(baidu, 'chat', 'ERNIE-4.0-8K')!)).rejects.toThrow('APIKey|SecretKey');
   });
 
   it('sends AWS Bedrock requests to the region\'s runtime endpoint (or the base URL), signed, chat only', async () => {
