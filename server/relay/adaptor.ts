@@ -2,6 +2,7 @@ import { channelTypeByValue } from '../../src/domain/channelTypes';
 import { anthropicVersion, anthropicWire } from './anthropic';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
+import { signTencent, tencentCredentialMessage, tencentCredentialOf, tencentWire } from './tencent';
 import type { RelayChannel, RelayMode } from './types';
 import type { NativeWire } from './wire';
 
@@ -9,7 +10,7 @@ import type { NativeWire } from './wire';
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
- * AWS Bedrock) also
+ * AWS Bedrock, Tencent Hunyuan) also
  * translate the body and the answer (server/relay/wire.ts). The other types with a native adaptor
  * in one-api (Baidu, Zhipu…) are not relayable yet: the relay and the channel test answer
  * `unsupportedTypeMessage` for them.
@@ -40,6 +41,7 @@ const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [14, anthropicWire],
   [24, geminiWire],
   [33, bedrockWire],
+  [23, tencentWire],
 ]);
 
 /** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
@@ -161,6 +163,18 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
         url,
         headers: { Accept: accept },
         sign: (headers, body) => (credential === null ? Promise.reject(new Error(awsCredentialMessage)) : signBedrock(credential, url, headers, body)),
+      };
+    }
+    case 23: {
+      if (mode !== 'chat') return null;
+      const credential = tencentCredentialOf(channel.key);
+      const region = jsonObject(channel.config)?.region;
+      const url = `${base}/`;
+      return {
+        url,
+        headers: {},
+        sign: (headers, body) =>
+          credential === null ? Promise.reject(new Error(tencentCredentialMessage)) : Promise.resolve(signTencent(credential, url, headers, body, typeof region === 'string' ? region : '')),
       };
     }
     case 16:

@@ -418,10 +418,10 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   let upstream: UpstreamResponse;
   try {
     upstream = await postUpstream(target.url, await sentHeaders(target, headers, sentText), sentText, abort.signal);
+    if (wire !== undefined) upstream = await translatedResponse(upstream, wire, model, req.stream);
   } catch (error) {
     return refunded(abortedFailure(error));
   }
-  if (wire !== undefined) upstream = translatedResponse(upstream, wire, model, req.stream);
 
   const contentType = upstream.headers.get('Content-Type') ?? '';
   if (upstream.status !== 200 || (req.stream && contentType.includes('application/json'))) {

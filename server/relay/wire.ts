@@ -18,6 +18,11 @@ export interface NativeWire {
   requestBody(mode: RelayMode, json: Readonly<Record<string, unknown>>, model: string): { readonly body: string } | { readonly invalid: string };
   /** The OpenAI JSON text of a whole answer (status 200) or of an error answer (any status); `header` reads the answer's headers. */
   answerText(status: number, text: string, model: string, header?: (name: string) => string | null): string;
+  /**
+   * For providers that answer errors with HTTP 200 and the error in the body (Tencent): the
+   * status the relay answers for a whole (not streamed) answer `text`.
+   */
+  answerStatus?(status: number, text: string): number;
   /** A translator of the provider's stream into OpenAI `data:` events. */
   streamTranslator(model: string): StreamTranslator;
   /**
@@ -113,18 +118,21 @@ function textDecoder(): StreamDecoder {
 
 /**
  * `upstream` as the pipeline reads it: the answer in OpenAI's format. A 200 stream is
- * translated as it arrives; any other answer is read whole and translated.
+ * translated as it arrives; any other answer is read whole and translated (at once when the
+ * wire reads its status from the body).
  */
-export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): UpstreamResponse {
+export async function translatedResponse(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): Promise<UpstreamResponse> {
   const framing = wire.streamFraming;
   const streamed = stream && upstream.status === 200 && (upstream.headers.get('Content-Type') ?? '').includes(framing?.contentType ?? 'text/event-stream');
   const contentType = streamed ? 'text/event-stream' : 'application/json';
   const headers = { get: (name: string) => (name.toLowerCase() === 'content-type' ? contentType : upstream.headers.get(name)) };
   if (!streamed) {
-    const whole = async (): Promise<string> => wire.answerText(upstream.status, await upstream.text(), model, (name) => upstream.headers.get(name));
+    const body = wire.answerStatus === undefined ? null : await upstream.text();
+    const status = body === null ? upstream.status : (wire.answerStatus?.(upstream.status, body) ?? upstream.status);
+    const whole = async (): Promise<string> => wire.answerText(upstream.status, body ?? (await upstream.text()), model, (name) => upstream.headers.get(name));
     let read: Promise<Uint8Array | null> | null = null;
     return {
-      status: upstream.status,
+      status,
       headers,
       text: whole,
       read: () => {

@@ -140,7 +140,11 @@ export async function runTest(channel: TestableChannel, requestedModel: string, 
     const response = await fetch(url, { method: 'POST', headers: sent, body: translated.body, signal });
     status = response.status;
     text = await response.text();
-    if (wire !== undefined) text = wire.answerText(status, text, model, (name) => response.headers.get(name));
+    if (wire !== undefined) {
+      const answered = text;
+      text = wire.answerText(status, answered, model, (name) => response.headers.get(name));
+      status = wire.answerStatus?.(status, answered) ?? status;
+    }
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return { ok: false, error: `Post "${url}": ${errorText(error)}${cause}`, upstream: null, model };
