@@ -1,6 +1,7 @@
 import { channelTypeByValue } from '../../src/domain/channelTypes';
 import { anthropicVersion, anthropicWire } from './anthropic';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
+import { deeplWire } from './deepl';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import { signTencent, tencentCredentialMessage, tencentCredentialOf, tencentWire } from './tencent';
 import type { RelayChannel, RelayMode } from './types';
@@ -10,7 +11,7 @@ import type { NativeWire } from './wire';
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
- * AWS Bedrock, Tencent Hunyuan) also
+ * AWS Bedrock, Tencent Hunyuan, DeepL) also
  * translate the body and the answer (server/relay/wire.ts). The other types with a native adaptor
  * in one-api (Baidu, Zhipu…) are not relayable yet: the relay and the channel test answer
  * `unsupportedTypeMessage` for them.
@@ -42,6 +43,7 @@ const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [24, geminiWire],
   [33, bedrockWire],
   [23, tencentWire],
+  [38, deeplWire],
 ]);
 
 /** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
@@ -177,6 +179,8 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
           credential === null ? Promise.reject(new Error(tencentCredentialMessage)) : Promise.resolve(signTencent(credential, url, headers, body, typeof region === 'string' ? region : '')),
       };
     }
+    case 38:
+      return mode === 'chat' ? { url: `${base}/v2/translate`, headers: { Authorization: `DeepL-Auth-Key ${key}` } } : null;
     case 16:
     case 17:
     case 30:
