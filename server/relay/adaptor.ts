@@ -2,7 +2,9 @@ import { channelTypeByValue, relaySupportOf } from '../../src/domain/channelType
 import { anthropicVersion, anthropicWire } from './anthropic';
 import { baiduAuthorizedUrl, baiduUrl, baiduWire } from './baidu';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
+import { deeplWire } from './deepl';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
+import { signTencent, tencentCredentialMessage, tencentCredentialOf, tencentWire } from './tencent';
 import type { RelayChannel, RelayMode } from './types';
 import { signVertex, vertexCredentialOf, vertexUrl, vertexWire } from './vertex';
 import type { NativeWire } from './wire';
@@ -11,7 +13,7 @@ import type { NativeWire } from './wire';
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
- * AWS Bedrock, Vertex AI, Baidu…) also
+ * AWS Bedrock, Vertex AI, Baidu, Tencent, DeepL) also
  * translate the body and the answer (server/relay/wire.ts). Which types are relayed and how is
  * `relaySupportOf` (src/domain/channelTypes.ts), which the console shows too; the types it says
  * `none` are refused: the relay and the channel test answer `unsupportedTypeMessage` for them.
@@ -43,6 +45,8 @@ const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [15, baiduWire],
   [24, geminiWire],
   [33, bedrockWire],
+  [23, tencentWire],
+  [38, deeplWire],
   [42, vertexWire],
 ]);
 
@@ -190,6 +194,20 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
       const url = typeof credential === 'string' ? vertexUrl(base, 'us-central1', '-', mode, model, stream) : vertexUrl(base, credential.region, credential.project, mode, model, stream);
       return url === null ? null : { url, headers: {}, sign: (headers) => signVertex(credential, headers) };
     }
+    case 23: {
+      if (mode !== 'chat') return null;
+      const credential = tencentCredentialOf(channel.key);
+      const region = jsonObject(channel.config)?.region;
+      const url = `${base}/`;
+      return {
+        url,
+        headers: {},
+        sign: (headers, body) =>
+          credential === null ? Promise.reject(new Error(tencentCredentialMessage)) : Promise.resolve(signTencent(credential, url, headers, body, typeof region === 'string' ? region : '')),
+      };
+    }
+    case 38:
+      return mode === 'chat' ? { url: `${base}/v2/translate`, headers: { Authorization: `DeepL-Auth-Key ${key}` } } : null;
     case 16:
     case 17:
     case 30:

@@ -337,8 +337,8 @@ function answerText(status: number, text: string, model: string): string {
   return JSON.stringify(baiduCompletionOf(body, model));
 }
 
-/** The status a 200 answer stands for: its error's, or null when it is not an error. */
-const errorStatus = (text: string): number | null => baiduErrorOf(parsed(text))?.status ?? null;
+/** The status an answer stands for: a 200 holding an error gets its error's. */
+const answerStatus = (status: number, text: string): number => (status === 200 ? (baiduErrorOf(parsed(text))?.status ?? 200) : status);
 
 /** Translates Baidu's chat stream (`data:` events with `result` pieces, the last `is_end`). */
 class BaiduStream implements StreamTranslator {
@@ -409,6 +409,6 @@ export const baiduWire: NativeWire = {
     return typeof body === 'string' ? { invalid: body } : { body: JSON.stringify(body) };
   },
   answerText,
-  errorStatus,
+  answerStatus,
   streamTranslator: (model) => new BaiduStream(model),
 };

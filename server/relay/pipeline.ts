@@ -16,7 +16,7 @@ import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
-import { base64Embeddings, translatedAnswer } from './wire';
+import { base64Embeddings, translatedResponse } from './wire';
 import { anthropicMessageText, MessagesStream } from './messagesApi';
 import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
 import { CountingBusy, syncCountChars } from './tokenCountPool';
@@ -418,7 +418,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   let upstream: UpstreamResponse;
   try {
     upstream = await postUpstream(await sentUrl(target), await sentHeaders(target, headers, sentText), sentText, abort.signal);
-    if (wire !== undefined) upstream = await translatedAnswer(upstream, wire, model, req.stream);
+    if (wire !== undefined) upstream = await translatedResponse(upstream, wire, model, req.stream);
   } catch (error) {
     return refunded(abortedFailure(error));
   }

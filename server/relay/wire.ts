@@ -18,6 +18,13 @@ export interface NativeWire {
   requestBody(mode: RelayMode, json: Readonly<Record<string, unknown>>, model: string): { readonly body: string } | { readonly invalid: string };
   /** The OpenAI JSON text of a whole answer (status 200) or of an error answer (any status); `header` reads the answer's headers. */
   answerText(status: number, text: string, model: string, header?: (name: string) => string | null): string;
+  /**
+   * For providers whose status does not say what the answer is (Baidu and Tencent answer errors
+   * with HTTP 200 and the error in the body; DeepL's 456 is a quota error): the status the relay
+   * answers for a whole (not streamed) answer `text` of `status`. The answer is then read whole
+   * before the pipeline sees it.
+   */
+  answerStatus?(status: number, text: string): number;
   /** A translator of the provider's stream into OpenAI `data:` events. */
   streamTranslator(model: string): StreamTranslator;
   /**
@@ -25,11 +32,6 @@ export interface NativeWire {
    * decoder of its bytes into the server-sent-event text the translator reads.
    */
   readonly streamFraming?: { readonly contentType: string; decoder(): StreamDecoder };
-  /**
-   * A provider that reports errors in answers of status 200 (Baidu): the status the text of such
-   * an answer stands for, or null when it is not an error.
-   */
-  readonly errorStatus?: (text: string) => number | null;
 }
 
 /** Turns a provider's binary stream framing into server-sent-event text, as the bytes arrive. */
@@ -136,43 +138,22 @@ const isWireStream = (upstream: UpstreamResponse, wire: NativeWire, stream: bool
   stream && upstream.status === 200 && (upstream.headers.get('Content-Type') ?? '').includes(wire.streamFraming?.contentType ?? 'text/event-stream');
 
 /**
- * `translatedResponse`, for a wire with `errorStatus`: a whole answer is read first, so that an
- * error reported with status 200 gets its own status. Rejects when reading the answer fails.
- */
-export async function translatedAnswer(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): Promise<UpstreamResponse> {
-  const errorStatus = wire.errorStatus;
-  if (errorStatus === undefined || isWireStream(upstream, wire, stream)) return translatedResponse(upstream, wire, model, stream);
-  const text = await upstream.text();
-  const status = upstream.status === 200 ? (errorStatus(text) ?? 200) : upstream.status;
-  let read = false;
-  const whole: UpstreamResponse = {
-    status,
-    headers: upstream.headers,
-    text: () => Promise.resolve(text),
-    read: () => {
-      if (read) return Promise.resolve(null);
-      read = true;
-      return Promise.resolve(new TextEncoder().encode(text));
-    },
-    cancel: () => undefined,
-  };
-  return translatedResponse(whole, wire, model, stream);
-}
-
-/**
  * `upstream` as the pipeline reads it: the answer in OpenAI's format. A 200 stream is
- * translated as it arrives; any other answer is read whole and translated.
+ * translated as it arrives; any other answer is read whole and translated (at once when the
+ * wire reads its status from the body).
  */
-export function translatedResponse(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): UpstreamResponse {
+export async function translatedResponse(upstream: UpstreamResponse, wire: NativeWire, model: string, stream: boolean): Promise<UpstreamResponse> {
   const framing = wire.streamFraming;
   const streamed = isWireStream(upstream, wire, stream);
   const contentType = streamed ? 'text/event-stream' : 'application/json';
   const headers = { get: (name: string) => (name.toLowerCase() === 'content-type' ? contentType : upstream.headers.get(name)) };
   if (!streamed) {
-    const whole = async (): Promise<string> => wire.answerText(upstream.status, await upstream.text(), model, (name) => upstream.headers.get(name));
+    const body = wire.answerStatus === undefined ? null : await upstream.text();
+    const status = body === null ? upstream.status : (wire.answerStatus?.(upstream.status, body) ?? upstream.status);
+    const whole = async (): Promise<string> => wire.answerText(upstream.status, body ?? (await upstream.text()), model, (name) => upstream.headers.get(name));
     let read: Promise<Uint8Array | null> | null = null;
     return {
-      status: upstream.status,
+      status,
       headers,
       text: whole,
       read: () => {

@@ -140,9 +140,11 @@ export async function runTest(channel: TestableChannel, requestedModel: string, 
     const response = await fetch(await sentUrl(target), { method: 'POST', headers: sent, body: translated.body, signal });
     status = response.status;
     text = await response.text();
-    // a provider reporting errors with status 200 (Baidu) gives them their own status
-    if (status === 200 && wire?.errorStatus !== undefined) status = wire.errorStatus(text) ?? 200;
-    if (wire !== undefined) text = wire.answerText(status, text, model, (name) => response.headers.get(name));
+    if (wire !== undefined) {
+      const answered = text;
+      text = wire.answerText(status, answered, model, (name) => response.headers.get(name));
+      status = wire.answerStatus?.(status, answered) ?? status;
+    }
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return { ok: false, error: `Post "${url}": ${errorText(error)}${cause}`, upstream: null, model };
