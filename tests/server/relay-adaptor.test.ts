@@ -99,7 +99,7 @@ describe('relayable types', () => {
     await expect(sentUrl(upstreamTarget(baidu, 'chat', 'ERNIE-4.0-8K')!)).rejects.toThrow('APIKey|SecretKey');
   });
 
-  it('sends AWS Bedrock requests to the region\'s runtime endpoint (or the base URL), signed, chat only', async () => {
+  it('sends AWS Bedrock requests to the region\'s runtime endpoint (or the base URL), signed: Claude and embeddings to InvokeModel, other chat models to Converse', async () => {
     const aws = channel(33, { key: 'AKID|secret|ap-northeast-1' });
     const whole = upstreamTarget(aws, 'chat', 'claude-3-5-sonnet-20240620');
     expect(whole?.url).toBe('https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/invoke');
@@ -115,7 +115,10 @@ describe('relayable types', () => {
     expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKID\/\d{8}\/ap-northeast-1\/bedrock\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
     expect(headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
     await expect(sentHeaders(upstreamTarget(channel(33, { key: 'AKID|secret' }), 'chat', 'claude-2.1')!, {}, '{}')).rejects.toThrow('AK|SK|Region');
-    for (const mode of modes.filter((m) => m !== 'chat')) expect(upstreamTarget(aws, mode, 'm'), mode).toBeNull();
+    expect(upstreamTarget(aws, 'chat', 'meta.llama3-8b-instruct-v1:0')?.url).toBe('https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/meta.llama3-8b-instruct-v1%3A0/converse');
+    expect(upstreamTarget(aws, 'chat', 'mistral.mistral-large-2402-v1:0', true)?.url).toBe('https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/mistral.mistral-large-2402-v1%3A0/converse-stream');
+    expect(upstreamTarget(aws, 'embeddings', 'amazon.titan-embed-text-v2:0')?.url).toBe('https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/amazon.titan-embed-text-v2%3A0/invoke');
+    for (const mode of modes.filter((m) => m !== 'chat' && m !== 'embeddings')) expect(upstreamTarget(aws, mode, 'm'), mode).toBeNull();
   });
 
   it("sends Vertex AI requests to the region's publisher model methods (or the base URL), with an access token when sent", async () => {
