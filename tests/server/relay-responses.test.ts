@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
+import { responsesTarget } from '../../server/relay/responses';
 import { consumeLogs, countText, createRelayChannel, createRelayToken, createRelayUser, ledgerOf, sdkClient, sdkError, setRelayOptions, textLogContent, textQuota, type RelayToken } from './support/relayFixtures';
 import { startLoopbackServer, type LoopbackServer } from './support/loopbackServer';
 import { setupSuite } from './support/suite';
@@ -85,6 +86,28 @@ async function answer(req: IncomingMessage, res: ServerResponse, received: Recei
   send('response.completed', { response: responseObject('completed', modelName) });
   res.end();
 }
+
+describe('the Responses endpoint per channel type', () => {
+  const channel = (type: number, extra: { base_url?: string; config?: string; other?: string } = {}) => ({
+    type,
+    key: 'k',
+    base_url: extra.base_url ?? 'https://up.example/',
+    other: extra.other ?? null,
+    config: extra.config ?? '',
+  });
+
+  it('OpenAI, Custom and OpenAI-compatible by path; Azure by api-version with api-key; others none', () => {
+    expect(responsesTarget(channel(1))).toEqual({ url: 'https://up.example/v1/responses', headers: { Authorization: 'Bearer k' } });
+    expect(responsesTarget(channel(8))?.url).toBe('https://up.example/v1/responses');
+    expect(responsesTarget(channel(50, { base_url: 'https://up.example/api/v3' }))?.url).toBe('https://up.example/api/v3/responses');
+    expect(responsesTarget(channel(3, { config: '{"api_version":"2025-03-01-preview"}' }))).toEqual({
+      url: 'https://up.example/openai/responses?api-version=2025-03-01-preview',
+      headers: { 'api-key': 'k' },
+    });
+    expect(responsesTarget(channel(3, { other: '2025-04-01-preview' }))?.url).toBe('https://up.example/openai/responses?api-version=2025-04-01-preview');
+    for (const type of [14, 24, 33, 43, 16]) expect(responsesTarget(channel(type))).toBeNull();
+  });
+});
 
 for (const target of dbTargets) {
   describe.skipIf(target.skipReason !== null)(`relay /v1/responses through the openai SDK — ${target.label}`, () => {
