@@ -6,6 +6,8 @@ import { readOptions } from '../services/options';
 import { relayAuth, sendRelayError, type RelayAuthEnv } from './auth';
 import { openAiRequestOf } from './messagesApi';
 import { relayHandler, type RelayEnv } from './pipeline';
+import { proxyHandler } from './proxy';
+import { responsesHandler } from './responses';
 import { relayCorsHeaders, relayError, type RelayMode } from './types';
 
 /**
@@ -197,6 +199,12 @@ export function relayRoutes(): Hono<RelayEnv> {
     app.get(`${prefix}/dashboard/billing/subscription`, relayAuth(null), subscription);
     app.get(`${prefix}/dashboard/billing/usage`, relayAuth(null), usage);
   }
+
+  // OpenAI's Responses API, passed through to OpenAI-type channels (responses.ts)
+  app.post('/v1/responses', relayAuth('chat'), responsesHandler);
+  // the transparent proxy to a type 43 channel (proxy.ts)
+  app.all('/v1/oneapi/proxy/:channelid', relayAuth(null), proxyHandler);
+  app.all('/v1/oneapi/proxy/:channelid/*', relayAuth(null), proxyHandler);
 
   app.all('/v1', relayAuth(null), notImplemented);
   app.all('/v1/*', relayAuth(null), notImplemented);

@@ -77,7 +77,7 @@ export const domain: Record<keyof typeof zh, string> = {
   'domain.channelType.relayHint.compatible': "Relayed through the provider's OpenAI-compatible API.",
   'domain.channelType.relayHint.openai': "Relayed as is: the upstream speaks OpenAI's API.",
   'domain.channelType.relayHint.none': 'This gateway cannot relay this type yet: requests routed to such a channel are refused and its test fails. The channel can still be saved for later.',
-  'domain.channelType.relayHint.proxy': 'The Proxy type serves only the transparent /v1/oneapi/proxy route, which this gateway does not offer yet; ordinary /v1 requests are not relayed to it.',
+  'domain.channelType.relayHint.proxy': 'The Proxy type serves only the transparent proxy /v1/oneapi/proxy/<channel id>/…: each call is billed at the ratio of the model oneapi-proxy and logged; ordinary /v1 requests are not relayed to it.',
 
   'domain.channelForm.keyHint.15': 'Enter it as: APIKey|SecretKey',
   'domain.channelForm.keyHint.18': 'Enter it as: APPID|APISecret|APIKey',

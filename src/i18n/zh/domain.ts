@@ -74,7 +74,7 @@ export const domain = {
   'domain.channelType.relayHint.compatible': '转发方式：OpenAI 兼容接口。请求经由该服务商提供的 OpenAI 兼容接口转发。',
   'domain.channelType.relayHint.openai': '转发方式：OpenAI 格式。上游使用 OpenAI 的接口格式，请求直接转发。',
   'domain.channelType.relayHint.none': '本网关暂不支持转发此类型：分配到该渠道的请求会被拒绝，渠道测试也不会通过。渠道仍可保存，以便日后使用。',
-  'domain.channelType.relayHint.proxy': '代理类型只用于 /v1/oneapi/proxy 透明代理，本网关暂未提供该路由；/v1 下的普通请求不会转发到此渠道。',
+  'domain.channelType.relayHint.proxy': '代理类型只用于透明代理 /v1/oneapi/proxy/<渠道 ID>/…：每次调用按模型 oneapi-proxy 的倍率计费并记录日志；/v1 下的普通请求不会转发到此渠道。',
 
   'domain.channelForm.keyHint.15': '按照如下格式输入：APIKey|SecretKey',
   'domain.channelForm.keyHint.18': '按照如下格式输入：APPID|APISecret|APIKey',
