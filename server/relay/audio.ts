@@ -269,7 +269,13 @@ async function attempt(req: MediaRequest, channel: RelayChannel): Promise<Attemp
 
   if (mode === 'speech' && !contentType.includes('application/json')) {
     release();
-    return { ok: true, response: c.body(speechStream(req, upstream, reservation, () => bill(price.right.quota, price.right.usage)), 200, { 'Content-Type': contentType === '' ? 'application/octet-stream' : contentType }) };
+    const bounded = (): Promise<Uint8Array | null> => {
+      // RELAY_TIMEOUT bounds each silence of the audio stream too (a stalled upstream would hold the client)
+      if (timeoutMs <= 0) return upstream.read();
+      const idle = setTimeout(() => abort.abort(new TimeoutAbort(`upstream sent nothing for ${timeoutMs / 1000} s`)), timeoutMs);
+      return upstream.read().finally(() => clearTimeout(idle));
+    };
+    return { ok: true, response: c.body(speechStream(req, { ...upstream, read: bounded }, reservation, () => bill(price.right.quota, price.right.usage)), 200, { 'Content-Type': contentType === '' ? 'application/octet-stream' : contentType }) };
   }
 
   let text: string;
