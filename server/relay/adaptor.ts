@@ -99,6 +99,11 @@ const openAiPaths: Readonly<Record<RelayMode, string>> = {
   embeddings: '/v1/embeddings',
   moderations: '/v1/moderations',
   images: '/v1/images/generations',
+  edits: '/v1/edits',
+  speech: '/v1/audio/speech',
+  transcriptions: '/v1/audio/transcriptions',
+  translations: '/v1/audio/translations',
+  image_edits: '/v1/images/edits',
 };
 
 /** Drops trailing slashes. */

@@ -19,6 +19,7 @@ import { jsonShapeRefusal, readLimited } from '../http/bodyGuard';
 import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
 import { anthropicErrorBody } from './messagesApi';
+import { isMultipartMode, readMultipartBody } from './multipart';
 import { goKind } from './request';
 import { relayError, type RelayBody, type RelayError, type RelayFormat, type RelayMode, type RelayVariables } from './types';
 
@@ -183,7 +184,7 @@ const readStreamLimited = async (c: Context): Promise<Buffer | null> =>
   c.req.raw.body === null ? Buffer.alloc(0) : readLimited(c.req.raw.body, maxRelayBodyBytes);
 
 /** Modes whose unparsable body is refused at once (one-api: paths /v1/completions, /v1/chat/completions, /v1/images). */
-const strictModes: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'images']);
+const strictModes: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'images', 'speech']);
 
 /** The parsed object and body `model` as one-api's `ModelRequest` decoding sees them, or the decoder's error. */
 function decodeModelRequest(raw: string): E.Either<string, { json: Record<string, unknown> | null; model: string }> {
@@ -211,7 +212,8 @@ function decodeModelRequest(raw: string): E.Either<string, { json: Record<string
 function defaultModel(mode: RelayMode, pathModel: string | undefined): string {
   if (mode === 'moderations') return 'text-moderation-stable';
   if (mode === 'embeddings') return pathModel ?? '';
-  if (mode === 'images') return 'dall-e-2';
+  if (mode === 'images' || mode === 'image_edits') return 'dall-e-2';
+  if (mode === 'transcriptions' || mode === 'translations') return 'whisper-1';
   return '';
 }
 
@@ -229,6 +231,11 @@ export function isJsonContentType(header: string | undefined): boolean {
 /** Step 11: reads the body once and finds the requested model. */
 async function readRelayBody(c: Context, mode: RelayMode): Promise<E.Either<RelayError, RelayBody>> {
   const contentType = c.req.header('Content-Type');
+  if (isMultipartMode(mode)) {
+    // a form (audio files, image edits): size-limited like any body, then parsed (multipart.ts)
+    const bytes = await readBodyBytes(c);
+    return E.isLeft(bytes) ? bytes : readMultipartBody(bytes.right, contentType, defaultModel(mode, undefined));
+  }
   if (!isJsonContentType(contentType)) return E.left(relayError(415, relayAuthMessages.contentType(contentType ?? '')));
   const bytes = await readBodyBytes(c);
   if (E.isLeft(bytes)) return bytes;

@@ -177,6 +177,11 @@ export function validateTextRequest(mode: RelayMode, json: Json, model?: string)
     case 'embeddings':
       // Deviation: one-api forwarded embeddings without input (the upstream refused them).
       return isBlank(json.input) ? invalidText('field input is required') : null;
+    case 'edits':
+      return isBlank(json.instruction) ? invalidText('field instruction is required') : null;
+    default:
+      // audio and image edits are checked by server/relay/audio.ts
+      return null;
   }
 }
 

@@ -3,12 +3,13 @@ import { compress } from 'hono/compress';
 import { cors } from 'hono/cors';
 import { modelCatalogue } from '../services/channel';
 import { readOptions } from '../services/options';
+import { mediaHandler } from './audio';
 import { relayAuth, sendRelayError, type RelayAuthEnv } from './auth';
 import { openAiRequestOf } from './messagesApi';
 import { relayHandler, type RelayEnv } from './pipeline';
 import { proxyHandler } from './proxy';
 import { responsesHandler } from './responses';
-import { relayCorsHeaders, relayError, type RelayMode } from './types';
+import { relayCorsHeaders, relayError, type MediaMode, type RelayMode } from './types';
 
 /**
  * The /v1 application (contract §4.1, §4.12): CORS for any origin, token auth on every route,
@@ -28,6 +29,15 @@ const relayedRoutes: ReadonlyArray<readonly [string, RelayMode]> = [
   ['/v1/engines/:model/embeddings', 'embeddings'],
   ['/v1/moderations', 'moderations'],
   ['/v1/images/generations', 'images'],
+  ['/v1/edits', 'edits'],
+];
+
+/** The audio and image-edit routes (server/relay/audio.ts), with their mode. */
+const mediaRoutes: ReadonlyArray<readonly [string, MediaMode]> = [
+  ['/v1/audio/speech', 'speech'],
+  ['/v1/audio/transcriptions', 'transcriptions'],
+  ['/v1/audio/translations', 'translations'],
+  ['/v1/images/edits', 'image_edits'],
 ];
 
 /** `/v1/messages` answers in Anthropic's format, its errors included. */
@@ -187,6 +197,7 @@ export function relayRoutes(): Hono<RelayEnv> {
   for (const path of ['/v1', '/v1/*', '/dashboard/billing/*']) app.use(path, relayCors);
 
   for (const [path, mode] of relayedRoutes) app.post(path, relayAuth(mode), relayHandler(mode));
+  for (const [path, mode] of mediaRoutes) app.post(path, relayAuth(mode), mediaHandler(mode));
   // Anthropic's Messages API from any channel: errors in its format from the first step on
   app.post('/v1/messages', messagesFormat, relayAuth('chat'), messagesBody, relayHandler('chat'));
 

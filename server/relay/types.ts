@@ -9,7 +9,10 @@ import type { ChannelRow, TokenRow, UserRow } from '../db/schema';
  */
 
 /** What a relayed request asks for; decides the upstream path and how tokens are counted. */
-export type RelayMode = 'chat' | 'completions' | 'embeddings' | 'moderations' | 'images';
+export type RelayMode = 'chat' | 'completions' | 'embeddings' | 'moderations' | 'images' | 'edits' | MediaMode;
+
+/** Audio and image-edit modes: relayed by server/relay/audio.ts (not the text pipeline); the last two take multipart forms. */
+export type MediaMode = 'speech' | 'transcriptions' | 'translations' | 'image_edits';
 
 /** An OpenAI-style error answer (never the /api envelope). `param`/`code` absent = omitted from JSON. */
 export interface RelayError {
@@ -79,6 +82,8 @@ export interface RelayBody {
    * (embeddings, moderations): the relay answers it as an invalid request before anything else.
    */
   readonly decodeError?: string;
+  /** A multipart request's form (server/relay/multipart.ts); `json` then holds its text fields. */
+  readonly form?: FormData;
 }
 
 /** How the relay answers its client: OpenAI's format (every /v1 route but one) or Anthropic's Messages API (`/v1/messages`). */

@@ -77,7 +77,7 @@ function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
 }
 
 /** POSTs `body` to `url`; rejects on a network failure or when `signal` aborts (with its reason). */
-export async function postUpstream(url: string, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
+export async function postUpstream(url: string, headers: Readonly<Record<string, string>>, body: string | Uint8Array, signal: AbortSignal): Promise<UpstreamResponse> {
   const abortReason = (): Error => (signal.reason instanceof Error ? signal.reason : new Error('upstream request aborted'));
   if (signal.aborted) throw abortReason();
   let target: URL;

@@ -160,8 +160,8 @@ const routes: readonly RouteRow[] = [
   ...billingRows('usage', (r) => expect(r.body).toEqual({ object: 'list', total_usage: expect.any(Number) })),
   {
     method: 'POST',
-    path: '/v1/audio/speech',
-    body: { model: 'tts-1', input: 'hello', voice: 'alloy' },
+    path: '/v1/images/variations',
+    body: { model: 'dall-e-2', n: 1 },
     model: null,
     passes: (r) => {
       expect(r.status, r.text).toBe(501);

@@ -5,13 +5,18 @@ import type { RelayMode } from '../../server/relay/types';
 
 /** The adaptors' URL and header rules (contract §3.6), checked type by type and mode by mode. */
 
-const modes: readonly RelayMode[] = ['chat', 'completions', 'embeddings', 'moderations', 'images'];
+const modes: readonly RelayMode[] = ['chat', 'completions', 'embeddings', 'moderations', 'images', 'edits', 'speech', 'transcriptions', 'translations', 'image_edits'];
 const tasks: Readonly<Record<RelayMode, string>> = {
   chat: 'chat/completions',
   completions: 'completions',
   embeddings: 'embeddings',
   moderations: 'moderations',
   images: 'images/generations',
+  edits: 'edits',
+  speech: 'audio/speech',
+  transcriptions: 'audio/transcriptions',
+  translations: 'audio/translations',
+  image_edits: 'images/edits',
 };
 
 /** Types with a native adaptor in one-api that the relay does not serve yet. */

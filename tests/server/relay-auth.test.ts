@@ -510,11 +510,6 @@ for (const target of dbTargets) {
 
     describe('not implemented routes', () => {
       const routes: ReadonlyArray<readonly [string, string]> = [
-        ['POST', '/v1/edits'],
-        ['POST', '/v1/audio/transcriptions'],
-        ['POST', '/v1/audio/translations'],
-        ['POST', '/v1/audio/speech'],
-        ['POST', '/v1/images/edits'],
         ['POST', '/v1/images/variations'],
         ['GET', '/v1/files'],
         ['POST', '/v1/files'],
