@@ -520,7 +520,6 @@ for (const target of dbTargets) {
         ['DELETE', '/v1/models/gpt-4o'],
         ['POST', '/v1/assistants'],
         ['GET', '/v1/threads/t-1/runs'],
-        ['POST', '/v1/oneapi/proxy/1/v1/chat/completions'],
         ['GET', '/v1/no/such/route'],
         ['GET', '/v1'],
         ['GET', '/v1/chat/completions'],
