@@ -160,7 +160,7 @@ export const NotRelayableTypeInteraction: Story = {
     const c = within(canvasElement);
     const type = await c.findByLabelText('类型');
     await expect(c.queryByRole('status')).toBeNull();
-    await userEvent.selectOptions(type, '15');
+    await userEvent.selectOptions(type, '46');
     await expect(c.getByRole('status')).toHaveTextContent(/暂不支持转发.*请求会被拒绝/);
     await userEvent.selectOptions(type, '14');
     await expect(c.queryByRole('status')).toBeNull();

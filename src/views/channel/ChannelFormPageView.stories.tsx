@@ -231,7 +231,8 @@ export const TypePicker: Story = {
     await expect(option('1')).toHaveTextContent(/^OpenAI$/);
     await expect(option('14')).toHaveTextContent('Anthropic（原生适配）');
     await expect(option('16')).toHaveTextContent('智谱 ChatGLM（OpenAI 兼容接口）');
-    await expect(option('42')).toHaveTextContent('VertexAI（暂不支持转发）');
+    await expect(option('42')).toHaveTextContent('VertexAI（原生适配）');
+    await expect(option('18')).toHaveTextContent('讯飞星火认知（暂不支持转发）');
     await expect(option('43')).toHaveTextContent('Proxy（仅限透明代理）');
     await expect(c.getByText(/转发方式：OpenAI 格式/)).toBeVisible();
   },
@@ -249,7 +250,7 @@ export const NativeType: Story = {
 
 /** A type the gateway cannot relay chosen: a warning says requests to it are refused (it can still be saved). */
 export const NotRelayableType: Story = {
-  args: withType(23, { name: 'hunyuan' }),
+  args: withType(34, { name: 'coze-bot' }),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const warning = c.getByRole('status');
@@ -261,7 +262,7 @@ export const NotRelayableType: Story = {
 };
 
 export const NotRelayableTypeEnglish: Story = {
-  args: withType(38),
+  args: withType(46),
   parameters: { lang: 'en' },
   play: async ({ canvasElement }) => {
     const warning = within(canvasElement).getByRole('status');
@@ -372,7 +373,7 @@ export const TypePickerInteraction: Story = {
   ...TypePicker,
   tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
-    await userEvent.selectOptions(within(canvasElement).getByLabelText('类型'), 'VertexAI（暂不支持转发）');
-    await expect(args.onTypeChange).toHaveBeenCalledWith(42);
+    await userEvent.selectOptions(within(canvasElement).getByLabelText('类型'), '讯飞星火认知（暂不支持转发）');
+    await expect(args.onTypeChange).toHaveBeenCalledWith(18);
   },
 };

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as c from '../../../src/domain/constants';
-import { channelExtraFields, channelFormNoteKey, channelKeyHintKey, channelTypes } from '../../../src/domain/channelTypes';
+import { channelExtraFields, channelFormNoteKey, channelKeyHintKey, channelTypes, relaySupportHintKey, relaySupportKey } from '../../../src/domain/channelTypes';
 import { catalogues, isMessageKey, renderMessage, type MessageKey } from '../../../src/i18n';
 
 const zh = (labelKey: MessageKey) => renderMessage('zh', { key: labelKey });
@@ -181,6 +181,8 @@ const generatedKeys = (): Set<string> => {
     if (t.descriptionKey !== undefined) keys.add(t.descriptionKey);
     if (t.tipKey !== undefined) keys.add(t.tipKey);
     keys.add(channelKeyHintKey(t.value));
+    keys.add(relaySupportKey(t.value));
+    keys.add(relaySupportHintKey(t.value));
     for (const f of channelExtraFields(t.value)) keys.add(f.labelKey);
     const note = channelFormNoteKey(t.value);
     if (note !== null) keys.add(note);
