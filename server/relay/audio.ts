@@ -1,16 +1,15 @@
 import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
-import { autoDisableChannel, isFatalUpstreamError, upstreamError } from '../services/channelTest';
 import { upstreamTarget, type UpstreamTarget } from './adaptor';
+import { acrossChannels, fail, upstreamFailure, type Attempt } from './attempts';
 import { sendRelayError } from './auth';
 import { afterAnswer, refund, reserve, settle } from './billing';
 import { encodedForm, multipartMessages } from './multipart';
-import { saturatedMessage, type RelayEnv } from './pipeline';
+import type { RelayEnv } from './pipeline';
 import { goFixed2, pricingOf, quotaAmount, type Pricing } from './pricing';
 import { relaySettings, type RelaySettings } from './relaySettings';
 import { imageOptions, imageSizeRatio, mappedModel, validateTextRequest } from './request';
 import type { Reservation } from './reservations';
-import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { SettlementLost } from './settlementThread';
 import { countPlan } from './tokenCount';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
@@ -115,28 +114,6 @@ export function transcriptQuota(pricing: Pricing, tokens: number): number {
   if (tokens === 0) return 0;
   const quota = Math.ceil(tokens * pricing.ratio);
   return quotaAmount(pricing.ratio !== 0 && quota <= 0 ? 1 : quota);
-}
-
-/** One failed attempt. */
-interface Failure {
-  readonly error: RelayError;
-  readonly retryable: boolean;
-  readonly upstream: { readonly status: number; readonly text: string } | null;
-}
-type Attempt = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly failure: Failure };
-const fail = (error: RelayError, retryable: boolean, upstream: Failure['upstream'] = null): Attempt => ({ ok: false, failure: { error, retryable, upstream } });
-
-/** §4.8: retried are 429, 5xx and every other non-2xx except 400. */
-const retryableStatus = (status: number): boolean => status !== 400 && (status < 200 || status >= 300);
-
-/** The relay error of an upstream's error answer (§4.1): its own error object when it has a message. */
-function upstreamFailure(status: number, text: string): Attempt {
-  const parsed = upstreamError(status, text);
-  const error: RelayError =
-    parsed.type === 'upstream_error' && parsed.code === 'bad_response_status_code'
-      ? { status, error: { message: parsed.message === '' ? `bad response status code ${status}` : parsed.message, type: 'upstream_error', param: String(status), code: 'bad_response_status_code' } }
-      : { status, error: { message: parsed.message, type: parsed.type, param: '', code: parsed.code } };
-  return fail(error, retryableStatus(status), { status, text });
 }
 
 /** What one attempt needs besides the channel. */
@@ -354,15 +331,6 @@ function speechStream(req: MediaRequest, upstream: UpstreamResponse, reservation
   });
 }
 
-/** Auto-disables the channel of a fatal upstream error when the option says so (§4.9); never throws. */
-function maybeDisable(req: MediaRequest, channel: RelayChannel, failure: Failure): void {
-  if (!req.settings.automaticDisableChannelEnabled || failure.upstream === null) return;
-  const parsed = upstreamError(failure.upstream.status, failure.upstream.text);
-  if (!isFatalUpstreamError(parsed, failure.upstream.status)) return;
-  const reason = `status code ${failure.upstream.status}: ${parsed.message}`;
-  void autoDisableChannel(req.c.var.deps.db, channel, reason).catch((error: unknown) => console.error(`[relay] disabling channel #${channel.id} failed:`, error));
-}
-
 /** The handler of one audio or image-edit route (after `relayAuth(mode)`). */
 export function mediaHandler(mode: MediaMode): (c: Ctx) => Promise<Response> {
   return async (c) => {
@@ -374,31 +342,6 @@ export function mediaHandler(mode: MediaMode): (c: Ctx) => Promise<Response> {
     const settings = await relaySettings(deps.db);
     const req: MediaRequest = { c, mode, settings, started, requestId: c.var.requestId };
 
-    let channel: RelayChannel | null;
-    if (caller.pinnedChannelId !== null) {
-      const found = await pinnedChannel(deps.db, caller.pinnedChannelId);
-      if (E.isLeft(found)) return sendRelayError(c, found.left);
-      channel = found.right;
-    } else {
-      channel = await pickChannel(deps.db, caller.group, body.model, new Set());
-      if (channel === null) return sendRelayError(c, noChannelError(caller.group, body.model));
-    }
-    const tried = new Set<number>();
-    let retriesLeft = caller.pinnedChannelId !== null ? 0 : settings.retryTimes;
-    for (;;) {
-      const result = await attempt(req, channel);
-      if (result.ok) return result.response;
-      const { failure } = result;
-      maybeDisable(req, channel, failure);
-      tried.add(channel.id);
-      const next = failure.retryable && retriesLeft > 0 ? await pickChannel(deps.db, caller.group, body.model, tried) : null;
-      if (next === null) {
-        const error = failure.error.status === 429 ? { ...failure.error, error: { ...failure.error.error, message: saturatedMessage } } : failure.error;
-        return sendRelayError(c, error);
-      }
-      retriesLeft -= 1;
-      console.warn(`[relay] request ${req.requestId}: channel #${channel.id} failed (${failure.error.status}), retrying on channel #${next.id}`);
-      channel = next;
-    }
+    return acrossChannels(c, { deps, caller, settings, model: body.model, requestId: req.requestId, attempt: (channel) => attempt(req, channel) });
   };
 }

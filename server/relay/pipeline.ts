@@ -2,16 +2,15 @@ import { createParser } from 'eventsource-parser';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
-import { autoDisableChannel, isFatalUpstreamError, upstreamError, type UpstreamError } from '../services/channelTest';
 import { isRelayableType, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
+import { acrossChannels, fail, upstreamFailure, type Attempt } from './attempts';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
 import { boundedUsage, type UsageLimits } from './usageBound';
 import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRequest, withSystemPrompt } from './request';
 import { consumeLogContent, finalQuota, goFixed2, pricingOf, reservationRange, type Pricing } from './pricing';
 import { relaySettings, type RelaySettings } from './relaySettings';
 import type { Reservation } from './reservations';
-import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
@@ -66,20 +65,6 @@ export interface RelayEnv {
 
 type Ctx = Context<RelayEnv>;
 
-/** The final message of a request whose last attempt was answered 429 (§4.8). */
-export const saturatedMessage = '当前分组上游负载已饱和，请稍后再试';
-
-/** One failed attempt: the error for the client, and what the retry and auto-disable rules read. */
-interface Failure {
-  readonly error: RelayError;
-  /** Whether another channel may be tried (§4.8; never for quota or request errors). */
-  readonly retryable: boolean;
-  /** The upstream's error object and status, for the fatal-error rules (§4.9). */
-  readonly upstream: { readonly error: UpstreamError; readonly status: number } | null;
-}
-
-type Attempt = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly failure: Failure };
-
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 const num = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u) ? u : 0);
 /**
@@ -98,24 +83,6 @@ function parsedObject(text: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** §4.8: retried are 429, 5xx and every other non-2xx except 400. */
-const retryableStatus = (status: number): boolean => status !== 400 && (status < 200 || status >= 300);
-
-const fail = (error: RelayError, retryable: boolean, upstream: Failure['upstream'] = null): Attempt => ({
-  ok: false,
-  failure: { error, retryable, upstream },
-});
-
-/** The relay error of an upstream's non-2xx answer (§4.1): its own error object when it has a message. */
-function upstreamFailure(status: number, text: string): Attempt {
-  const parsed = upstreamError(status, text);
-  const error: RelayError =
-    parsed.type === 'upstream_error' && parsed.code === 'bad_response_status_code'
-      ? { status, error: { message: parsed.message === '' ? `bad response status code ${status}` : parsed.message, type: 'upstream_error', param: String(status), code: 'bad_response_status_code' } }
-      : { status, error: { message: parsed.message, type: parsed.type, param: '', code: parsed.code } };
-  return fail(error, retryableStatus(status), { error: parsed, status });
 }
 
 /**
@@ -695,14 +662,6 @@ function streamStartFailure(abort: AbortController, error: unknown, abortedFailu
   return fail(relayError(502, `upstream stream failed: ${errorText(error)}`, 'upstream_stream_failed'), true);
 }
 
-/** Auto-disables the channel of a fatal upstream error when the option says so (§4.9); never throws. */
-function maybeDisable(req: Request, channel: RelayChannel, failure: Failure): void {
-  if (!req.settings.automaticDisableChannelEnabled || failure.upstream === null) return;
-  if (!isFatalUpstreamError(failure.upstream.error, failure.upstream.status)) return;
-  const reason = `status code ${failure.upstream.status}: ${failure.upstream.error.message}`;
-  void autoDisableChannel(req.deps.db, channel, reason).catch((error: unknown) => console.error(`[relay] disabling channel #${channel.id} failed:`, error));
-}
-
 /** The handler of one relay route (after `relayAuth`). */
 export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
   return async (c) => {
@@ -729,33 +688,6 @@ export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
       format: c.var.relayFormat ?? 'openai',
     };
 
-    const pinned = caller.pinnedChannelId !== null;
-    let channel: RelayChannel | null;
-    if (caller.pinnedChannelId !== null) {
-      const found = await pinnedChannel(deps.db, caller.pinnedChannelId);
-      if (found._tag === 'Left') return sendRelayError(c, found.left);
-      channel = found.right;
-    } else {
-      channel = await pickChannel(deps.db, caller.group, body.model, new Set());
-      if (channel === null) return sendRelayError(c, noChannelError(caller.group, body.model));
-    }
-
-    const tried = new Set<number>();
-    let retriesLeft = pinned ? 0 : settings.retryTimes;
-    for (;;) {
-      const result = await attempt(c, req, channel);
-      if (result.ok) return result.response;
-      const { failure } = result;
-      maybeDisable(req, channel, failure);
-      tried.add(channel.id);
-      const next = failure.retryable && retriesLeft > 0 ? await pickChannel(deps.db, caller.group, body.model, tried) : null;
-      if (next === null) {
-        const error = failure.error.status === 429 ? { ...failure.error, error: { ...failure.error.error, message: saturatedMessage } } : failure.error;
-        return sendRelayError(c, error);
-      }
-      retriesLeft -= 1;
-      console.warn(`[relay] request ${req.requestId}: channel #${channel.id} failed (${failure.error.status}), retrying on channel #${next.id}`);
-      channel = next;
-    }
+    return acrossChannels(c, { deps, caller, settings, model: body.model, requestId: req.requestId, attempt: (channel) => attempt(c, req, channel) });
   };
 }

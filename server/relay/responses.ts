@@ -2,8 +2,8 @@ import { createParser } from 'eventsource-parser';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader } from '../http/env';
-import { upstreamError } from '../services/channelTest';
 import { channelBaseUrl } from './adaptor';
+import { acrossChannels, fail, upstreamFailure, type Attempt } from './attempts';
 import { sendRelayError } from './auth';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
 import { openEventSink } from './eventSink';
@@ -12,11 +12,10 @@ import { consumeLogContent, finalQuota, pricingOf, reservationRange } from './pr
 import { relaySettings, type RelaySettings } from './relaySettings';
 import { mappedModel } from './request';
 import type { Reservation } from './reservations';
-import { noChannelError, pickChannel, pinnedChannel } from './select';
 import { countPlan, type CountPlan } from './tokenCount';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { boundedUsage } from './usageBound';
-import { relayCorsHeaders, relayError, type RelayChannel, type RelayError, type Usage } from './types';
+import { relayCorsHeaders, relayError, type RelayChannel, type Usage } from './types';
 
 /**
  * `POST /v1/responses` (OpenAI's Responses API) passed through to channels whose upstream speaks
@@ -96,17 +95,6 @@ function usageOf(response: unknown): Usage | null {
   return usage.promptTokens + usage.completionTokens > 0 ? usage : null;
 }
 
-type Attempt = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly error: RelayError; readonly retryable: boolean };
-
-const fail = (error: RelayError, retryable: boolean): Attempt => ({ ok: false, error, retryable });
-
-/** An upstream's non-2xx answer as the relay's error (its own error object when it has a message). */
-function upstreamFailure(status: number, text: string): Attempt {
-  const parsed = upstreamError(status, text);
-  const message = parsed.message === '' ? `bad response status code ${status}` : parsed.message;
-  return fail({ status, error: { message, type: parsed.type, param: '', code: parsed.code } }, status !== 400);
-}
-
 /** Terminal events of a Responses stream. */
 const terminalEvents: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
@@ -117,27 +105,7 @@ export async function responsesHandler(c: Ctx): Promise<Response> {
   const body = c.var.relayBody;
   if (body.model === '') return sendRelayError(c, relayError(400, 'model is required', 'invalid_request', 'invalid_request_error'));
   const settings = await relaySettings(deps.db);
-  let channel: RelayChannel | null;
-  if (caller.pinnedChannelId !== null) {
-    const found = await pinnedChannel(deps.db, caller.pinnedChannelId);
-    if (E.isLeft(found)) return sendRelayError(c, found.left);
-    channel = found.right;
-  } else {
-    channel = await pickChannel(deps.db, caller.group, body.model, new Set());
-    if (channel === null) return sendRelayError(c, noChannelError(caller.group, body.model));
-  }
-  const tried = new Set<number>();
-  let retriesLeft = caller.pinnedChannelId !== null ? 0 : settings.retryTimes;
-  for (;;) {
-    const result = await attempt(c, settings, channel);
-    if (result.ok) return result.response;
-    tried.add(channel.id);
-    const next = result.retryable && retriesLeft > 0 ? await pickChannel(deps.db, caller.group, body.model, tried) : null;
-    if (next === null) return sendRelayError(c, result.error);
-    retriesLeft -= 1;
-    console.warn(`[relay] request ${c.var.requestId}: channel #${channel.id} failed (${result.error.status}), retrying on channel #${next.id}`);
-    channel = next;
-  }
+  return acrossChannels(c, { deps, caller, settings, model: body.model, requestId: c.var.requestId, attempt: (channel) => attempt(c, settings, channel) });
 }
 
 /** One attempt on `channel`: reserve, call, answer or fail with the reservation refunded. */
