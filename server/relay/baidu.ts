@@ -1,6 +1,6 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { chunkEvent, contentText, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, type Json, type NativeWire, type StreamTranslator } from './wire';
+import { contentText, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, type Json, type NativeWire, EventTranslator } from './wire';
 
 /**
  * Baidu's Wenxin Qianfan API (channel type 15) as a native wire, from Baidu's public Qianfan
@@ -341,39 +341,20 @@ function answerText(status: number, text: string, model: string): string {
 const answerStatus = (status: number, text: string): number => (status === 200 ? (baiduErrorOf(parsed(text))?.status ?? 200) : status);
 
 /** Translates Baidu's chat stream (`data:` events with `result` pieces, the last `is_end`). */
-class BaiduStream implements StreamTranslator {
-  private readonly out: string[] = [];
-  private readonly parser = createParser({ onEvent: (event) => this.onEvent(event) });
-  private id = `chatcmpl-baidu-${Date.now()}`;
-  private readonly created = nowSeconds();
-  private readonly model: string;
-  private started = false;
+class BaiduStream extends EventTranslator {
   private ended = false;
   private calls = 0;
 
   constructor(model: string) {
-    this.model = model;
-  }
-
-  feed(text: string): string {
-    if (text !== '') this.parser.feed(text);
-    return this.out.splice(0).join('');
+    super(model, `chatcmpl-baidu-${Date.now()}`);
   }
 
   /** A stream without its `is_end` event is left to the pipeline (an interrupted stream). */
   end(): string {
-    return this.out.splice(0).join('');
+    return this.flush();
   }
 
-  private push(delta: Json, finish: string | null = null): void {
-    if (!this.started) {
-      this.started = true;
-      this.out.push(chunkEvent(this.id, this.created, this.model, { role: 'assistant', content: '' }, null));
-    }
-    this.out.push(chunkEvent(this.id, this.created, this.model, delta, finish));
-  }
-
-  private onEvent(event: EventSourceMessage): void {
+  protected onEvent(event: EventSourceMessage): void {
     if (this.ended) return;
     const body = parsed(event.data);
     const error = baiduErrorOf(body);

@@ -1,6 +1,6 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { anthropicRequest } from './anthropic';
-import { chunkEvent, isObject, nowSeconds, str, tokens, usageEvents, type Json, type StreamTranslator } from './wire';
+import { isObject, nowSeconds, str, tokens, usageEvents, type Json, EventTranslator } from './wire';
 
 /**
  * AWS Bedrock's Converse API (channel type 33, every model that is not Claude: Meta Llama, Mistral,
@@ -163,23 +163,16 @@ export function bedrockEmbeddingsOf(body: Json, model: string): Json | null {
  * Translates a ConverseStream, as bedrock.ts decodes it (`data: {"<event type>": <payload>}`,
  * exceptions as Anthropic-style `error` events), into OpenAI chunks, the usage chunk and `[DONE]`.
  */
-export class ConverseStream implements StreamTranslator {
-  private readonly out: string[] = [];
-  private readonly parser = createParser({ onEvent: (event) => this.onEvent(event) });
-  private readonly id = `chatcmpl-bedrock-${Date.now()}`;
-  private readonly created = nowSeconds();
-  private started = false;
+export class ConverseStream extends EventTranslator {
+  constructor(model: string) {
+    super(model, `chatcmpl-bedrock-${Date.now()}`);
+  }
+
   private finish: string | null = null;
   private usage: { prompt: number; completion: number } | null = null;
   /** OpenAI tool-call index of each Converse content block that is a tool use. */
   private readonly toolIndex = new Map<number, number>();
 
-  constructor(private readonly model: string) {}
-
-  feed(text: string): string {
-    if (text !== '') this.parser.feed(text);
-    return this.out.splice(0).join('');
-  }
 
   /**
    * The stream ended. Finished without its `metadata` event: the finish chunk and `[DONE]` without
@@ -191,15 +184,7 @@ export class ConverseStream implements StreamTranslator {
       this.out.push('data: [DONE]\n\n');
       this.finish = null;
     }
-    return this.out.splice(0).join('');
-  }
-
-  private push(delta: Json, finish: string | null = null): void {
-    if (!this.started) {
-      this.started = true;
-      this.out.push(chunkEvent(this.id, this.created, this.model, { role: 'assistant', content: '' }, null));
-    }
-    this.out.push(chunkEvent(this.id, this.created, this.model, delta, finish));
+    return this.flush();
   }
 
   private closeWith(usage: { prompt: number; completion: number }): void {
@@ -208,7 +193,7 @@ export class ConverseStream implements StreamTranslator {
     this.out.push(usageEvents(this.id, this.created, this.model, usage.prompt, usage.completion));
   }
 
-  private onEvent(event: EventSourceMessage): void {
+  protected onEvent(event: EventSourceMessage): void {
     let body: unknown;
     try {
       body = JSON.parse(event.data);

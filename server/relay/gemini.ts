@@ -1,6 +1,6 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { chunkEvent, contentText, imageOf, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, pushTurn, type Json, type NativeWire, type StreamTranslator, type Turn } from './wire';
+import { contentText, imageOf, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, pushTurn, type Json, type NativeWire, type Turn, EventTranslator } from './wire';
 
 /**
  * Google's Gemini API (channel type 24) as a native wire, from its public API reference:
@@ -231,25 +231,14 @@ function answerText(status: number, text: string, model: string): string {
 }
 
 /** Translates Gemini's `alt=sse` stream (whole answers as `data:` events, no end event). */
-class GeminiStream implements StreamTranslator {
-  private readonly out: string[] = [];
-  private readonly parser = createParser({ onEvent: (event) => this.onEvent(event) });
-  private readonly id = `chatcmpl-gemini-${Date.now()}`;
-  private readonly created = nowSeconds();
-  private model: string;
+class GeminiStream extends EventTranslator {
   private prompt = 0;
   private completion = 0;
-  private started = false;
   private finish: string | null = null;
   private calls = 0;
 
   constructor(model: string) {
-    this.model = model;
-  }
-
-  feed(text: string): string {
-    if (text !== '') this.parser.feed(text);
-    return this.out.splice(0).join('');
+    super(model, `chatcmpl-gemini-${Date.now()}`);
   }
 
   /** The stream ended: its finish reason and usage, then `[DONE]`; a stream that never finished is left to the pipeline. */
@@ -258,18 +247,10 @@ class GeminiStream implements StreamTranslator {
       this.push({}, this.finish);
       this.out.push(usageEvents(this.id, this.created, this.model, this.prompt, this.completion));
     }
-    return this.out.splice(0).join('');
+    return this.flush();
   }
 
-  private push(delta: Json, finish: string | null = null): void {
-    if (!this.started) {
-      this.started = true;
-      this.out.push(chunkEvent(this.id, this.created, this.model, { role: 'assistant', content: '' }, null));
-    }
-    this.out.push(chunkEvent(this.id, this.created, this.model, delta, finish));
-  }
-
-  private onEvent(event: EventSourceMessage): void {
+  protected onEvent(event: EventSourceMessage): void {
     let body: unknown;
     try {
       body = JSON.parse(event.data);

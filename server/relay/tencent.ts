@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { chunkEvent, contentText, isObject, nowSeconds, str, tokens, usageEvents, type Json, type NativeWire, type StreamTranslator } from './wire';
+import { contentText, isObject, nowSeconds, str, tokens, usageEvents, type Json, type NativeWire, EventTranslator } from './wire';
 
 /**
  * Tencent Hunyuan (channel type 23) as a native wire, from Tencent Cloud's public API reference
@@ -192,24 +192,13 @@ function answerStatus(status: number, text: string): number {
 }
 
 /** Translates Hunyuan's stream (`data:` objects with `Choices[].Delta`, no end event). */
-class TencentStream implements StreamTranslator {
-  private readonly out: string[] = [];
-  private readonly parser = createParser({ onEvent: (event) => this.onEvent(event) });
-  private id = `chatcmpl-hunyuan-${Date.now()}`;
-  private created = nowSeconds();
-  private readonly model: string;
+class TencentStream extends EventTranslator {
   private prompt = 0;
   private completion = 0;
-  private started = false;
   private finish: string | null = null;
 
   constructor(model: string) {
-    this.model = model;
-  }
-
-  feed(text: string): string {
-    if (text !== '') this.parser.feed(text);
-    return this.out.splice(0).join('');
+    super(model, `chatcmpl-hunyuan-${Date.now()}`);
   }
 
   /** The stream ended: its finish reason and usage, then `[DONE]`; a stream that never finished is left to the pipeline. */
@@ -218,18 +207,10 @@ class TencentStream implements StreamTranslator {
       this.push({}, this.finish);
       this.out.push(usageEvents(this.id, this.created, this.model, this.prompt, this.completion));
     }
-    return this.out.splice(0).join('');
+    return this.flush();
   }
 
-  private push(delta: Json, finish: string | null = null): void {
-    if (!this.started) {
-      this.started = true;
-      this.out.push(chunkEvent(this.id, this.created, this.model, { role: 'assistant', content: '' }, null));
-    }
-    this.out.push(chunkEvent(this.id, this.created, this.model, delta, finish));
-  }
-
-  private onEvent(event: EventSourceMessage): void {
+  protected onEvent(event: EventSourceMessage): void {
     if (event.data === '[DONE]') return;
     const body = parsed(event.data);
     if (!isObject(body)) {

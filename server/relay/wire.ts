@@ -1,3 +1,4 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { UpstreamResponse } from './upstreamClient';
 import type { RelayMode } from './types';
 
@@ -125,6 +126,46 @@ export function base64Embeddings(answer: Readonly<Json>): Json {
     return { ...item, embedding: Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64') };
   });
   return { ...answer, data };
+}
+
+/**
+ * The common part of a translator of a provider's server-sent events into OpenAI chunks: the
+ * events parsed as they arrive and handed to `onEvent`, and the chunks it `push`es (the first one
+ * preceded by the assistant role chunk) handed out by `feed` and `flush`.
+ */
+export abstract class EventTranslator implements StreamTranslator {
+  protected readonly out: string[] = [];
+  private readonly parser = createParser({ onEvent: (event) => this.onEvent(event) });
+  protected started = false;
+
+  protected constructor(
+    protected model: string,
+    protected id: string,
+    protected created = nowSeconds(),
+  ) {}
+
+  feed(text: string): string {
+    if (text !== '') this.parser.feed(text);
+    return this.flush();
+  }
+
+  abstract end(): string;
+
+  /** The events pushed since the last call. */
+  protected flush(): string {
+    return this.out.splice(0).join('');
+  }
+
+  /** One chunk of `delta` (and `finish`), after the role chunk when it is the first. */
+  protected push(delta: Json, finish: string | null = null): void {
+    if (!this.started) {
+      this.started = true;
+      this.out.push(chunkEvent(this.id, this.created, this.model, { role: 'assistant', content: '' }, null));
+    }
+    this.out.push(chunkEvent(this.id, this.created, this.model, delta, finish));
+  }
+
+  protected abstract onEvent(event: EventSourceMessage): void;
 }
 
 /** A UTF-8 text stream as it is (server-sent events). */
