@@ -2,6 +2,7 @@ import { channelTypeByValue, relaySupportOf } from '../../src/domain/channelType
 import { anthropicVersion, anthropicWire } from './anthropic';
 import { baiduAuthorizedUrl, baiduUrl, baiduWire } from './baidu';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
+import { cozeWire } from './coze';
 import { deeplWire } from './deepl';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import { signTencent, tencentCredentialMessage, tencentCredentialOf, tencentWire } from './tencent';
@@ -46,6 +47,7 @@ const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [24, geminiWire],
   [33, bedrockWire],
   [23, tencentWire],
+  [34, cozeWire],
   [38, deeplWire],
   [42, vertexWire],
 ]);
@@ -119,7 +121,7 @@ export function channelBaseUrl(channel: Pick<RelayChannel, 'type' | 'base_url'>)
 const isCloudflareGateway = (base: string): boolean => base.startsWith('https://gateway.ai.cloudflare.com');
 
 /** A JSON object, or null (an unparsable `config` is treated as empty, as one-api does). */
-function jsonObject(text: string | null): Readonly<Record<string, unknown>> | null {
+export function jsonObject(text: string | null): Readonly<Record<string, unknown>> | null {
   if (text === null || text === '') return null;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -211,6 +213,8 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
           credential === null ? Promise.reject(new Error(tencentCredentialMessage)) : Promise.resolve(signTencent(credential, url, headers, body, typeof region === 'string' ? region : '')),
       };
     }
+    case 34:
+      return mode === 'chat' ? { url: `${base}/v3/chat`, headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream' } } : null;
     case 38:
       return mode === 'chat' ? { url: `${base}/v2/translate`, headers: { Authorization: `DeepL-Auth-Key ${key}` } } : null;
     case 16:

@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
-import { isRelayableType, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from './adaptor';
+import { isRelayableType, jsonObject, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
 import { acrossChannels, fail, upstreamFailure, type Attempt } from './attempts';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
@@ -329,7 +329,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   let sentText = upstreamText;
   let usageHidden = usageChunkHidden;
   if (wire !== undefined) {
-    const translated = wire.requestBody(mode, parsedObject(upstreamText) ?? json, model);
+    const translated = wire.requestBody(mode, parsedObject(upstreamText) ?? json, model, jsonObject(channel.config));
     if ('invalid' in translated) {
       await refund(deps, reservation);
       return fail(relayError(400, translated.invalid, 'invalid_request', 'invalid_request_error'), false);

@@ -14,9 +14,15 @@ export interface NativeWire {
   readonly modes: ReadonlySet<RelayMode>;
   /**
    * The provider's request body for an OpenAI request (`json`, after model mapping and the
-   * channel's system prompt), or a message naming what cannot be translated.
+   * channel's system prompt), or a message naming what cannot be translated; `config` is the
+   * channel's config object (Coze's user id).
    */
-  requestBody(mode: RelayMode, json: Readonly<Record<string, unknown>>, model: string): { readonly body: string } | { readonly invalid: string };
+  requestBody(
+    mode: RelayMode,
+    json: Readonly<Record<string, unknown>>,
+    model: string,
+    config?: Readonly<Record<string, unknown>> | null,
+  ): { readonly body: string } | { readonly invalid: string };
   /** The OpenAI JSON text of a whole answer (status 200) or of an error answer (any status); `header` reads the answer's headers. */
   answerText(status: number, text: string, model: string, header?: (name: string) => string | null): string;
   /**

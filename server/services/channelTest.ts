@@ -4,7 +4,7 @@ import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyD
 import type { ChannelTestRun, ChannelTestRunRequest, ChannelTestRunResult, ChannelTestRunScope, ChannelTestRunStatus } from '../../src/domain/channel';
 import type { ChannelRow, Database } from '../db/schema';
 import type { ResolvedDeps } from '../http/env';
-import { isRelayableType, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
+import { isRelayableType, jsonObject, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
 import { mappedModel } from '../relay/request';
 import { recordNotFound } from './channel';
 import { channelDisabledText, channelEnabledText, channelStatusSubject, notifyRoot } from './notify';
@@ -131,7 +131,7 @@ export async function runTest(channel: TestableChannel, requestedModel: string, 
   const request = { model, messages: [{ role: 'user', content: prompt }] };
   // a native wire (Anthropic…) sends the provider's body and gives its answer back in OpenAI's format
   const wire = nativeWireOf(channel.type);
-  const translated = wire === undefined ? { body: JSON.stringify(request) } : wire.requestBody('chat', request, model);
+  const translated = wire === undefined ? { body: JSON.stringify(request) } : wire.requestBody('chat', request, model, jsonObject(channel.config));
   if ('invalid' in translated) return { ok: false, error: translated.invalid, upstream: null, model };
   let status: number;
   let text: string;

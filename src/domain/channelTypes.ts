@@ -176,7 +176,7 @@ const relaySupports: ReadonlyMap<number, RelaySupport> = new Map<number, RelaySu
   [18, 'none'],
   [21, 'none'],
   [23, 'native'],
-  [34, 'none'],
+  [34, 'native'],
   [38, 'native'],
   [42, 'native'],
   [43, 'none'],

@@ -250,7 +250,7 @@ export const NativeType: Story = {
 
 /** A type the gateway cannot relay chosen: a warning says requests to it are refused (it can still be saved). */
 export const NotRelayableType: Story = {
-  args: withType(34, { name: 'coze-bot' }),
+  args: withType(11, { name: 'palm' }),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const warning = c.getByRole('status');

@@ -234,18 +234,18 @@ export const BulkReportWithFailures: Story = {
   },
 };
 
-/** Channels of types the gateway cannot relay (Coze, Proxy): a text badge beside the type says so. */
+/** Channels of types the gateway cannot relay (Replicate, Proxy): a text badge beside the type says so. */
 const notRelayableRows = [
   ...channelRows.slice(0, 2),
-  { ...channelRows[0]!, id: 9, type: 34, name: 'coze-bot', models: 'bot-7380',  response_time: 0, test_time: 0 },
+  { ...channelRows[0]!, id: 9, type: 46, name: 'replicate-sdxl', models: 'stability-ai/sdxl',  response_time: 0, test_time: 0 },
   { ...channelRows[1]!, id: 8, type: 43, name: 'passthrough', models: '', response_time: 0, test_time: 0 },
 ];
 export const NotRelayableRows: Story = {
-  args: { table: tableState({ rows: notRelayableRows, shownCount: 4, loadedCount: 4 }), typeOptions: [1, 8, 34, 43] },
+  args: { table: tableState({ rows: notRelayableRows, shownCount: 4, loadedCount: 4 }), typeOptions: [1, 8, 43, 46] },
   play: async ({ canvasElement }) => {
     const table = within(within(canvasElement).getByRole('table', { name: '渠道' }));
     const row = (name: string) => within(table.getByText(name).closest('tr')!);
-    await expect(row('coze-bot').getByText('暂不支持转发')).toBeVisible();
+    await expect(row('replicate-sdxl').getByText('暂不支持转发')).toBeVisible();
     await expect(row('passthrough').getByText('仅限透明代理')).toBeVisible();
     await expect(row('openai-main').queryByText('暂不支持转发')).toBeNull();
     await expect(table.getAllByText(/暂不支持转发|仅限透明代理/)).toHaveLength(2);
