@@ -15,6 +15,7 @@ import { countPlan } from './tokenCount';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { ReservationGone } from './writtenReservations';
 import { relayError, type MediaMode, type RelayChannel, type RelayError, type Usage } from './types';
+import { isObject } from './wire';
 
 /**
  * The audio and image-edit relays (contract §4.5): `/v1/audio/speech` (JSON in, audio out),
@@ -47,7 +48,6 @@ export const maxSpeechInputBytes = 4096;
 /** The response formats of transcriptions and translations (json is the default). */
 export const transcriptFormats = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const invalid = (message: string, param: string): RelayError => ({ status: 400, error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } });
 

@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { contentText, isObject, nowSeconds, str, tokens, toolArguments, usageEvents, type Json, type NativeWire, EventTranslator } from './wire';
+import { contentText, isObject, parsedJson, nowSeconds, str, tokens, toolArguments, usageEvents, type Json, type NativeWire, EventTranslator } from './wire';
 
 /**
  * Baidu's Wenxin Qianfan API (channel type 15) as a native wire, from Baidu's public Qianfan
@@ -278,13 +278,6 @@ function baiduErrorOf(body: unknown): { readonly status: number; readonly error:
   return { status, error: { error: { message, type, param: '', code } } };
 }
 
-const parsed = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-};
 
 /** OpenAI's finish reason for Baidu's. */
 function finishReasonOf(body: Json, hasCall: boolean): string {
@@ -325,7 +318,7 @@ export function baiduCompletionOf(body: Json, model: string): Json {
 
 /** The OpenAI JSON text of a Baidu answer (chat or embeddings) or error. */
 function answerText(status: number, text: string, model: string): string {
-  const body = parsed(text);
+  const body = parsedJson(text);
   const error = baiduErrorOf(body);
   if (error !== null) return JSON.stringify(error.error);
   if (status !== 200 || !isObject(body)) return text;
@@ -338,7 +331,7 @@ function answerText(status: number, text: string, model: string): string {
 }
 
 /** The status an answer stands for: a 200 holding an error gets its error's. */
-const answerStatus = (status: number, text: string): number => (status === 200 ? (baiduErrorOf(parsed(text))?.status ?? 200) : status);
+const answerStatus = (status: number, text: string): number => (status === 200 ? (baiduErrorOf(parsedJson(text))?.status ?? 200) : status);
 
 /** Translates Baidu's chat stream (`data:` events with `result` pieces, the last `is_end`). */
 class BaiduStream extends EventTranslator {
@@ -356,7 +349,7 @@ class BaiduStream extends EventTranslator {
 
   protected onEvent(event: EventSourceMessage): void {
     if (this.ended) return;
-    const body = parsed(event.data);
+    const body = parsedJson(event.data);
     const error = baiduErrorOf(body);
     if (error !== null) {
       this.out.push(`data: ${JSON.stringify(error.error)}\n\n`);

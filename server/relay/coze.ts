@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { contentText, EventTranslator, isObject, nowSeconds, str, tokens, usageEvents, type Json, type NativeWire } from './wire';
+import { contentText, EventTranslator, isObject, parsedJson, nowSeconds, str, tokens, usageEvents, type Json, type NativeWire } from './wire';
 
 /**
  * Coze bots (channel type 34) as a native wire, from Coze's public API reference ("发起对话",
@@ -59,13 +59,6 @@ function cozeErrorOf(body: unknown): { readonly status: number; readonly error: 
   return { status, error: { error: { message: str(body.msg) === '' ? `Coze error ${code}` : str(body.msg), type, param: '', code } } };
 }
 
-const parsedJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-};
 
 /** What a whole Coze stream said: the answer's text, the usage, or the error that ended it. */
 interface CozeOutcome {

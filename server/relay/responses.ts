@@ -16,6 +16,7 @@ import { countPlan, type CountPlan } from './tokenCount';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { boundedUsage } from './usageBound';
 import { relayCorsHeaders, relayError, type RelayChannel, type Usage } from './types';
+import { isObject } from './wire';
 
 /**
  * `POST /v1/responses` (OpenAI's Responses API) passed through to channels whose upstream speaks
@@ -41,7 +42,6 @@ import { relayCorsHeaders, relayError, type RelayChannel, type Usage } from './t
 
 type Ctx = Context<RelayEnv>;
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 const count = (u: unknown): number => (typeof u === 'number' && Number.isFinite(u) && u > 0 ? Math.min(Math.trunc(u), 1e12) : 0);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

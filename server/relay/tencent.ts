@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayMode } from './types';
-import { contentText, isObject, nowSeconds, str, tokens, usageEvents, type Json, type NativeWire, EventTranslator } from './wire';
+import { contentText, isObject, parsedJson, nowSeconds, str, tokens, usageEvents, type Json, type NativeWire, EventTranslator } from './wire';
 
 /**
  * Tencent Hunyuan (channel type 23) as a native wire, from Tencent Cloud's public API reference
@@ -133,13 +133,6 @@ function tencentError(body: unknown): { readonly code: string; readonly message:
   return { code: str(body.Response.Error.Code), message: str(body.Response.Error.Message) };
 }
 
-const parsed = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
 
 /** OpenAI's finish reason for Hunyuan's (`sensitive`: the answer failed moderation). */
 const finishReasonOf = (reason: unknown): string | null => {
@@ -178,7 +171,7 @@ const errorText = (error: { readonly code: string; readonly message: string }): 
 
 /** The OpenAI JSON text of a Hunyuan answer or error. */
 function answerText(status: number, text: string, model: string): string {
-  const body = parsed(text);
+  const body = parsedJson(text);
   const error = tencentError(body);
   if (error !== null) return errorText(error);
   if (status !== 200 || !isObject(body) || !isObject(body.Response)) return text;
@@ -187,7 +180,7 @@ function answerText(status: number, text: string, model: string): string {
 
 /** The status of an answer: Tencent answers its errors with HTTP 200 and a `Response.Error`. */
 function answerStatus(status: number, text: string): number {
-  const error = tencentError(parsed(text));
+  const error = tencentError(parsedJson(text));
   return error === null ? status : tencentErrorStatus(error.code);
 }
 
@@ -212,7 +205,7 @@ class TencentStream extends EventTranslator {
 
   protected onEvent(event: EventSourceMessage): void {
     if (event.data === '[DONE]') return;
-    const body = parsed(event.data);
+    const body = parsedJson(event.data);
     if (!isObject(body)) {
       // not JSON: passed on as it is, for the pipeline to drop and count
       this.out.push(`data: ${event.data.replace(/\n/g, ' ')}\n\n`);

@@ -58,6 +58,14 @@ export interface StreamTranslator {
 }
 
 export type Json = Record<string, unknown>;
+/** The value JSON `text` holds, or null when it is not JSON. */
+export const parsedJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
 export const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
 export const str = (u: unknown): string => (typeof u === 'string' ? u : '');
 /** A whole non-negative number of tokens, or 0. */
