@@ -7,6 +7,7 @@ import { deeplWire } from './deepl';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import { signTencent, tencentCredentialMessage, tencentCredentialOf, tencentWire } from './tencent';
 import type { RelayChannel, RelayMode } from './types';
+import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { signVertex, vertexCredentialOf, vertexUrl, vertexWire } from './vertex';
 import type { NativeWire } from './wire';
 
@@ -82,6 +83,14 @@ export interface UpstreamTarget {
    * channel's credential; `url` is the same without the credential (for messages and logs).
    */
   readonly authorizedUrl?: () => Promise<string>;
+  /**
+   * For providers whose call is not one HTTP POST (a WebSocket conversation, a prediction that is
+   * created and then followed): makes the call with the signed `headers` and `body` and answers as
+   * one POST would, with the provider's answer in the grammar its wire reads (its stream as
+   * server-sent-event text). Rejects, like a failed POST, when the provider cannot be reached;
+   * stops when `signal` aborts.
+   */
+  readonly exchange?: (headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal) => Promise<UpstreamResponse>;
 }
 
 /** The URL a request is sent to: the target's, with its credential when it carries one. */
@@ -90,6 +99,12 @@ export const sentUrl = (target: UpstreamTarget): Promise<string> => (target.auth
 /** The headers a request is sent with: the target's, signed over the body when it signs. */
 export const sentHeaders = (target: UpstreamTarget, headers: Readonly<Record<string, string>>, body: string): Promise<Record<string, string>> =>
   target.sign === undefined ? Promise.resolve({ ...headers }) : target.sign(headers, body);
+
+/** Sends a relayed request: one POST to the target's URL, or the target's own exchange. */
+export const sendUpstream = async (target: UpstreamTarget, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> => {
+  const sent = await sentHeaders(target, headers, body);
+  return target.exchange === undefined ? postUpstream(await sentUrl(target), sent, body, signal) : target.exchange(sent, body, signal);
+};
 
 /** The channel columns the URL and headers depend on. */
 export type AdaptorChannel = Pick<RelayChannel, 'type' | 'key' | 'base_url' | 'other' | 'config'>;

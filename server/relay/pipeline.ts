@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
-import { isRelayableType, jsonObject, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from './adaptor';
+import { isRelayableType, jsonObject, nativeWireOf, sendUpstream, unsupportedTypeMessage, upstreamTarget } from './adaptor';
 import { sendRelayError } from './auth';
 import { acrossChannels, fail, upstreamFailure, type Attempt } from './attempts';
 import { afterAnswer, refund, reserve, reserveUpTo, settle } from './billing';
@@ -14,7 +14,7 @@ import type { Reservation } from './reservations';
 import { openEventSink, type EventSink } from './eventSink';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
-import { postUpstream, type UpstreamResponse } from './upstreamClient';
+import type { UpstreamResponse } from './upstreamClient';
 import { base64Embeddings, translatedResponse } from './wire';
 import { anthropicMessageText, MessagesStream } from './messagesApi';
 import { CompletionCounter, countPlan, inputPlan, planBounds, planChars, promptPlan, type CountPlan } from './tokenCount';
@@ -384,7 +384,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
 
   let upstream: UpstreamResponse;
   try {
-    upstream = await postUpstream(await sentUrl(target), await sentHeaders(target, headers, sentText), sentText, abort.signal);
+    upstream = await sendUpstream(target, headers, sentText, abort.signal);
     if (wire !== undefined) upstream = await translatedResponse(upstream, wire, model, req.stream);
   } catch (error) {
     return refunded(abortedFailure(error));

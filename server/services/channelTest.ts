@@ -137,7 +137,10 @@ export async function runTest(channel: TestableChannel, requestedModel: string, 
   let text: string;
   try {
     const sent = await sentHeaders(target, { ...headers, 'Content-Type': 'application/json' }, translated.body);
-    const response = await fetch(await sentUrl(target), { method: 'POST', headers: sent, body: translated.body, signal });
+    const response =
+      target.exchange === undefined
+        ? await fetch(await sentUrl(target), { method: 'POST', headers: sent, body: translated.body, signal })
+        : await target.exchange(sent, translated.body, signal ?? new AbortController().signal);
     status = response.status;
     text = await response.text();
     if (wire !== undefined) {
