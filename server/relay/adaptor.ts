@@ -10,12 +10,13 @@ import type { RelayChannel, RelayMode } from './types';
 import { postUpstream, type UpstreamResponse } from './upstreamClient';
 import { signVertex, vertexCredentialOf, vertexUrl, vertexWire } from './vertex';
 import type { NativeWire } from './wire';
+import { sparkTarget, xunfeiWire } from './xunfei';
 
 /**
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
- * AWS Bedrock, Vertex AI, Baidu, Tencent, DeepL) also
+ * AWS Bedrock, Vertex AI, Baidu, Xunfei Spark, Tencent, Coze, DeepL) also
  * translate the body and the answer (server/relay/wire.ts). Which types are relayed and how is
  * `relaySupportOf` (src/domain/channelTypes.ts), which the console shows too; the types it says
  * `none` are refused: the relay and the channel test answer `unsupportedTypeMessage` for them.
@@ -45,6 +46,7 @@ export const compatiblePathTypes = (): readonly number[] => [...compatiblePaths.
 const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [14, anthropicWire],
   [15, baiduWire],
+  [18, xunfeiWire],
   [24, geminiWire],
   [33, bedrockWire],
   [23, tencentWire],
@@ -228,6 +230,9 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
           credential === null ? Promise.reject(new Error(tencentCredentialMessage)) : Promise.resolve(signTencent(credential, url, headers, body, typeof region === 'string' ? region : '')),
       };
     }
+    case 18:
+      // a WebSocket conversation (server/relay/xunfei.ts); the type has no default base URL
+      return mode === 'chat' ? sparkTarget(base, channel.key, channel.other, model) : null;
     case 34:
       return mode === 'chat' ? { url: `${base}/v3/chat`, headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream' } } : null;
     case 38:

@@ -173,7 +173,7 @@ const relaySupports: ReadonlyMap<number, RelaySupport> = new Map<number, RelaySu
   [37, 'compatible'],
   [11, 'none'],
   [15, 'native'],
-  [18, 'none'],
+  [18, 'native'],
   [21, 'none'],
   [23, 'native'],
   [34, 'native'],
