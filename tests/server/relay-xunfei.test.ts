@@ -44,6 +44,7 @@ const faults = {
   midway: { account: account('midway'), behaviour: { kind: 'errorMidway', code: 10014, message: 'the output was refused by the audit' } },
   drop: { account: account('drop'), behaviour: { kind: 'drop' } },
   malformed: { account: account('malformed'), behaviour: { kind: 'malformed' } },
+  slow: { account: account('slow'), behaviour: { kind: 'slow' } },
 } as const;
 type Fault = keyof typeof faults;
 const faultModels: Readonly<Record<Fault, string>> = {
@@ -53,6 +54,7 @@ const faultModels: Readonly<Record<Fault, string>> = {
   midway: 'SparkDesk-v3.5',
   drop: 'SparkDesk-v4.0',
   malformed: 'Spark-Pro-128K',
+  slow: 'Spark-Max-32K',
 };
 const quotaOf = (prompt: number, completion: number): number => Math.ceil((prompt + completion * completionRatio) * ratio);
 const fullQuota = quotaOf(sparkUsage.prompt_tokens, sparkUsage.completion_tokens);
@@ -310,11 +312,17 @@ for (const target of dbTargets) {
     });
 
     it('closes the socket when the client leaves mid-stream, billing what was delivered', async () => {
-      const id = channels.get('drop')!;
+      const id = channels.get('slow')!;
       const before = await snapshot(id);
-      const stream = await sdk.chat.completions.create({ model: faultModels.drop, messages: [{ role: 'user', content: 'Hi' }], stream: true });
-      stream.controller.abort();
-      await eventually(async () => upstream.requests.length === 1 && upstream.closedEarly >= 1, 'the socket closed');
+      const stream = await sdk.chat.completions.create({ model: faultModels.slow, messages: [{ role: 'user', content: 'Hi' }], stream: true });
+      let text = '';
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        if (text !== '') break;
+      }
+      expect(text).toBe(sparkPieces('max-32k')[0]);
+      expect(upstream.closedEarly).toBe(0);
+      await eventually(() => Promise.resolve(upstream.requests.length === 1 && upstream.closedEarly >= 1), 'the socket closed');
       await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
       const after = await snapshot(id);
       expect(after.token.remainQuota).toBe(before.token.remainQuota - (before.user.quota - after.user.quota));

@@ -232,7 +232,8 @@ export const TypePicker: Story = {
     await expect(option('14')).toHaveTextContent('Anthropic（原生适配）');
     await expect(option('16')).toHaveTextContent('智谱 ChatGLM（OpenAI 兼容接口）');
     await expect(option('42')).toHaveTextContent('VertexAI（原生适配）');
-    await expect(option('18')).toHaveTextContent('讯飞星火认知（暂不支持转发）');
+    await expect(option('18')).toHaveTextContent('讯飞星火认知（原生适配）');
+    await expect(option('21')).toHaveTextContent('知识库：AI Proxy（暂不支持转发）');
     await expect(option('43')).toHaveTextContent('Proxy（仅限透明代理）');
     await expect(c.getByText(/转发方式：OpenAI 格式/)).toBeVisible();
   },

@@ -20,7 +20,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
  *   total_tokens}}}}`, status 0 first, 1 between, 2 last (with the usage), then the socket closes;
  *   with functions, one last frame whose text item carries `function_call: {name, arguments}`.
  * Faults per APIKey: an error frame first (a code), an error frame after two pieces, a socket
- * dropped after two pieces, a text frame that is not JSON between the pieces.
+ * dropped after two pieces, a text frame that is not JSON between the pieces, an answer that
+ * stops after its first piece (for a client that leaves).
  *
  * Deterministic: the answer is `sparkReply(domain)` in `sparkPieces(domain)`.
  */
@@ -30,7 +31,8 @@ export type SparkBehaviour =
   | { readonly kind: 'errorFrame'; readonly code: number; readonly message: string }
   | { readonly kind: 'errorMidway'; readonly code: number; readonly message: string }
   | { readonly kind: 'drop' }
-  | { readonly kind: 'malformed' };
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'slow' };
 
 export interface SparkAccount {
   readonly appId: string;
@@ -123,7 +125,7 @@ export async function startSparkUpstream(): Promise<SparkUpstream> {
     ws.once('message', (data) => {
       let frame: Record<string, unknown>;
       try {
-        frame = JSON.parse(String(data)) as Record<string, unknown>;
+        frame = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : '') as Record<string, unknown>;
       } catch {
         done = true;
         ws.send(JSON.stringify({ header: { code: 10003, message: 'the message is not JSON', sid: 'sid-bad', status: 2 } }));
@@ -160,6 +162,10 @@ export async function startSparkUpstream(): Promise<SparkUpstream> {
         ws.send(answer(0, 0, { content: '' }));
         ws.send(answer(2, 1, { content: '', content_type: 'function_call', function_call: sparkCall }, true));
         ws.close();
+        return;
+      }
+      if (behaviour.kind === 'slow') {
+        ws.send(answer(0, 0, { content: pieces[0] ?? '' }));
         return;
       }
       pieces.forEach((piece, i) => {
