@@ -28,6 +28,10 @@ import { contentText, EventTranslator, isObject, nowSeconds, parsedJson, str, to
  *   v1.1 → `lite` (Spark Lite; the 2023 docs name it `general`), v2.1 → `generalv2`,
  *   v3.1 → `generalv3` (Spark Pro), v3.5 → `generalv3.5` (Spark Max), v4.0 → `4.0Ultra`,
  *   pro-128k → `/chat/pro-128k` `pro-128k`, max-32k → `/chat/max-32k` `max-32k`.
+ * Functions: the docs of 2023–2024 give Spark v3.0+ (Max, 4.0 Ultra) `payload.functions.text` and
+ * answer a call as a text item with `function_call: {name, arguments}`; the current WebSocket page
+ * sends Function Call users to the HTTP protocol, so a channel may answer in plain text instead.
+ * Tool results are sent as `tool` turns (the WebSocket docs name only system, user, assistant).
  * The exchange hands the answer frames on as server-sent-event text (`data: <frame>\n\n`), which
  * this wire's translator reads as it arrives and `answerText` assembles into a whole answer.
  */
