@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -9,6 +7,7 @@ import { bootstrap } from '../../server/db/bootstrap';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect';
 import { migrate } from '../../server/db/migrate';
 import { closedPort, createRelayChannel, createRelayToken, createRelayUser, eventually, setRelayOptions, testModelRatio } from './support/relayFixtures';
+import { GatewayProcess } from './support/gatewayProcess';
 import { startLoopbackServer, type LoopbackServer } from './support/loopbackServer';
 import { dbTargets, type TestDatabase } from './support/targets';
 
@@ -25,59 +24,12 @@ const respModel = 'gpt-4o-mini';
 const userStart = 5_000_000;
 const tokenStart = 4_000_000;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The gateway as a child process on a fixed port. */
-class Gateway {
-  child: ChildProcess | null = null;
-  output = '';
-  constructor(
-    readonly port: number,
-    readonly env: Readonly<Record<string, string>>,
-  ) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: process.cwd(), env: { ...process.env, ...this.env, PORT: String(this.port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    const collect = (chunk: Buffer): void => {
-      this.output = (this.output + chunk.toString()).slice(-20_000);
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    // a busy machine compiles the server slowly
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`gateway exited at start (${child.exitCode}):\n${this.output}`);
-      try {
-        if ((await fetch(`${this.url}/api/status`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await sleep(50);
-    }
-    throw new Error(`gateway did not start:\n${this.output}`);
-  }
-
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = null;
-    if (child === null || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
-
 for (const target of dbTargets) {
   describe.skipIf(target.skipReason !== null)(`a gateway killed mid-proxy and mid-/v1/responses stream — ${target.label}`, () => {
     let testDb: TestDatabase;
     let handle: DatabaseHandle;
     let upstream: LoopbackServer;
-    let gateway: Gateway;
+    let gateway: GatewayProcess;
     let userId: number;
     let token: { id: number; key: string; name: string };
     let proxyChannel: number;
@@ -111,12 +63,12 @@ for (const target of dbTargets) {
       token = await createRelayToken(handle.db, { userId, name: 'crashed-token', remainQuota: tokenStart });
       proxyChannel = await createRelayChannel(handle.db, { key: 'up-proxy', baseUrl: `${upstream.url}/base`, models: '', type: 43 });
       respChannel = await createRelayChannel(handle.db, { key: 'up-resp', baseUrl: upstream.url, models: respModel, type: 1 });
-      gateway = new Gateway(await closedPort(), env);
+      gateway = new GatewayProcess(await closedPort(), env);
       await gateway.start();
     }, 120_000);
 
     afterAll(async () => {
-      await gateway?.kill();
+      await gateway?.stop('SIGKILL');
       await handle?.close();
       await upstream?.close();
       await testDb?.dispose();
@@ -156,7 +108,7 @@ for (const target of dbTargets) {
         expect((await quotas()).user[0]).toBeLessThan(userStart);
       }
 
-      await gateway.kill();
+      await gateway.stop('SIGKILL');
       expect(await proxied).toBe('cut');
       await expect(reader.read()).rejects.toThrow();
 
