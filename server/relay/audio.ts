@@ -252,7 +252,7 @@ async function attempt(req: MediaRequest, channel: RelayChannel): Promise<Attemp
       const idle = setTimeout(() => abort.abort(new TimeoutAbort(`upstream sent nothing for ${timeoutMs / 1000} s`)), timeoutMs);
       return upstream.read().finally(() => clearTimeout(idle));
     };
-    return { ok: true, response: c.body(speechStream(req, { ...upstream, read: bounded }, reservation, () => bill(price.right.quota, price.right.usage)), 200, { 'Content-Type': contentType === '' ? 'application/octet-stream' : contentType }) };
+    return { ok: true, response: c.body(speechStream(req, { ...upstream, read: bounded }, () => bill(price.right.quota, price.right.usage)), 200, { 'Content-Type': contentType === '' ? 'application/octet-stream' : contentType }) };
   }
 
   let text: string;
@@ -294,12 +294,12 @@ function parsedObject(text: string): Record<string, unknown> | null {
 }
 
 /**
- * The speech audio passed through as it arrives. Billed once the upstream finished it, or when the
- * client leaves (the upstream produced it); an upstream that breaks off refunds (the client's body
- * ends with an error).
+ * The speech audio passed through as it arrives, billed exactly once at its fixed price (§4.5:
+ * pre-charged exactly and final, as the upstream charges for the input it read): when the upstream
+ * finished, when the client leaves, and when the upstream breaks off (the client's body then ends
+ * with an error, never as a clean end of a truncated file).
  */
-function speechStream(req: MediaRequest, upstream: UpstreamResponse, reservation: Reservation, bill: () => void): ReadableStream<Uint8Array> {
-  const { deps } = req.c.var;
+function speechStream(req: MediaRequest, upstream: UpstreamResponse, bill: () => void): ReadableStream<Uint8Array> {
   let settled = false;
   const once = (work: () => void): void => {
     if (settled) return;
@@ -313,7 +313,7 @@ function speechStream(req: MediaRequest, upstream: UpstreamResponse, reservation
         chunk = await upstream.read();
       } catch (error) {
         console.warn(`[relay] request ${req.requestId}: speech stream interrupted: ${errorText(error)}`);
-        once(() => afterAnswer(deps.db, refund(deps, reservation).catch((e: unknown) => console.error(`[relay] refund of request ${req.requestId} failed:`, e))));
+        once(bill);
         controller.error(error);
         return;
       }

@@ -36,7 +36,9 @@ import { relayCorsHeaders, relayError, type RelayCaller, type RelayChannel, type
  *   (`proxy <METHOD> <path>`, no query: it may carry secrets); an upstream that does not answer,
  *   times out or answers 5xx is refunded and not logged.
  * The target cannot leave the channel's base URL: it is appended to it as text (never resolved as
- * a URL reference), and the resulting URL must keep the base's origin and path prefix.
+ * a URL reference), the resulting URL must keep the base's origin and path prefix, and no segment
+ * after the prefix may be `..` once percent-decoded (`..%2f`, `%2e%2e%5c`: an upstream behind a
+ * decoding proxy would resolve them).
  */
 
 type Ctx = Context<RelayEnv>;
@@ -50,7 +52,7 @@ export const proxyChannelType = 43;
 /** The request path prefix before the channel id. */
 const proxyPrefix = /^\/v1\/oneapi\/proxy\/[^/]*/;
 
-/** Request headers not forwarded (hop-by-hop, recomputed, or the caller's own gateway credential). */
+/** Request headers not forwarded (hop-by-hop, recomputed, or the caller's own gateway credentials: its token and the console's session cookie). */
 const droppedRequestHeaders: ReadonlySet<string> = new Set([
   'host',
   'content-length',
@@ -63,6 +65,7 @@ const droppedRequestHeaders: ReadonlySet<string> = new Set([
   'proxy-authorization',
   'proxy-connection',
   'authorization',
+  'cookie',
 ]);
 
 /** Answer headers not passed back (hop-by-hop). */
@@ -93,7 +96,24 @@ export function proxiedUrl(base: string, target: string): URL | null {
   if (url.origin !== baseUrl.origin || url.username !== baseUrl.username || url.password !== baseUrl.password) return null;
   const prefix = baseUrl.pathname.replace(/\/+$/, '');
   if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return null;
+  // `..%2f` and `..%5c` survive URL parsing as one segment, but an upstream (or a proxy before it)
+  // that decodes them before resolving dot segments would leave the base: refused too.
+  if (decodedSegments(url.pathname.slice(prefix.length)).includes('..')) return null;
   return url;
+}
+
+/** The segments of a path once percent-decoded, split on slashes and backslashes. */
+function decodedSegments(path: string): string[] {
+  let decoded = path;
+  // twice: `%252e` decoded once by a proxy and once by the upstream
+  for (let i = 0; i < 2; i += 1) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      decoded = decoded.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
+    }
+  }
+  return decoded.split(/[/\\]/);
 }
 
 /** The channel of the path, if the caller may proxy to it. */
