@@ -13,7 +13,12 @@ import { contentText, isObject, parsedJson, nowSeconds, str, tokens, usageEvents
  *   TC3-HMAC-SHA256 (service `hunyuan`) over `content-type` and `host`; a channel's base URL
  *   replaces the host;
  * - the body is `{Model, Messages: [{Role, Content}], Stream, Temperature, TopP}` (roles system,
- *   user, assistant; text only);
+ *   user, assistant, tool; text only), with OpenAI's tools as `Tools: [{Type: "function",
+ *   Function: {Name, Description, Parameters}}]` (`Parameters` the JSON schema as a string),
+ *   `tool_choice` as `ToolChoice` `none` / `auto` / `custom` with `CustomTool`, tool results as
+ *   `{Role: "tool", Content, ToolCallId}` and an assistant's calls as `ToolCalls: [{Id, Type,
+ *   Function: {Name, Arguments}}]`; answers carry `Message.ToolCalls` (streamed:
+ *   `Delta.ToolCalls`, pieces of one call sharing its `Id`) and `FinishReason: "tool_calls"`;
  * - an answer is `{"Response": {Id, Created, Choices: [{Message, FinishReason}], Usage:
  *   {PromptTokens, CompletionTokens, TotalTokens}, RequestId}}`; a stream is server-sent events
  *   whose `data:` objects carry `Choices[].Delta` and the usage so far, the last one a
@@ -89,6 +94,41 @@ export function signTencent(credential: TencentCredential, url: string, headers:
   return out;
 }
 
+/** Hunyuan's `Tools` entry for an OpenAI tool (`Parameters` is the JSON schema as text), or a message naming what is wrong. */
+function tencentTool(tool: unknown, at: string): Json | string {
+  if (!isObject(tool) || tool.type !== 'function' || !isObject(tool.function) || str(tool.function.name) === '') {
+    return `${at}: every tool must be {"type": "function", "function": {"name": …}} for this channel (Tencent Hunyuan)`;
+  }
+  const fn = tool.function;
+  const out: Json = { Name: str(fn.name), Parameters: JSON.stringify(isObject(fn.parameters) ? fn.parameters : { type: 'object', properties: {} }) };
+  if (str(fn.description) !== '') out.Description = str(fn.description);
+  return { Type: 'function', Function: out };
+}
+
+/** Hunyuan's `ToolCalls` for an OpenAI assistant message's `tool_calls`. */
+function tencentToolCalls(calls: readonly unknown[]): Json[] {
+  return calls.filter(isObject).map((call) => {
+    const fn = isObject(call.function) ? call.function : {};
+    const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {});
+    return { Id: str(call.id), Type: 'function', Function: { Name: str(fn.name), Arguments: args } };
+  });
+}
+
+/**
+ * Hunyuan's `ToolChoice` (and `CustomTool`) for OpenAI's `tool_choice`: `none` and `auto` as they
+ * are, a named function as `custom` with that tool; `required` has no counterpart.
+ */
+function tencentToolChoice(choice: unknown, tools: readonly Json[]): Json | string {
+  if (choice === undefined || choice === null) return {};
+  if (choice === 'none' || choice === 'auto') return { ToolChoice: choice };
+  if (choice === 'required') return 'tool_choice: "required" is not supported by this channel (Tencent Hunyuan); use "auto", "none" or a named function';
+  const name = isObject(choice) && isObject(choice.function) ? str(choice.function.name) : '';
+  if (name === '') return 'tool_choice: must be "none", "auto" or {"type": "function", "function": {"name": …}}';
+  const tool = tools.find((t) => isObject(t.Function) && t.Function.Name === name);
+  if (tool === undefined) return `tool_choice: the function ${JSON.stringify(name)} is not among the tools`;
+  return { ToolChoice: 'custom', CustomTool: tool };
+}
+
 /** Hunyuan's ChatCompletions body for an OpenAI chat request, or a message naming what cannot be sent. */
 export function tencentRequest(json: Readonly<Json>, model: string): Json | string {
   const messages = Array.isArray(json.messages) ? (json.messages as unknown[]) : [];
@@ -96,17 +136,38 @@ export function tencentRequest(json: Readonly<Json>, model: string): Json | stri
   for (const message of messages) {
     if (!isObject(message)) return 'messages: every message must be an object';
     const role = str(message.role) === 'developer' ? 'system' : str(message.role);
-    if (role !== 'system' && role !== 'user' && role !== 'assistant') return `messages: the role ${JSON.stringify(message.role)} is not supported by this channel (Tencent Hunyuan)`;
+    if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool') {
+      return `messages: the role ${JSON.stringify(message.role)} is not supported by this channel (Tencent Hunyuan)`;
+    }
     if (Array.isArray(message.content) && message.content.some((part) => !isObject(part) || part.type !== 'text')) {
       return 'messages: this channel (Tencent Hunyuan) takes text content only';
     }
-    out.push({ Role: role, Content: contentText(message.content) });
+    const turn: Json = { Role: role, Content: contentText(message.content) };
+    if (role === 'tool') {
+      if (str(message.tool_call_id) === '') return 'messages: a tool message needs its tool_call_id';
+      turn.ToolCallId = str(message.tool_call_id);
+    }
+    if (role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) turn.ToolCalls = tencentToolCalls(message.tool_calls);
+    out.push(turn);
   }
   if (out.length === 0) return 'messages: at least one message is required';
-  if (Array.isArray(json.tools) && json.tools.length > 0) return 'tools are not supported by this channel (Tencent Hunyuan) yet';
   const body: Json = { Model: model, Messages: out, Stream: json.stream === true };
   if (typeof json.temperature === 'number') body.Temperature = json.temperature;
   if (typeof json.top_p === 'number') body.TopP = json.top_p;
+  if (Array.isArray(json.tools) && json.tools.length > 0) {
+    const tools: Json[] = [];
+    for (const [i, tool] of json.tools.entries()) {
+      const translated = tencentTool(tool, `tools[${i}]`);
+      if (typeof translated === 'string') return translated;
+      tools.push(translated);
+    }
+    body.Tools = tools;
+    const choice = tencentToolChoice(json.tool_choice, tools);
+    if (typeof choice === 'string') return choice;
+    Object.assign(body, choice);
+  } else if (json.tool_choice !== undefined && json.tool_choice !== null && json.tool_choice !== 'none' && json.tool_choice !== 'auto') {
+    return 'tool_choice: a named or required tool needs tools';
+  }
   return body;
 }
 
@@ -140,6 +201,7 @@ const finishReasonOf = (reason: unknown): string | null => {
   if (r === '') return null;
   if (r === 'sensitive') return 'content_filter';
   if (r === 'length') return 'length';
+  if (r === 'tool_calls') return 'tool_calls';
   return 'stop';
 };
 
@@ -148,11 +210,22 @@ const usageOfTencent = (body: Json): { prompt: number; completion: number } => {
   return { prompt: tokens(usage.PromptTokens), completion: tokens(usage.CompletionTokens) };
 };
 
+/** OpenAI's `tool_calls` for Hunyuan's `ToolCalls` (`[{Id, Type, Function: {Name, Arguments}}]`). */
+function openAiToolCalls(calls: unknown): Json[] {
+  if (!Array.isArray(calls)) return [];
+  return calls.filter(isObject).map((call) => {
+    const fn = isObject(call.Function) ? call.Function : {};
+    return { id: str(call.Id), type: 'function', function: { name: str(fn.Name), arguments: str(fn.Arguments) } };
+  });
+}
+
 /** OpenAI's `chat.completion` for Hunyuan's `Response`. */
 export function tencentCompletionOf(response: Json, model: string): Json {
   const choices = (Array.isArray(response.Choices) ? response.Choices.filter(isObject) : []).map((choice, i) => {
     const message = isObject(choice.Message) ? choice.Message : {};
-    return { index: typeof choice.Index === 'number' ? choice.Index : i, message: { role: 'assistant', content: str(message.Content) }, finish_reason: finishReasonOf(choice.FinishReason) ?? 'stop' };
+    const calls = openAiToolCalls(message.ToolCalls);
+    const out: Json = calls.length > 0 ? { role: 'assistant', content: str(message.Content) === '' ? null : str(message.Content), tool_calls: calls } : { role: 'assistant', content: str(message.Content) };
+    return { index: typeof choice.Index === 'number' ? choice.Index : i, message: out, finish_reason: finishReasonOf(choice.FinishReason) ?? (calls.length > 0 ? 'tool_calls' : 'stop') };
   });
   const { prompt, completion } = usageOfTencent(response);
   return {
@@ -189,6 +262,8 @@ class TencentStream extends EventTranslator {
   private prompt = 0;
   private completion = 0;
   private finish: string | null = null;
+  /** The OpenAI index of each tool call seen, by Hunyuan's `Id` (its pieces share the `Id`). */
+  private readonly calls = new Map<string, { readonly index: number; named: boolean }>();
 
   constructor(model: string) {
     super(model, `chatcmpl-hunyuan-${Date.now()}`);
@@ -201,6 +276,30 @@ class TencentStream extends EventTranslator {
       this.out.push(usageEvents(this.id, this.created, this.model, this.prompt, this.completion));
     }
     return this.flush();
+  }
+
+  /**
+   * One piece of a streamed tool call as OpenAI's `delta.tool_calls`: the first piece of an `Id`
+   * with its id, type and name, the next ones with the rest of the arguments (Hunyuan: "merge
+   * the Type, Name and Arguments of the pieces by Id").
+   */
+  private toolCall(call: Json): void {
+    const id = str(call.Id) === '' ? `call_${this.calls.size}` : str(call.Id);
+    const fn = isObject(call.Function) ? call.Function : {};
+    const name = str(fn.Name);
+    const args = str(fn.Arguments);
+    const seen = this.calls.get(id);
+    if (seen === undefined) {
+      this.calls.set(id, { index: this.calls.size, named: name !== '' });
+      this.push({ tool_calls: [{ index: this.calls.size - 1, id, type: 'function', function: { name, arguments: args } }] });
+      return;
+    }
+    const piece: Json = { arguments: args };
+    if (!seen.named && name !== '') {
+      piece.name = name;
+      seen.named = true;
+    }
+    if (args !== '' || piece.name !== undefined) this.push({ tool_calls: [{ index: seen.index, function: piece }] });
   }
 
   protected onEvent(event: EventSourceMessage): void {
@@ -225,6 +324,7 @@ class TencentStream extends EventTranslator {
     if (choice === undefined) return;
     const delta = isObject(choice.Delta) ? choice.Delta : {};
     if (str(delta.Content) !== '') this.push({ content: str(delta.Content) });
+    if (Array.isArray(delta.ToolCalls)) for (const call of delta.ToolCalls.filter(isObject)) this.toolCall(call);
     const finish = finishReasonOf(choice.FinishReason);
     if (finish !== null) this.finish = finish;
   }

@@ -196,13 +196,27 @@ export const typesWithRelaySupport = (support: RelaySupport): readonly number[] 
 /** Type 43 (Proxy) forwards only through the transparent /v1/oneapi/proxy route, never /v1/chat/completions. */
 const proxyOnlyType = 43;
 
-/** The label key of a type's relay support (type 43 gets its own: it is the transparent proxy). */
-export const relaySupportKey = (value: number): MessageKey =>
-  value === proxyOnlyType ? 'domain.channelType.relay.proxy' : `domain.channelType.relay.${relaySupportOf(value)}`;
+/**
+ * The `none` types whose refusal has a reason of its own, shown instead of the generic one: 11
+ * PaLM2 (Google retired the PaLM API: there is no upstream left) and 21 AI Proxy library (AI
+ * Proxy publishes no documentation of its knowledge-base question API to translate to).
+ */
+const noRelayReasons: ReadonlySet<number> = new Set([11, 21]);
+const hasNoRelayReason = (value: number): boolean => relaySupportOf(value) === 'none' && noRelayReasons.has(value);
 
-/** The longer explanation shown in the form under the chosen type. */
-export const relaySupportHintKey = (value: number): MessageKey =>
-  value === proxyOnlyType ? 'domain.channelType.relayHint.proxy' : `domain.channelType.relayHint.${relaySupportOf(value)}`;
+/** The label key of a type's relay support (type 43 gets its own: it is the transparent proxy; 11 and 21 say why they are not relayed). */
+export const relaySupportKey = (value: number): MessageKey => {
+  if (value === proxyOnlyType) return 'domain.channelType.relay.proxy';
+  if (hasNoRelayReason(value)) return `domain.channelType.relay.none.${value}` as MessageKey;
+  return `domain.channelType.relay.${relaySupportOf(value)}`;
+};
+
+/** The longer explanation shown in the form under the chosen type (and as the list's hint). */
+export const relaySupportHintKey = (value: number): MessageKey => {
+  if (value === proxyOnlyType) return 'domain.channelType.relayHint.proxy';
+  if (hasNoRelayReason(value)) return `domain.channelType.relayHint.none.${value}` as MessageKey;
+  return `domain.channelType.relayHint.${relaySupportOf(value)}`;
+};
 
 const balanceUnits: ReadonlyMap<number, BalanceUnit> = new Map<number, BalanceUnit>([
   [1, 'usd'],

@@ -16,7 +16,7 @@ import {
   type QuotaSnapshot,
   type RelayToken,
 } from './support/relayFixtures';
-import { startTencentUpstream, tencentPieces, tencentReply, tencentUsage, type TencentUpstream } from './support/tencentUpstream';
+import { startTencentUpstream, tencentPieces, tencentReply, tencentToolArguments, tencentUsage, type TencentUpstream } from './support/tencentUpstream';
 import { setupSuite } from './support/suite';
 import { dbTargets } from './support/targets';
 
@@ -27,7 +27,9 @@ import { dbTargets } from './support/targets';
  * streamed) translated back and billed exactly, Tencent's errors (answered with HTTP 200) turned
  * into OpenAI errors with a fitting status and refunded, stream faults (a dropped connection, an
  * error event) ending in an error with the delivered part billed, a malformed event dropped, an
- * incomplete key refused before anything is sent; and the channel test. The signer itself is
+ * incomplete key refused before anything is sent; function calling (tools, tool_choice, tool
+ * results and an assistant's calls translated; calls answered whole and streamed); and the
+ * channel test. The signer itself is
  * checked against the worked example of Tencent's "Signature v3" page.
  */
 
@@ -186,6 +188,97 @@ for (const target of dbTargets) {
       expect(usage).toEqual({ prompt_tokens: tencentUsage.PromptTokens, completion_tokens: tencentUsage.CompletionTokens, total_tokens: tencentUsage.TotalTokens });
       expect(sent().json).toMatchObject({ Stream: true });
       await expectCharged(before, fullQuota);
+    });
+
+    const weather: OpenAI.ChatCompletionTool = {
+      type: 'function',
+      function: { name: 'get_weather', description: 'The weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    };
+    const clock: OpenAI.ChatCompletionTool = { type: 'function', function: { name: 'get_time' } };
+
+    it('sends OpenAI tools and a named tool_choice as Tools / custom CustomTool, and answers the call as tool_calls, billed', async () => {
+      const before = await snapshot();
+      const answer = await sdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        tools: [clock, weather],
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      });
+      const tencentWeather = { Type: 'function', Function: { Name: 'get_weather', Description: 'The weather of a city', Parameters: JSON.stringify(weather.function.parameters) } };
+      expect(sent().json).toMatchObject({
+        Tools: [{ Type: 'function', Function: { Name: 'get_time', Parameters: '{"type":"object","properties":{}}' } }, tencentWeather],
+        ToolChoice: 'custom',
+        CustomTool: tencentWeather,
+      });
+      const choice = answer.choices[0]!;
+      expect(choice.finish_reason).toBe('tool_calls');
+      expect(choice.message.content).toBeNull();
+      expect(choice.message.tool_calls).toEqual([{ id: expect.stringMatching(/^call-hunyuan-/), type: 'function', function: { name: 'get_weather', arguments: tencentToolArguments } }]);
+      await expectCharged(before, fullQuota);
+    });
+
+    it('sends an assistant turn with tool_calls as ToolCalls and a tool result as a tool message with its ToolCallId', async () => {
+      const before = await snapshot();
+      const answer = await sdk.chat.completions.create({
+        model,
+        messages: [
+          { role: 'user', content: 'Weather in Paris?' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+          { role: 'tool', tool_call_id: 'call-1', content: '18°C, sunny' },
+        ],
+        tools: [weather],
+        tool_choice: 'auto',
+      });
+      expect(sent().json).toMatchObject({
+        Messages: [
+          { Role: 'user', Content: 'Weather in Paris?' },
+          { Role: 'assistant', Content: '', ToolCalls: [{ Id: 'call-1', Type: 'function', Function: { Name: 'get_weather', Arguments: '{"city":"Paris"}' } }] },
+          { Role: 'tool', Content: '18°C, sunny', ToolCallId: 'call-1' },
+        ],
+        ToolChoice: 'auto',
+      });
+      expect(answer.choices[0]?.message.content).toBe(tencentReply(model));
+      expect(answer.choices[0]?.finish_reason).toBe('stop');
+      await expectCharged(before, fullQuota);
+    });
+
+    it('streams a tool call as OpenAI tool_calls deltas (the pieces of one Id merged into one call), finishing with tool_calls', async () => {
+      const before = await snapshot();
+      const stream = await sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'Weather?' }], tools: [weather], stream: true, stream_options: { include_usage: true } });
+      const calls = new Map<number, { id: string; name: string; arguments: string }>();
+      let finish: string | null = null;
+      let usage: OpenAI.CompletionUsage | undefined;
+      for await (const chunk of stream) {
+        const choice = chunk.choices[0];
+        for (const call of choice?.delta.tool_calls ?? []) {
+          const seen = calls.get(call.index) ?? { id: '', name: '', arguments: '' };
+          calls.set(call.index, { id: seen.id + (call.id ?? ''), name: seen.name + (call.function?.name ?? ''), arguments: seen.arguments + (call.function?.arguments ?? '') });
+        }
+        if (choice?.finish_reason) finish = choice.finish_reason;
+        if (chunk.usage) usage = chunk.usage;
+      }
+      expect([...calls.values()]).toEqual([{ id: expect.stringMatching(/^call-hunyuan-/), name: 'get_weather', arguments: tencentToolArguments }]);
+      expect(finish).toBe('tool_calls');
+      expect(usage?.total_tokens).toBe(tencentUsage.TotalTokens);
+      expect(sent().json).toMatchObject({ Stream: true, Tools: [{ Type: 'function', Function: { Name: 'get_weather' } }] });
+      await expectCharged(before, fullQuota);
+    });
+
+    it('refuses what Hunyuan cannot take of tools (tool_choice "required", a tool message without its id) with a 400 naming the field, refunded', async () => {
+      const before = await snapshot();
+      const required = await sdkError(sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }], tools: [weather], tool_choice: 'required' }));
+      expect(required.status).toBe(400);
+      expect(required.message).toContain('tool_choice');
+      const unknown = await sdkError(sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }], tools: [weather], tool_choice: { type: 'function', function: { name: 'nope' } } }));
+      expect(unknown.status).toBe(400);
+      expect(unknown.message).toContain('"nope" is not among the tools');
+      const orphan = await sdkError(
+        sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }, { role: 'tool', content: 'x' } as unknown as OpenAI.ChatCompletionMessageParam] }),
+      );
+      expect(orphan.status).toBe(400);
+      expect(orphan.message).toContain('tool_call_id');
+      expect(upstream.requests).toHaveLength(0);
+      await expectUnchanged(before, channelId);
     });
 
     it('answers Tencent errors (HTTP 200 with Response.Error) as OpenAI errors with a fitting status, refunded', async () => {

@@ -73,10 +73,16 @@ export const domain: Record<keyof typeof zh, string> = {
   'domain.channelType.relay.openai': 'OpenAI format',
   'domain.channelType.relay.none': 'Not relayable yet',
   'domain.channelType.relay.proxy': 'Transparent proxy only',
+  'domain.channelType.relay.none.11': 'Not relayable: PaLM API retired',
+  'domain.channelType.relay.none.21': 'Not relayable: API undocumented',
   'domain.channelType.relayHint.native': "Relayed natively: requests in OpenAI's format are translated to the provider's own API.",
   'domain.channelType.relayHint.compatible': "Relayed through the provider's OpenAI-compatible API.",
   'domain.channelType.relayHint.openai': "Relayed as is: the upstream speaks OpenAI's API.",
   'domain.channelType.relayHint.none': 'This gateway cannot relay this type yet: requests routed to such a channel are refused and its test fails. The channel can still be saved for later.',
+  'domain.channelType.relayHint.none.11':
+    'This gateway cannot relay PaLM2 channels: Google has retired the PaLM API (the PaLM 2 models and their endpoints are shut down), so there is no upstream left to send to. Use a Google Gemini (24) or Vertex AI (42) channel instead. Requests routed to such a channel are refused and its test fails.',
+  'domain.channelType.relayHint.none.21':
+    "This gateway cannot relay AI Proxy library (knowledge-base) channels: AI Proxy publishes no documentation of its library question API (endpoint, request, answer and stream format), so the gateway cannot translate to it reliably. Requests routed to such a channel are refused and its test fails; the channel and its knowledge base ID can still be saved for later.",
   'domain.channelType.relayHint.proxy': 'The Proxy type serves only the transparent proxy /v1/oneapi/proxy/<channel id>/…: each call is billed at the ratio of the model oneapi-proxy and logged; ordinary /v1 requests are not relayed to it.',
 
   'domain.channelForm.keyHint.15': 'Enter it as: APIKey|SecretKey',

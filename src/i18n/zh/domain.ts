@@ -70,10 +70,16 @@ export const domain = {
   'domain.channelType.relay.openai': 'OpenAI 格式',
   'domain.channelType.relay.none': '暂不支持转发',
   'domain.channelType.relay.proxy': '仅限透明代理',
+  'domain.channelType.relay.none.11': '无法转发：PaLM API 已停用',
+  'domain.channelType.relay.none.21': '无法转发：接口无公开文档',
   'domain.channelType.relayHint.native': '转发方式：原生适配。网关把 OpenAI 格式的请求转换为该服务商自己的接口格式后转发。',
   'domain.channelType.relayHint.compatible': '转发方式：OpenAI 兼容接口。请求经由该服务商提供的 OpenAI 兼容接口转发。',
   'domain.channelType.relayHint.openai': '转发方式：OpenAI 格式。上游使用 OpenAI 的接口格式，请求直接转发。',
   'domain.channelType.relayHint.none': '本网关暂不支持转发此类型：分配到该渠道的请求会被拒绝，渠道测试也不会通过。渠道仍可保存，以便日后使用。',
+  'domain.channelType.relayHint.none.11':
+    '本网关无法转发 PaLM2 渠道：Google 已停用 PaLM API（PaLM 2 模型及其接口均已下线），已没有可转发的上游。请改用 Google Gemini（24）或 Vertex AI（42）渠道。分配到该渠道的请求会被拒绝，渠道测试也不会通过。',
+  'domain.channelType.relayHint.none.21':
+    '本网关无法转发 AI Proxy 知识库渠道：AI Proxy 没有公开其知识库问答接口的文档（地址、请求、应答和流式格式），网关无法可靠地转换。分配到该渠道的请求会被拒绝，渠道测试也不会通过；渠道及其知识库 ID 仍可保存，以便日后使用。',
   'domain.channelType.relayHint.proxy': '代理类型只用于透明代理 /v1/oneapi/proxy/<渠道 ID>/…：每次调用按模型 oneapi-proxy 的倍率计费并记录日志；/v1 下的普通请求不会转发到此渠道。',
 
   'domain.channelForm.keyHint.15': '按照如下格式输入：APIKey|SecretKey',

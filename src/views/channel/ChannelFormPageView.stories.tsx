@@ -251,7 +251,7 @@ export const NativeType: Story = {
 
 /** A type the gateway cannot relay chosen: a warning says requests to it are refused (it can still be saved). */
 export const NotRelayableType: Story = {
-  args: withType(11, { name: 'palm' }),
+  args: withType(18, { name: 'xunfei' }),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const warning = c.getByRole('status');
@@ -269,6 +269,29 @@ export const NotRelayableTypeEnglish: Story = {
     const warning = within(canvasElement).getByRole('status');
     await expect(warning).toHaveTextContent('Not relayable yet');
     await expect(warning).toHaveTextContent(/requests routed to such a channel are refused/);
+  },
+};
+
+/** PaLM2 chosen: the warning says why it will never be relayed (Google retired the PaLM API) and what to use instead. */
+export const RetiredPalmType: Story = {
+  args: withType(11, { name: 'palm' }),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const warning = c.getByRole('status');
+    await expect(warning).toHaveTextContent('无法转发：PaLM API 已停用');
+    await expect(warning).toHaveTextContent(/Google 已停用 PaLM API.*Google Gemini（24）或 Vertex AI（42）/);
+    await expect(c.getByRole('button', { name: '提交' })).toBeEnabled();
+  },
+};
+
+/** AI Proxy library chosen (English): the warning says its question API is undocumented. */
+export const UndocumentedAiProxyLibraryType: Story = {
+  args: withType(21, { name: 'library' }),
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const warning = within(canvasElement).getByRole('status');
+    await expect(warning).toHaveTextContent('Not relayable: API undocumented');
+    await expect(warning).toHaveTextContent(/publishes no documentation of its library question API/);
   },
 };
 

@@ -14,7 +14,13 @@ import { startLoopbackServer } from './loopbackServer';
  * - a whole answer is `{"Response":{Id, Created, Choices:[{Index, Message, FinishReason}], Usage,
  *   Note, RequestId}}`; a stream is `text/event-stream` whose `data:` objects carry
  *   `Choices[0].Delta.Content` and the usage so far, the last `FinishReason: "stop"`, no end event;
- *   faults: a dropped connection, a malformed event, an `ErrorMsg` event.
+ *   faults: a dropped connection, a malformed event, an `ErrorMsg` event;
+ * - function calling: `Tools` entries must be `{Type: "function", Function: {Name, Parameters}}`
+ *   with `Parameters` a JSON string, `ToolChoice` one of none / auto / custom (custom needs a
+ *   `CustomTool`), a `tool` message needs its `ToolCallId`; with tools and a last message that is
+ *   not a tool result (and `ToolChoice` not none), the answer is a call of the custom tool or the
+ *   first one, `Message.ToolCalls` with `FinishReason: "tool_calls"`, streamed as
+ *   `Delta.ToolCalls` pieces sharing the call's `Id`.
  * Deterministic: the reply is `tencentReply(model)`, streamed as `tencentPieces(model)`, with
  * `tencentUsage`. Behaviour per SecretId.
  */
@@ -47,6 +53,32 @@ export interface TencentUpstream {
 export const tencentUsage = { PromptTokens: 17, CompletionTokens: 9, TotalTokens: 26 } as const;
 export const tencentReply = (model: string): string => `Hunyuan ${model} answers deterministically.`;
 export const tencentPieces = (model: string): string[] => tencentReply(model).split(/(?= )/);
+/** The arguments of the fake's tool calls, and the pieces it streams them in. */
+export const tencentToolArguments = '{"city":"Paris","unit":"celsius"}';
+export const tencentToolArgumentPieces = ['{"city":', '"Paris","unit"', ':"celsius"}'];
+
+/** What the documented tool fields of a ChatCompletions body get wrong, or null. */
+function toolFault(body: Record<string, unknown>): string | null {
+  const isTool = (t: unknown): boolean => {
+    if (typeof t !== 'object' || t === null) return false;
+    const tool = t as Record<string, unknown>;
+    const fn = tool.Function as Record<string, unknown> | undefined;
+    if (tool.Type !== 'function' || typeof fn !== 'object' || fn === null || typeof fn.Name !== 'string' || fn.Name === '' || typeof fn.Parameters !== 'string') return false;
+    try {
+      JSON.parse(fn.Parameters);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (body.Tools !== undefined && (!Array.isArray(body.Tools) || !body.Tools.every(isTool))) return 'Tools must be [{Type: "function", Function: {Name, Parameters (a JSON string)}}].';
+  if (body.ToolChoice !== undefined && !(typeof body.ToolChoice === 'string' && ['none', 'auto', 'custom'].includes(body.ToolChoice))) return 'ToolChoice must be none, auto or custom.';
+  if (body.ToolChoice === 'custom' && !isTool(body.CustomTool)) return 'CustomTool is required when ToolChoice is custom.';
+  for (const message of body.Messages as Record<string, unknown>[]) {
+    if (message.Role === 'tool' && (typeof message.ToolCallId !== 'string' || message.ToolCallId === '')) return 'A tool message needs its ToolCallId.';
+  }
+  return null;
+}
 
 const hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 const mac = (key: string | Buffer, text: string): Buffer => createHmac('sha256', key).update(text).digest();
@@ -106,8 +138,35 @@ export async function startTencentUpstream(): Promise<TencentUpstream> {
     if (behaviour.kind === 'error') return fail(behaviour.code, behaviour.message);
     const model = typeof body.Model === 'string' ? body.Model : '';
     if (model === '' || !Array.isArray(body.Messages) || body.Messages.length === 0) return fail('InvalidParameter', 'Model and Messages are required.');
+    const fault = toolFault(body);
+    if (fault !== null) return fail('InvalidParameter', fault);
     const created = 1_700_000_000;
     const id = `hunyuan-${count}`;
+    const messages = body.Messages as Record<string, unknown>[];
+    const tools = (body.Tools ?? []) as { Function: { Name: string } }[];
+    const calling = tools.length > 0 && body.ToolChoice !== 'none' && messages.at(-1)?.Role !== 'tool';
+    const toolName = body.ToolChoice === 'custom' ? (body.CustomTool as { Function: { Name: string } }).Function.Name : (tools[0]?.Function.Name ?? '');
+    const callId = `call-hunyuan-${count}`;
+    if (calling && body.Stream !== true) {
+      return json({
+        Response: {
+          Id: id,
+          Created: created,
+          Choices: [{ Index: 0, Message: { Role: 'assistant', Content: '', ToolCalls: [{ Id: callId, Type: 'function', Index: 0, Function: { Name: toolName, Arguments: tencentToolArguments } }] }, FinishReason: 'tool_calls' }],
+          Usage: tencentUsage,
+          RequestId: requestId,
+        },
+      });
+    }
+    if (calling) {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-TC-RequestId': requestId });
+      for (const [i, piece] of tencentToolArgumentPieces.entries()) {
+        const call = i === 0 ? { Id: callId, Type: 'function', Index: 0, Function: { Name: toolName, Arguments: piece } } : { Id: callId, Index: 0, Function: { Arguments: piece } };
+        res.write(`data: ${JSON.stringify({ Id: id, Created: created, Choices: [{ Index: 0, Delta: { Role: 'assistant', Content: '', ToolCalls: [call] }, FinishReason: '' }] })}\n\n`);
+      }
+      res.end(`data: ${JSON.stringify({ Id: id, Created: created, Choices: [{ Index: 0, Delta: { Role: 'assistant', Content: '' }, FinishReason: 'tool_calls' }], Usage: tencentUsage })}\n\n`);
+      return;
+    }
 
     if (body.Stream !== true) {
       return json({

@@ -167,6 +167,14 @@ describe('relay support (what the relay serves, shown in the console)', () => {
     expect(renderMessage('en', { key: ct.relaySupportKey(21) })).toBe('Not relayable yet');
     expect(renderMessage('en', { key: ct.relaySupportHintKey(43) })).toMatch(/\/v1\/oneapi\/proxy/);
     expect(zh(ct.relaySupportHintKey(46))).toMatch(/拒绝/);
+    // the types that cannot be relayed for a reason of their own say it, in both languages
+    expect(renderMessage('en', { key: ct.relaySupportKey(11) })).toBe('Not relayable: PaLM API retired');
+    expect(renderMessage('en', { key: ct.relaySupportHintKey(11) })).toMatch(/Google has retired the PaLM API.*Gemini \(24\) or Vertex AI \(42\)/);
+    expect(zh(ct.relaySupportHintKey(11))).toMatch(/Google 已停用 PaLM API/);
+    expect(renderMessage('en', { key: ct.relaySupportKey(21) })).toBe('Not relayable: API undocumented');
+    expect(renderMessage('en', { key: ct.relaySupportHintKey(21) })).toMatch(/publishes no documentation of its library question API/);
+    expect(zh(ct.relaySupportKey(21))).toBe('无法转发：接口无公开文档');
+    expect(zh(ct.relaySupportHintKey(21))).toMatch(/没有公开其知识库问答接口的文档/);
     for (const t of ct.channelTypes) {
       expect(zh(ct.relaySupportHintKey(t.value)), t.text).not.toMatch(/^domain\./);
       expect(renderMessage('en', { key: ct.relaySupportKey(t.value) }), t.text).not.toMatch(/^domain\./);
