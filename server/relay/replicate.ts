@@ -426,7 +426,9 @@ async function streamExchange(url: string, auth: Record<string, string>, body: J
   }
   let finished = false;
   const onAbort = (): void => {
-    if (!finished) cancelPrediction(prediction, auth);
+    if (finished) return;
+    finished = true;
+    cancelPrediction(prediction, auth);
   };
   signal.addEventListener('abort', onAbort, { once: true });
   let stream: UpstreamResponse;

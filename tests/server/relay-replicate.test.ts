@@ -161,6 +161,28 @@ for (const target of dbTargets) {
       await expectCharged(before, fullQuota);
     });
 
+    it('cancels the prediction when the client leaves mid-stream, and bills what was delivered', async () => {
+      const before = await snapshot();
+      const controller = new AbortController();
+      const stream = await sdk.chat.completions.create({ model: slow, messages: [{ role: 'user', content: 'Hi' }], stream: true }, { signal: controller.signal });
+      let text = '';
+      try {
+        for await (const chunk of stream) {
+          text += chunk.choices[0]?.delta.content ?? '';
+          if (text !== '') controller.abort();
+        }
+      } catch {
+        // the SDK reports the abort
+      }
+      expect(text).toBe(replicatePieces(slow)[0]);
+      await eventually(async () => upstream.canceled.length > 0, 'the prediction canceled');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(upstream.canceled).toEqual(['pred' + /\d+$/.exec(upstream.requests.find((r) => r.path.startsWith('/stream/'))?.path ?? '')?.[0]]);
+      await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
+      const after = await snapshot();
+      expect(before.user.quota - after.user.quota).toBeGreaterThan(0);
+    });
+
     it('generates images: URLs by default, b64_json when asked, billed at the image price', async () => {
       let before = await snapshot();
       const urls = await sdk.images.generate({ model: flux, prompt: 'a lighthouse at dawn', n: 2, size: '1792x1024' });

@@ -12,7 +12,7 @@ import { startLoopbackServer } from './loopbackServer';
  *
  * Language models answer `replicateReply(model)` in `replicatePieces(model)` with
  * `replicateMetrics`; a model named `…-slow` is still `processing` when `Prefer: wait` gives up,
- * and for one more poll (a dropping account's always, and its poll is dropped). Image models (names starting `black-forest-labs/`) answer one PNG URL per
+ * and for one more poll, and streams slowly (a dropping account's always, and its poll is dropped). Image models (names starting `black-forest-labs/`) answer one PNG URL per
  * `num_outputs` (served at `/files/…` with `replicatePng`). Faults per token: refusals, a failed
  * prediction (after two pieces when streamed), a stream dropped after two pieces, a line that is
  * not an event between the pieces.
@@ -106,7 +106,7 @@ export async function startReplicateUpstream(): Promise<ReplicateUpstream> {
     let raw = '';
     for await (const chunk of req) raw += String(chunk);
     const path = req.url ?? '';
-    let body: Record<string, unknown> | null = null;
+    let body: Record<string, unknown> | null;
     try {
       body = raw === '' ? null : (JSON.parse(raw) as Record<string, unknown>);
     } catch {
@@ -203,7 +203,9 @@ export async function startReplicateUpstream(): Promise<ReplicateUpstream> {
         }
         if (i === 2 && p.behaviour.kind === 'malformed') res.write('data: {not an event\n\n');
         res.write(`id: ${i}\n${event('output', piece)}`);
-        await tick();
+        // a slow model takes its time, so that a client can leave mid-stream
+        await (p.model.endsWith('-slow') ? new Promise((resolve) => setTimeout(resolve, 300)) : tick());
+        if (res.destroyed) return;
       }
       finish(p);
       res.end(event('done', '{}'));
