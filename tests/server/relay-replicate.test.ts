@@ -175,7 +175,7 @@ for (const target of dbTargets) {
         // the SDK reports the abort
       }
       expect(text).toBe(replicatePieces(slow)[0]);
-      await eventually(async () => upstream.canceled.length > 0, 'the prediction canceled');
+      await eventually(() => Promise.resolve(upstream.canceled.length > 0), 'the prediction canceled');
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(upstream.canceled).toEqual(['pred' + /\d+$/.exec(upstream.requests.find((r) => r.path.startsWith('/stream/'))?.path ?? '')?.[0]]);
       await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, 'the consume log');
