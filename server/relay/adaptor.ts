@@ -4,6 +4,7 @@ import { baiduAuthorizedUrl, baiduUrl, baiduWire } from './baidu';
 import { awsCredentialMessage, awsCredentialOf, bedrockUrl, bedrockWire, signBedrock } from './bedrock';
 import { cozeWire } from './coze';
 import { deeplWire } from './deepl';
+import { replicateTarget, replicateWire } from './replicate';
 import { defaultGeminiVersion, geminiPath, geminiWire } from './gemini';
 import { signTencent, tencentCredentialMessage, tencentCredentialOf, tencentWire } from './tencent';
 import type { RelayChannel, RelayMode } from './types';
@@ -16,7 +17,7 @@ import { sparkTarget, xunfeiWire } from './xunfei';
  * The adaptors (contract §3.6): for a channel and a relay mode, the upstream URL and the auth
  * headers. The OpenAI-compatible types ("Relay" column OAI) differ only in the URL (per type and
  * per mode) and the credential header; types with a native wire (`nativeWireOf`: Anthropic, Gemini,
- * AWS Bedrock, Vertex AI, Baidu, Xunfei Spark, Tencent, Coze, DeepL) also
+ * AWS Bedrock, Vertex AI, Baidu, Xunfei Spark, Tencent, Coze, DeepL, Replicate) also
  * translate the body and the answer (server/relay/wire.ts). Which types are relayed and how is
  * `relaySupportOf` (src/domain/channelTypes.ts), which the console shows too; the types it says
  * `none` are refused: the relay and the channel test answer `unsupportedTypeMessage` for them.
@@ -53,6 +54,7 @@ const nativeWires: ReadonlyMap<number, NativeWire> = new Map([
   [34, cozeWire],
   [38, deeplWire],
   [42, vertexWire],
+  [46, replicateWire],
 ]);
 
 /** The wire that translates requests and answers for channels of `type`, or undefined when they speak OpenAI's format. */
@@ -237,6 +239,9 @@ export function upstreamTarget(channel: AdaptorChannel, mode: RelayMode, model: 
       return mode === 'chat' ? { url: `${base}/v3/chat`, headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream' } } : null;
     case 38:
       return mode === 'chat' ? { url: `${base}/v2/translate`, headers: { Authorization: `DeepL-Auth-Key ${key}` } } : null;
+    case 46:
+      // predictions created, then waited for, polled or streamed (server/relay/replicate.ts)
+      return replicateTarget(base, key, mode, model, stream);
     case 16:
     case 17:
     case 30:

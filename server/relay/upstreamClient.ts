@@ -77,7 +77,16 @@ function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
 }
 
 /** POSTs `body` to `url`; rejects on a network failure or when `signal` aborts (with its reason). */
-export async function postUpstream(url: string, headers: Readonly<Record<string, string>>, body: string | Uint8Array, signal: AbortSignal): Promise<UpstreamResponse> {
+export function postUpstream(url: string, headers: Readonly<Record<string, string>>, body: string | Uint8Array, signal: AbortSignal): Promise<UpstreamResponse> {
+  return requestUpstream('POST', url, headers, body, signal);
+}
+
+/** GETs `url` (a provider's follow-up call: a prediction polled, its stream, a file); rejects like `postUpstream`. */
+export function getUpstream(url: string, headers: Readonly<Record<string, string>>, signal: AbortSignal): Promise<UpstreamResponse> {
+  return requestUpstream('GET', url, headers, undefined, signal);
+}
+
+async function requestUpstream(method: 'GET' | 'POST', url: string, headers: Readonly<Record<string, string>>, body: string | Uint8Array | undefined, signal: AbortSignal): Promise<UpstreamResponse> {
   const abortReason = (): Error => (signal.reason instanceof Error ? signal.reason : new Error('upstream request aborted'));
   if (signal.aborted) throw abortReason();
   let target: URL;
@@ -88,7 +97,7 @@ export async function postUpstream(url: string, headers: Readonly<Record<string,
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported upstream URL scheme: ${target.protocol}`);
   try {
-    return responseOf(await request(target, { method: 'POST', headers, body, signal, dispatcher }));
+    return responseOf(await request(target, { method, headers, body, signal, dispatcher }));
   } catch (error) {
     throw signal.aborted ? abortReason() : error;
   }

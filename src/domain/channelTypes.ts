@@ -180,7 +180,7 @@ const relaySupports: ReadonlyMap<number, RelaySupport> = new Map<number, RelaySu
   [38, 'native'],
   [42, 'native'],
   [43, 'none'],
-  [46, 'none'],
+  [46, 'native'],
 ]);
 
 /** How channels of a type are relayed; a type not listed (or unknown) speaks OpenAI's wire. */

@@ -20,9 +20,9 @@ const tasks: Readonly<Record<RelayMode, string>> = {
 };
 
 /** Types with a native adaptor in one-api that the relay does not serve yet. */
-const nativeTypes = [11, 21, 43, 46];
+const nativeTypes = [11, 21, 43];
 /** Types served through a native wire (server/relay/wire.ts). */
-const wireTypes = [14, 15, 18, 23, 24, 33, 34, 38, 42];
+const wireTypes = [14, 15, 18, 23, 24, 33, 34, 38, 42, 46];
 /** The catalogued OAI types whose URL is `<base>/v1/<task>` with a Bearer key. */
 const plainTypes = [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48];
 

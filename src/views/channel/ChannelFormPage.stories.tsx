@@ -160,8 +160,8 @@ export const NotRelayableTypeInteraction: Story = {
     const c = within(canvasElement);
     const type = await c.findByLabelText('类型');
     await expect(c.queryByRole('status')).toBeNull();
-    await userEvent.selectOptions(type, '46');
-    await expect(c.getByRole('status')).toHaveTextContent(/暂不支持转发.*请求会被拒绝/);
+    await userEvent.selectOptions(type, '21');
+    await expect(c.getByRole('status')).toHaveTextContent(/无法转发.*请求会被拒绝/);
     await userEvent.selectOptions(type, '14');
     await expect(c.queryByRole('status')).toBeNull();
     await expect(type).toHaveAccessibleDescription(/原生适配/);

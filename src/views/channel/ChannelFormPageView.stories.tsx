@@ -233,7 +233,8 @@ export const TypePicker: Story = {
     await expect(option('16')).toHaveTextContent('智谱 ChatGLM（OpenAI 兼容接口）');
     await expect(option('42')).toHaveTextContent('VertexAI（原生适配）');
     await expect(option('18')).toHaveTextContent('讯飞星火认知（原生适配）');
-    await expect(option('21')).toHaveTextContent('知识库：AI Proxy（暂不支持转发）');
+    await expect(option('21')).toHaveTextContent('知识库：AI Proxy（无法转发：接口无公开文档）');
+    await expect(option('46')).toHaveTextContent('Replicate（原生适配）');
     await expect(option('43')).toHaveTextContent('Proxy（仅限透明代理）');
     await expect(c.getByText(/转发方式：OpenAI 格式/)).toBeVisible();
   },
@@ -251,24 +252,14 @@ export const NativeType: Story = {
 
 /** A type the gateway cannot relay chosen: a warning says requests to it are refused (it can still be saved). */
 export const NotRelayableType: Story = {
-  args: withType(18, { name: 'xunfei' }),
+  args: withType(21, { name: 'library' }),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const warning = c.getByRole('status');
-    await expect(warning).toHaveTextContent('暂不支持转发');
+    await expect(warning).toHaveTextContent('无法转发');
     await expect(warning).toHaveTextContent(/请求会被拒绝/);
     await expect(c.getByLabelText('类型')).not.toHaveAccessibleDescription(/转发方式/);
     await expect(c.getByRole('button', { name: '提交' })).toBeEnabled();
-  },
-};
-
-export const NotRelayableTypeEnglish: Story = {
-  args: withType(46),
-  parameters: { lang: 'en' },
-  play: async ({ canvasElement }) => {
-    const warning = within(canvasElement).getByRole('status');
-    await expect(warning).toHaveTextContent('Not relayable yet');
-    await expect(warning).toHaveTextContent(/requests routed to such a channel are refused/);
   },
 };
 
@@ -397,7 +388,7 @@ export const TypePickerInteraction: Story = {
   ...TypePicker,
   tags: ['interaction', '!autodocs'],
   play: async ({ args, canvasElement }) => {
-    await userEvent.selectOptions(within(canvasElement).getByLabelText('类型'), '讯飞星火认知（暂不支持转发）');
+    await userEvent.selectOptions(within(canvasElement).getByLabelText('类型'), '讯飞星火认知（原生适配）');
     await expect(args.onTypeChange).toHaveBeenCalledWith(18);
   },
 };

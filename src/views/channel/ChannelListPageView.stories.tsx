@@ -234,21 +234,21 @@ export const BulkReportWithFailures: Story = {
   },
 };
 
-/** Channels of types the gateway cannot relay (Replicate, Proxy): a text badge beside the type says so. */
+/** Channels of types the gateway cannot relay (PaLM2, Proxy): a text badge beside the type says so. */
 const notRelayableRows = [
   ...channelRows.slice(0, 2),
-  { ...channelRows[0]!, id: 9, type: 46, name: 'replicate-sdxl', models: 'stability-ai/sdxl',  response_time: 0, test_time: 0 },
+  { ...channelRows[0]!, id: 9, type: 11, name: 'palm-legacy', models: 'PaLM-2',  response_time: 0, test_time: 0 },
   { ...channelRows[1]!, id: 8, type: 43, name: 'passthrough', models: '', response_time: 0, test_time: 0 },
 ];
 export const NotRelayableRows: Story = {
-  args: { table: tableState({ rows: notRelayableRows, shownCount: 4, loadedCount: 4 }), typeOptions: [1, 8, 43, 46] },
+  args: { table: tableState({ rows: notRelayableRows, shownCount: 4, loadedCount: 4 }), typeOptions: [1, 8, 11, 43] },
   play: async ({ canvasElement }) => {
     const table = within(within(canvasElement).getByRole('table', { name: '渠道' }));
     const row = (name: string) => within(table.getByText(name).closest('tr')!);
-    await expect(row('replicate-sdxl').getByText('暂不支持转发')).toBeVisible();
+    await expect(row('palm-legacy').getByText('无法转发：PaLM API 已停用')).toBeVisible();
     await expect(row('passthrough').getByText('仅限透明代理')).toBeVisible();
-    await expect(row('openai-main').queryByText('暂不支持转发')).toBeNull();
-    await expect(table.getAllByText(/暂不支持转发|仅限透明代理/)).toHaveLength(2);
+    await expect(row('openai-main').queryByText(/无法转发/)).toBeNull();
+    await expect(table.getAllByText(/无法转发|仅限透明代理/)).toHaveLength(2);
   },
 };
 
@@ -462,7 +462,7 @@ export const NotRelayableRowsInteraction: Story = {
   ...NotRelayableRows,
   tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
-    const badge = within(canvasElement).getByText('暂不支持转发');
+    const badge = within(canvasElement).getByText('无法转发：PaLM API 已停用');
     await userEvent.hover(badge);
     await waitFor(() => expect(within(document.body).getByRole('tooltip')).toHaveTextContent(/请求会被拒绝/));
   },

@@ -147,13 +147,14 @@ describe('channel form facts (spec §5)', () => {
 
 describe('relay support (what the relay serves, shown in the console)', () => {
   it('sorts every catalogued type into native, compatible, openai or none', () => {
-    expect(ct.typesWithRelaySupport('native')).toEqual([14, 15, 18, 23, 24, 33, 34, 38, 42]);
+    expect(ct.typesWithRelaySupport('native')).toEqual([14, 15, 18, 23, 24, 33, 34, 38, 42, 46]);
     expect(ct.typesWithRelaySupport('compatible')).toEqual([16, 17, 30, 35, 37]);
-    expect(ct.typesWithRelaySupport('none')).toEqual([11, 21, 43, 46]);
+    expect(ct.typesWithRelaySupport('none')).toEqual([11, 21, 43]);
     const listed = new Set([...ct.typesWithRelaySupport('native'), ...ct.typesWithRelaySupport('compatible'), ...ct.typesWithRelaySupport('none')]);
     for (const t of ct.channelTypes.filter((c) => !listed.has(c.value))) expect(ct.relaySupportOf(t.value), t.text).toBe('openai');
     expect(ct.relaySupportOf(99)).toBe('openai');
-    expect(ct.isRelayableChannelType(46)).toBe(false);
+    expect(ct.isRelayableChannelType(46)).toBe(true);
+    expect(ct.isRelayableChannelType(11)).toBe(false);
     expect(ct.isRelayableChannelType(42)).toBe(true);
     expect(ct.isRelayableChannelType(14)).toBe(true);
     expect(ct.isRelayableChannelType(1)).toBe(true);
@@ -162,11 +163,12 @@ describe('relay support (what the relay serves, shown in the console)', () => {
     expect(zh(ct.relaySupportKey(14))).toBe('原生适配');
     expect(zh(ct.relaySupportKey(16))).toBe('OpenAI 兼容接口');
     expect(zh(ct.relaySupportKey(1))).toBe('OpenAI 格式');
-    expect(zh(ct.relaySupportKey(46))).toBe('暂不支持转发');
+    // the generic refusal (no catalogued type uses it today; a new one would)
+    expect(zh('domain.channelType.relay.none')).toBe('暂不支持转发');
+    expect(zh('domain.channelType.relayHint.none')).toMatch(/拒绝/);
     expect(zh(ct.relaySupportKey(43))).toBe('仅限透明代理');
-    expect(renderMessage('en', { key: ct.relaySupportKey(21) })).toBe('Not relayable yet');
+    expect(renderMessage('en', { key: 'domain.channelType.relay.none' })).toBe('Not relayable yet');
     expect(renderMessage('en', { key: ct.relaySupportHintKey(43) })).toMatch(/\/v1\/oneapi\/proxy/);
-    expect(zh(ct.relaySupportHintKey(46))).toMatch(/拒绝/);
     // the types that cannot be relayed for a reason of their own say it, in both languages
     expect(renderMessage('en', { key: ct.relaySupportKey(11) })).toBe('Not relayable: PaLM API retired');
     expect(renderMessage('en', { key: ct.relaySupportHintKey(11) })).toMatch(/Google has retired the PaLM API.*Gemini \(24\) or Vertex AI \(42\)/);

@@ -177,6 +177,8 @@ const literalKeys = (): Set<string> => {
 };
 const generatedKeys = (): Set<string> => {
   const keys = new Set<string>();
+  // the generic relay-support labels are reached through the support's name, by any type that has no reason of its own
+  for (const support of ['native', 'compatible', 'openai', 'none']) keys.add(`domain.channelType.relay.${support}`).add(`domain.channelType.relayHint.${support}`);
   for (const t of channelTypes) {
     if (t.descriptionKey !== undefined) keys.add(t.descriptionKey);
     if (t.tipKey !== undefined) keys.add(t.tipKey);
