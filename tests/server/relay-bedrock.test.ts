@@ -9,6 +9,7 @@ import {
   ledgerOf,
   sdkClient,
   sdkError,
+  streamedChat,
   setRelayOptions,
   testCompletionRatio,
   testModelRatio,
@@ -284,15 +285,7 @@ for (const target of dbTargets) {
     it('streams ConverseStream events as OpenAI chunks with the usage, and bills it', async () => {
       const before = await snapshot();
       const stream = await sdk.chat.completions.create({ model: llama, messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
-      const pieces: string[] = [];
-      let usage: unknown = null;
-      let finish: string | null = null;
-      for await (const chunk of stream) {
-        const choice = chunk.choices[0];
-        if (choice?.delta.content) pieces.push(choice.delta.content);
-        if (choice?.finish_reason) finish = choice.finish_reason;
-        if (chunk.usage) usage = chunk.usage;
-      }
+      const { pieces, usage, finish } = await streamedChat(stream);
       expect(pieces).toEqual(conversePieces(llama));
       expect(finish).toBe('stop');
       expect(usage).toEqual({ prompt_tokens: converseUsage.inputTokens, completion_tokens: converseUsage.outputTokens, total_tokens: converseUsage.totalTokens });
@@ -350,12 +343,7 @@ for (const target of dbTargets) {
           expect(failure, kind).not.toBeNull();
           if (message !== '') expect(failure?.message).toContain(message);
           expect(text, kind).toBe(conversePieces(llama).slice(0, 2).join(''));
-          await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, `${kind}: the consume log`);
-          const after = await snapshot();
-          const charged = before.user.quota - after.user.quota;
-          expect(charged, kind).toBeGreaterThan(0);
-          expect(after.token.remainQuota).toBe(before.token.remainQuota - charged);
-          expect((await consumeLogs(db(), userId)).at(-1)?.quota).toBe(charged);
+          await ledger.expectPartCharged(before, channelId, kind);
         }
       } finally {
         upstream.account('AKIDOK', 'secret-ok');

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
 import {
-  consumeLogs,
   createRelayChannel,
   createRelayToken,
   createRelayUser,
-  eventually,
   ledgerOf,
   sdkClient,
   sdkError,
+  streamedChat,
   setRelayOptions,
   testCompletionRatio,
   testModelRatio,
@@ -110,14 +109,7 @@ for (const target of dbTargets) {
     it('streams the answer deltas as OpenAI chunks with the usage, and bills it', async () => {
       const before = await snapshot();
       const stream = await sdk.chat.completions.create({ model: bot, messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
-      const pieces: string[] = [];
-      let usage: unknown = null;
-      let finish: string | null = null;
-      for await (const chunk of stream) {
-        if (chunk.choices[0]?.delta.content) pieces.push(chunk.choices[0].delta.content);
-        finish = chunk.choices[0]?.finish_reason ?? finish;
-        if (chunk.usage) usage = chunk.usage;
-      }
+      const { pieces, usage, finish } = await streamedChat(stream);
       expect(pieces).toEqual(cozePieces(botId));
       expect(finish).toBe('stop');
       expect(usage).toEqual({ prompt_tokens: cozeUsage.input_count, completion_tokens: cozeUsage.output_count, total_tokens: cozeUsage.input_count + cozeUsage.output_count });
@@ -154,12 +146,7 @@ for (const target of dbTargets) {
         }
         expect(failure, fault).not.toBeNull();
         expect(text).toBe(cozePieces(faults[fault].slice(4)).slice(0, 2).join(''));
-        await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, `${fault}: the consume log`);
-        const after = await snapshot(id);
-        const charged = before.user.quota - after.user.quota;
-        expect(charged, fault).toBeGreaterThan(0);
-        expect(after.token.remainQuota).toBe(before.token.remainQuota - charged);
-        expect((await consumeLogs(db(), userId)).at(-1)?.quota).toBe(charged);
+        await ledger.expectPartCharged(before, id, fault);
       }
     });
 

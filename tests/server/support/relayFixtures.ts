@@ -339,6 +339,11 @@ export interface Ledger {
   expectCharged(before: QuotaSnapshot, quota: number, channelId: number): Promise<void>;
   /** Nothing moved and nothing was logged (after a moment for a stray settlement to show itself). */
   expectUnchanged(before: QuotaSnapshot, channelId: number): Promise<void>;
+  /**
+   * One more consume log of some quota above 0 (a stream cut short, billed what was delivered); the
+   * user and the token moved by it. Returns the quota; `what` names the case in failures.
+   */
+  expectPartCharged(before: QuotaSnapshot, channelId: number, what?: string): Promise<number>;
 }
 
 export function ledgerOf(db: () => Db, who: () => { readonly userId: number; readonly tokenId: number }): Ledger {
@@ -354,6 +359,16 @@ export function ledgerOf(db: () => Db, who: () => { readonly userId: number; rea
       expect(after.channelUsed).toBe(before.channelUsed + quota);
       expect((await consumeLogs(db(), userId)).at(-1)?.quota).toBe(quota);
     },
+    async expectPartCharged(before, channelId, what = 'the request') {
+      const { userId } = who();
+      await eventually(async () => (await consumeLogs(db(), userId)).length === before.logs + 1, `${what}: the consume log`);
+      const after = await snapshot(channelId);
+      const charged = before.user.quota - after.user.quota;
+      expect(charged, what).toBeGreaterThan(0);
+      expect(after.token.remainQuota, what).toBe(before.token.remainQuota - charged);
+      expect((await consumeLogs(db(), userId)).at(-1)?.quota, what).toBe(charged);
+      return charged;
+    },
     async expectUnchanged(before, channelId) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const after = await snapshot(channelId);
@@ -362,6 +377,22 @@ export function ledgerOf(db: () => Db, who: () => { readonly userId: number; rea
       expect(after.logs).toBe(before.logs);
     },
   };
+}
+
+/** What an SDK chat stream delivered: its content pieces, the last finish reason, the usage chunk's usage (null without one). */
+export async function streamedChat(
+  stream: AsyncIterable<OpenAI.ChatCompletionChunk>,
+): Promise<{ pieces: string[]; finish: string | null; usage: OpenAI.CompletionUsage | null }> {
+  const pieces: string[] = [];
+  let finish: string | null = null;
+  let usage: OpenAI.CompletionUsage | null = null;
+  for await (const chunk of stream) {
+    const choice = chunk.choices[0];
+    if (choice?.delta.content) pieces.push(choice.delta.content);
+    if (choice?.finish_reason) finish = choice.finish_reason;
+    if (chunk.usage) usage = chunk.usage;
+  }
+  return { pieces, finish, usage };
 }
 
 /** Closes a listening socket and returns its port: connecting to it is then refused. */
