@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { loadConfig } from '../../server/config';
@@ -9,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from '../../server/db/connect';
 import { migrate } from '../../server/db/migrate';
 import type { Database } from '../../server/db/schema';
 import { closedPort, createRelayChannel, createRelayToken, createRelayUser, setRelayOptions } from './support/relayFixtures';
+import { GatewayProcess } from './support/gatewayProcess';
 import { startRelayUpstream, type RelayUpstream } from './support/relayUpstream';
 import { dbTargets, type TestDatabase } from './support/targets';
 
@@ -43,60 +42,6 @@ interface Seeded {
   readonly topUpUserId: number;
 }
 
-/** The gateway as a child process on a fixed port (kept across restarts). */
-class Gateway {
-  child: ChildProcess | null = null;
-  output = '';
-  constructor(
-    readonly port: number,
-    readonly env: Readonly<Record<string, string>>,
-  ) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: process.cwd(),
-      env: { ...process.env, ...this.env, PORT: String(this.port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    const collect = (chunk: Buffer): void => {
-      this.output = (this.output + chunk.toString()).slice(-20_000);
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`gateway exited at start (${child.exitCode}):\n${this.output}`);
-      try {
-        const res = await fetch(`${this.url}/api/status`);
-        if (res.ok) return;
-      } catch {
-        // not listening yet
-      }
-      await sleep(50);
-    }
-    throw new Error(`gateway did not start:\n${this.output}`);
-  }
-
-  /** Sends `signal` and waits for the exit; returns the exit code (null when killed). */
-  async stop(signal: NodeJS.Signals): Promise<number | null> {
-    const child = this.child;
-    if (child === null) return null;
-    this.child = null;
-    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-    const exited = once(child, 'exit');
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code] = (await exited) as [number | null];
-    clearTimeout(timer);
-    return code;
-  }
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the clients saw. */
@@ -111,7 +56,7 @@ interface LoadFigures {
  * Runs 40 relay clients and one admin topping up until `stop` aborts; requests cut by the crash
  * count as failed. `figures` grow as answers arrive; `done` resolves when every client has stopped.
  */
-function runLoad(gateway: Gateway, seeded: Seeded, stop: AbortSignal): { readonly figures: LoadFigures; readonly done: Promise<LoadFigures> } {
+function runLoad(gateway: GatewayProcess, seeded: Seeded, stop: AbortSignal): { readonly figures: LoadFigures; readonly done: Promise<LoadFigures> } {
   const figures: LoadFigures = { answered: 0, refused: 0, failed: 0, topUps: 0 };
   const relayClient = async (n: number): Promise<void> => {
     for (let i = 0; !stop.aborted; i += 1) {
@@ -218,7 +163,7 @@ for (const target of dbTargets) {
     let testDb: TestDatabase;
     let handle: DatabaseHandle;
     let upstream: RelayUpstream;
-    let gateway: Gateway;
+    let gateway: GatewayProcess;
     let seeded: Seeded;
 
     beforeAll(async () => {
@@ -257,8 +202,8 @@ for (const target of dbTargets) {
         }
       }
       seeded = { users, tokens, channelId, topUpUserId: users[1]!.id };
-      gateway = new Gateway(await closedPort(), env);
-      await gateway.start();
+      gateway = new GatewayProcess(await closedPort(), env);
+      await gateway.start(30_000);
     }, 60_000);
 
     afterAll(async () => {
@@ -280,7 +225,7 @@ for (const target of dbTargets) {
         stop.abort();
         const figures = await load.done;
         const logs = (await consumeLogCount(handle.db)) - logsBefore;
-        await gateway.start();
+        await gateway.start(30_000);
         const off = await reconciled(handle.db, seeded, 8_000);
         history.push(`cycle ${cycle}: ${figures.answered} answered, ${logs} consume logs, ${figures.refused} refused, ${figures.failed} cut, ${figures.topUps} top-ups`);
         expect(off, `after kill ${cycle} (${history.join('; ')})\n${gateway.output.slice(-2_000)}`).toEqual([]);
