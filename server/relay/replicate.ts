@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { UpstreamTarget } from './adaptor';
 import type { RelayMode } from './types';
-import { getUpstream, postUpstream, type UpstreamResponse } from './upstreamClient';
+import { getUpstream, madeResponse, postUpstream, textOfChunks, type UpstreamResponse } from './upstreamClient';
 import { contentText, EventTranslator, isObject, nowSeconds, parsedJson, str, tokens, usageEvents, type Json, type NativeWire } from './wire';
 
 /**
@@ -287,23 +287,6 @@ export const replicateWire: NativeWire = {
 // ---------------------------------------------------------------------------------------------
 // The exchange: create, then wait, poll or stream
 
-/** A whole answer made here. */
-function madeResponse(status: number, text: string, headers: Readonly<Record<string, string>>): UpstreamResponse {
-  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  let sent = false;
-  return {
-    status,
-    headers: { get: (name) => lower[name.toLowerCase()] ?? null },
-    text: () => Promise.resolve(text),
-    read: () => {
-      if (sent) return Promise.resolve(null);
-      sent = true;
-      return Promise.resolve(new TextEncoder().encode(text));
-    },
-    cancel: () => undefined,
-  };
-}
-
 const jsonHeaders = { 'Content-Type': 'application/json' } as const;
 
 /** Waits `ms`, or rejects when `signal` aborts. */
@@ -469,12 +452,7 @@ async function streamExchange(url: string, auth: Record<string, string>, body: J
   return {
     status: 200,
     headers: { get: (name) => (name.toLowerCase() === 'content-type' ? 'text/event-stream' : stream.headers.get(name)) },
-    text: async () => {
-      const decoder = new TextDecoder();
-      let all = '';
-      for (let chunk = await read(); chunk !== null; chunk = await read()) all += decoder.decode(chunk, { stream: true });
-      return all + decoder.decode();
-    },
+    text: () => textOfChunks(read),
     read,
     cancel: () => {
       if (!finished) {

@@ -25,6 +25,31 @@ export interface UpstreamResponse {
   cancel(): void;
 }
 
+/** An answer made in the gateway, not read from an upstream (a provider's refusal, a polled result): `text` whole, with `headers` (names read case-insensitively). */
+export function madeResponse(status: number, text: string, headers: Readonly<Record<string, string>>): UpstreamResponse {
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  let sent = false;
+  return {
+    status,
+    headers: { get: (name) => lower[name.toLowerCase()] ?? null },
+    text: () => Promise.resolve(text),
+    read: () => {
+      if (sent) return Promise.resolve(null);
+      sent = true;
+      return Promise.resolve(new TextEncoder().encode(text));
+    },
+    cancel: () => undefined,
+  };
+}
+
+/** The whole UTF-8 text of a body read chunk by chunk with `read` (an `UpstreamResponse.text` over its own `read`). */
+export async function textOfChunks(read: () => Promise<Uint8Array | null>): Promise<string> {
+  const decoder = new TextDecoder();
+  let all = '';
+  for (let chunk = await read(); chunk !== null; chunk = await read()) all += decoder.decode(chunk, { stream: true });
+  return all + decoder.decode();
+}
+
 /** Connections kept per upstream origin, open and idle. */
 const dispatcher = new Agent({
   connections: 512,

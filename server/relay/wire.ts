@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { UpstreamResponse } from './upstreamClient';
+import { textOfChunks, type UpstreamResponse } from './upstreamClient';
 import type { RelayMode } from './types';
 
 /**
@@ -241,12 +241,7 @@ export async function translatedResponse(upstream: UpstreamResponse, wire: Nativ
   return {
     status: upstream.status,
     headers,
-    text: async () => {
-      const out = new TextDecoder();
-      let all = '';
-      for (let chunk = await read(); chunk !== null; chunk = await read()) all += out.decode(chunk, { stream: true });
-      return all + out.decode();
-    },
+    text: () => textOfChunks(read),
     read,
     cancel: () => upstream.cancel(),
   };

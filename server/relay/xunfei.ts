@@ -3,7 +3,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import WebSocket from 'ws';
 import type { UpstreamTarget } from './adaptor';
 import type { RelayMode } from './types';
-import type { UpstreamResponse } from './upstreamClient';
+import { madeResponse, textOfChunks, type UpstreamResponse } from './upstreamClient';
 import { contentText, EventTranslator, isObject, nowSeconds, parsedJson, str, tokens, toolArguments, usageEvents, type Json, type NativeWire } from './wire';
 
 /**
@@ -356,23 +356,8 @@ const maxQueuedBytes = 16 * 1024 * 1024;
 /** The most of a refused handshake's body read. */
 const maxRefusalBytes = 64 * 1024;
 
+const jsonHeaders = { 'Content-Type': 'application/json' };
 const headersOf = (contentType: string): UpstreamResponse['headers'] => ({ get: (name) => (name.toLowerCase() === 'content-type' ? contentType : null) });
-
-/** A whole answer of `status` with a JSON `text`. */
-function wholeResponse(status: number, text: string): UpstreamResponse {
-  let sent = false;
-  return {
-    status,
-    headers: headersOf('application/json'),
-    text: () => Promise.resolve(text),
-    read: () => {
-      if (sent) return Promise.resolve(null);
-      sent = true;
-      return Promise.resolve(new TextEncoder().encode(text));
-    },
-    cancel: () => undefined,
-  };
-}
 
 /**
  * Sends the request frame `body` on a WebSocket to the signed `url` and answers as a POST would:
@@ -440,12 +425,7 @@ export function sparkExchange(url: string, credential: SparkCredential, domain: 
       status: 200,
       headers: headersOf('text/event-stream'),
       read,
-      text: async () => {
-        const decoder = new TextDecoder();
-        let all = '';
-        for (let chunk = await read(); chunk !== null; chunk = await read()) all += decoder.decode(chunk, { stream: true });
-        return all + decoder.decode();
-      },
+      text: () => textOfChunks(read),
       cancel: () => stop(null),
     };
 
@@ -465,7 +445,7 @@ export function sparkExchange(url: string, credential: SparkCredential, domain: 
         if (settled) return;
         settled = true;
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve(wholeResponse(response.statusCode ?? 502, text === '' ? JSON.stringify({ message: `Spark refused the connection (HTTP ${response.statusCode ?? 0})` }) : text));
+        resolve(madeResponse(response.statusCode ?? 502, text === '' ? JSON.stringify({ message: `Spark refused the connection (HTTP ${response.statusCode ?? 0})` }) : text, jsonHeaders));
       });
     });
     socket.on('open', () => socket.send(sent));
@@ -477,7 +457,7 @@ export function sparkExchange(url: string, credential: SparkCredential, domain: 
         settled = true;
         const refusal = frameError(parsed);
         if (refusal !== null) {
-          resolve(wholeResponse(refusal.status, text));
+          resolve(madeResponse(refusal.status, text, jsonHeaders));
           stop(null);
           return;
         }
