@@ -192,3 +192,74 @@ export interface AccountQuota {
   readonly quota: number;
   readonly usedQuota: number;
 }
+
+/** Beyond this many days the estimate is shown as "more than" it (a 14-digit day count says nothing). */
+export const maxDaysLeftShown = 9_999;
+
+/** How the days-left card reads: forever (no use), more than the limit, or a day count. */
+export type DaysLeftText =
+  | { readonly kind: 'forever' }
+  | { readonly kind: 'over'; readonly days: number }
+  | { readonly kind: 'days'; readonly days: number };
+
+/** The days-left card of a `daysLeft` result: null → forever; above `maxDaysLeftShown` → over it. */
+export function daysLeftText(days: number | null): DaysLeftText {
+  if (days === null || !Number.isFinite(days)) return { kind: 'forever' };
+  if (days > maxDaysLeftShown) return { kind: 'over', days: maxDaysLeftShown };
+  return { kind: 'days', days };
+}
+
+/** A value axis: its ticks from 0 (in the metric's own units), the top, and the decimals a tick label needs. */
+export interface ValueAxis {
+  readonly ticks: readonly number[];
+  readonly top: number;
+  /** Decimals of the shown unit (currency) that tell every tick apart; 0 for counts. */
+  readonly decimals: number;
+}
+
+/** The smallest 1, 2 or 5 × 10^k at least `raw` (raw > 0), with its k. */
+function niceStep(raw: number): { readonly step: number; readonly exponent: number } {
+  let exponent = Math.floor(Math.log10(raw));
+  const base = 10 ** exponent;
+  const scaled = raw / base;
+  // a hair of tolerance so 0.3 / 0.1 (2.9999…) still counts as 3
+  const mantissa = [1, 2, 5, 10].find((m) => m >= scaled - 1e-9) ?? 10;
+  if (mantissa === 10) exponent += 1;
+  return { step: (mantissa === 10 ? 1 : mantissa) * 10 ** exponent, exponent };
+}
+
+/**
+ * The y axis of a chart whose largest value is `max` (in the metric's units, quota for money),
+ * shown in units of `unit` of them (quota_per_unit in currency mode, else 1): about `count` ticks
+ * at a 1-2-5 step of the shown unit, so small amounts get ticks like $0.00002, $0.00004 rather
+ * than a column of $0.00. Counts (`whole`) never get a fractional step. Money keeps at least
+ * `minDecimals` decimals.
+ */
+export function valueAxis(max: number, options: { readonly unit?: number; readonly whole?: boolean; readonly count?: number; readonly minDecimals?: number } = {}): ValueAxis {
+  const unit = options.unit !== undefined && Number.isFinite(options.unit) && options.unit > 0 ? options.unit : 1;
+  const count = Math.max(1, options.count ?? 4);
+  const minDecimals = options.minDecimals ?? 0;
+  const shownMax = Number.isFinite(max) && max > 0 ? max / unit : 0;
+  if (shownMax === 0) return { ticks: [0, unit], top: unit, decimals: minDecimals };
+  let { step, exponent } = niceStep(shownMax / count);
+  if (options.whole === true && step * unit < 1) {
+    step = 1 / unit;
+    exponent = Math.floor(Math.log10(step));
+  }
+  const steps = Math.max(1, Math.ceil(shownMax / step - 1e-9));
+  // ticks as integer multiples, rounded to the step's decimals so 3 × 0.1 is 0.3
+  const decimalsOfStep = Math.max(0, -exponent);
+  const ticks = Array.from({ length: steps + 1 }, (_, i) => Number((i * step).toFixed(Math.min(20, decimalsOfStep))) * unit);
+  return { ticks, top: ticks[ticks.length - 1]!, decimals: Math.max(minDecimals, decimalsOfStep) };
+}
+
+/**
+ * Decimals that show a currency amount with two significant digits (0.000016 → 6), never fewer
+ * than `min` nor more than `max`; 0 and amounts of at least 10^-min keep `min`.
+ */
+export function amountDecimals(amount: number, min = 2, max = 6): number {
+  const a = Math.abs(amount);
+  if (!Number.isFinite(a) || a === 0) return min;
+  const needed = 1 - Math.floor(Math.log10(a));
+  return Math.min(max, Math.max(min, needed));
+}

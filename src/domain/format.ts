@@ -234,3 +234,11 @@ export const defaultLogRange = (nowSeconds: number): { readonly start: number; r
 
 /** Default log-clean target: 30 days before now. */
 export const defaultLogCleanTarget = (nowSeconds: number): number => nowSeconds - logCleanDefaultOffsetSeconds;
+
+/**
+ * A name (a model's, say) cut after each '-', '/', '.', ':' and '_', the points where a narrow
+ * cell may wrap it ('gpt-4o-mini' → ['gpt-', '4o-', 'mini']); joined, the parts are the name.
+ */
+export function wrapParts(name: string): string[] {
+  return name.split(/(?<=[-/.:_])/).filter((p) => p !== '');
+}

@@ -40,6 +40,7 @@ export const dashboard: Record<keyof typeof zh, string> = {
   'dashboard.stat.used': 'Used quota',
   'dashboard.stat.daysLeft': 'Days left',
   'dashboard.stat.daysLeftValue': '{days} days',
+  'dashboard.stat.daysLeftOver': '> {days} days',
   'dashboard.stat.daysLeftNone': '∞',
   'dashboard.stat.daysLeftNoneHint': 'No usage in the chosen range',
   'dashboard.stat.daysLeftHint': 'At the average daily use of the chosen range',

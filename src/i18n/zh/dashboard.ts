@@ -38,6 +38,7 @@ export const dashboard = {
   'dashboard.stat.used': '已用额度',
   'dashboard.stat.daysLeft': '预计可用天数',
   'dashboard.stat.daysLeftValue': '{days} 天',
+  'dashboard.stat.daysLeftOver': '> {days} 天',
   'dashboard.stat.daysLeftNone': '∞',
   'dashboard.stat.daysLeftNoneHint': '所选范围内没有消耗',
   'dashboard.stat.daysLeftHint': '按所选范围内的日均消耗估算',

@@ -33,3 +33,24 @@ export const phoneViewport = {
   },
   globals: { viewport: { value: 'phone375' } },
 };
+
+/**
+ * Tiny amounts (a few quota a day: millionths of a dollar at 500000 a unit), the largest model last
+ * in the alphabet so a legend sorted by name would differ from one sorted by usage.
+ * zeta-small 13 quota, alpha-tiny 2: 15 in all, 8 on the busiest day.
+ */
+export const smallAmountRows: readonly DashboardRow[] = [
+  row('2026-11-20', 'zeta-small', 3, 8, 40, 20),
+  row('2026-11-21', 'alpha-tiny', 1, 2, 10, 5),
+  row('2026-11-23', 'zeta-small', 2, 5, 30, 10),
+];
+
+/** Requests without any charge (free models): no usage, so the quota lasts forever. */
+export const freeRows: readonly DashboardRow[] = usageRows.map((r) => ({ ...r, Quota: 0 }));
+
+/** Long provider-style model names (no spaces) that must wrap only at '-', '/', '.', ':'. */
+export const longModelRows: readonly DashboardRow[] = [
+  row('2026-11-21', 'meta-llama/Llama-3.1-405B-Instruct-Turbo', 9, 90000, 3000, 1000),
+  row('2026-11-22', 'anthropic.claude-3-5-sonnet-20241022-v2:0', 6, 60000, 2000, 800),
+  row('2026-11-23', 'gpt-4o-mini-2024-07-18', 3, 3000, 900, 100),
+];

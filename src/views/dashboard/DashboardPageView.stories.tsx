@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, within } from 'storybook/test';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { rangeOfPreset } from '../../domain/dashboard';
 import { DashboardPageView } from './DashboardPageView';
-import { manyModelRows, phoneViewport, storyNow, usageRows } from './DashboardPage.fixtures';
+import { freeRows, longModelRows, manyModelRows, phoneViewport, smallAmountRows, storyNow, usageRows } from './DashboardPage.fixtures';
 
 const meta = {
   title: 'Dashboard/DashboardPageView',
@@ -168,6 +168,115 @@ export const PhoneDarkEnglish: Story = {
     const c = within(canvasElement);
     await expect(c.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
     await expect(c.getByRole('img', { name: /Quota used: 250\.0k over 7 days/ })).toBeInTheDocument();
+    await expect(canvasElement.ownerDocument.documentElement.scrollWidth).toBeLessThanOrEqual(375);
+  },
+};
+
+/** The y-axis tick labels of the daily chart, once recharts has measured and drawn it. */
+async function yTicks(canvasElement: HTMLElement): Promise<string[]> {
+  const read = () => [...canvasElement.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')].map((e) => e.textContent ?? '');
+  await waitFor(() => expect(read().length).toBeGreaterThan(1), { timeout: 10_000 });
+  return read();
+}
+
+/** The legends of the two charts, each as the list of its items' labels and colours. */
+async function legendItems(canvasElement: HTMLElement): Promise<{ readonly label: string; readonly color: string }[][]> {
+  const read = () =>
+    [...canvasElement.querySelectorAll('.recharts-legend-wrapper')].map((w) =>
+      [...w.querySelectorAll('.color-swatch')].map((swatch) => ({
+        label: swatch.nextElementSibling?.textContent ?? '',
+        color: swatch.getAttribute('data-value') ?? '',
+      })),
+    );
+  await waitFor(() => expect(read().filter((l) => l.length > 0)).toHaveLength(2), { timeout: 10_000 });
+  return read();
+}
+
+/** The legends of the two charts, each as the list of its labels. */
+const legends = async (canvasElement: HTMLElement): Promise<string[][]> =>
+  (await legendItems(canvasElement)).map((items) => items.map((i) => i.label));
+
+/** Millionths of a dollar: the y axis is scaled to the data (no column of $0.00), the cards keep two significant digits. */
+export const SmallAmountsAxis: Story = {
+  args: { rows: smallAmountRows, quotaDisplay: { displayInCurrency: true, quotaPerUnit: 500000 }, account: { quota: 40, usedQuota: 15 } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const ticks = await yTicks(canvasElement);
+    // the busiest day is 8 quota = $0.000016: a $0.000005 step
+    await expect(ticks).toEqual(['$0.000000', '$0.000005', '$0.000010', '$0.000015', '$0.000020']);
+    await expect(new Set(ticks).size).toBe(ticks.length);
+    await expect(within(c.getByRole('group', { name: '消耗额度' })).getByText('$0.000030')).toBeVisible();
+    await expect(within(c.getByRole('group', { name: '剩余额度' })).getByText('$0.000080')).toBeVisible();
+    // 15 quota over 7 days → 2.14 a day → 40 lasts 18 days
+    await expect(within(c.getByRole('group', { name: '预计可用天数' })).getByText('18 天')).toBeVisible();
+  },
+};
+
+/** Both legends list the models in one order (largest first, not alphabetical) with the same colours. */
+export const SameLegendOrder: Story = {
+  args: { rows: smallAmountRows },
+  play: async ({ canvasElement }) => {
+    const [daily, models] = await legendItems(canvasElement);
+    await expect(daily!.map((i) => i.label)).toEqual(['zeta-small', 'alpha-tiny']);
+    await expect(models).toEqual(daily);
+  },
+};
+
+/** Many models: "others" comes last in both legends. */
+export const ManyModelsLegendOrder: Story = {
+  args: { rows: manyModelRows, range: rangeOfPreset('today', storyNow, 0), preset: 'today' },
+  play: async ({ canvasElement }) => {
+    const [daily, models] = await legends(canvasElement);
+    await expect(daily).toEqual(['model-1', 'model-2', 'model-3', 'model-4', 'model-5', 'model-6', '其他']);
+    await expect(models).toEqual(daily);
+  },
+};
+
+/** Requests but no charge in the range: the quota lasts forever (∞). */
+export const DaysLeftForever: Story = {
+  args: { rows: freeRows },
+  play: async ({ canvasElement }) => {
+    const card = within(within(canvasElement).getByRole('group', { name: '预计可用天数' }));
+    await expect(card.getByText('∞')).toBeVisible();
+    await expect(card.getByText('所选范围内没有消耗')).toBeVisible();
+  },
+};
+
+/** A huge balance against a tiny use: "> 9,999 天", never a 14-digit day count. */
+export const DaysLeftHuge: Story = {
+  args: { rows: smallAmountRows, account: { quota: 1_000_000_000_000, usedQuota: 15 } },
+  play: async ({ canvasElement }) => {
+    const card = within(within(canvasElement).getByRole('group', { name: '预计可用天数' }));
+    await expect(card.getByText('> 9,999 天')).toBeVisible();
+  },
+};
+
+/** The same in English. */
+export const DaysLeftHugeEnglish: Story = {
+  ...DaysLeftHuge,
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const card = within(within(canvasElement).getByRole('group', { name: 'Days left' }));
+    await expect(card.getByText('> 9,999 days')).toBeVisible();
+  },
+};
+
+/** English, 375 px, long model names: they wrap only after '-', '/', '.', ':' (in the legends and tables), nothing overflows. */
+export const LongModelNamesEnglish: Story = {
+  ...phoneViewport,
+  args: { rows: longModelRows },
+  parameters: { ...phoneViewport.parameters, lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const [daily] = await legends(canvasElement);
+    await expect(daily).toEqual(['meta-llama/Llama-3.1-405B-Instruct-Turbo', 'anthropic.claude-3-5-sonnet-20241022-v2:0', 'gpt-4o-mini-2024-07-18']);
+    for (const wrapper of canvasElement.querySelectorAll('.recharts-legend-wrapper')) {
+      await expect(wrapper.querySelectorAll('wbr').length).toBeGreaterThan(0);
+    }
+    const names = [...canvasElement.querySelectorAll('[data-wrap-name]')];
+    await expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      await expect(getComputedStyle(name).wordBreak).toBe('normal');
+    }
     await expect(canvasElement.ownerDocument.documentElement.scrollWidth).toBeLessThanOrEqual(375);
   },
 };

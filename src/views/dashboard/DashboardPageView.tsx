@@ -18,16 +18,19 @@ import {
 import { Chart, useChart } from '@chakra-ui/charts';
 import { Bar, BarChart, CartesianGrid, Legend, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
 import {
+  amountDecimals,
   dailySeries,
   dayCountOf,
   dayOf,
   daysLeft,
+  daysLeftText,
   daysOf,
   metrics,
   modelsOf,
   modelTotals,
   rangePresets,
   totalsOf,
+  valueAxis,
   type AccountQuota,
   type DashboardRange,
   type DashboardRow,
@@ -36,10 +39,11 @@ import {
   type RangePreset,
   type RangeProblem,
 } from '../../domain/dashboard';
-import { formatNumber, formatQuota, type QuotaDisplay } from '../../domain/format';
+import { formatNumber, formatQuota, quotaToCurrency, type QuotaDisplay } from '../../domain/format';
 import type { DashboardUserOption, DashboardViewer } from '../../machines/dashboard';
 import type { MessageKey } from '../../i18n';
 import { useT } from '../app/i18n';
+import { WrappableName } from '../app/WrappableName';
 
 export interface DashboardPageViewProps {
   readonly isAdmin: boolean;
@@ -106,7 +110,9 @@ const viewerValue = (viewer: DashboardViewer): string => (viewer.kind === 'user'
 export function DashboardPageView(props: DashboardPageViewProps) {
   const { rows, range, utcOffset, metric, quotaDisplay, account, viewer, loading, loadFailed } = props;
   const t = useT();
-  const format = (m: Metric, value: number): string => (m === 'quota' ? formatQuota(value, quotaDisplay) : formatNumber(value));
+  // money keeps two significant digits, so $0.000016 is not shown as $0.00
+  const format = (m: Metric, value: number): string =>
+    m === 'quota' ? formatQuota(value, quotaDisplay, amountDecimals(quotaToCurrency(value, quotaDisplay.quotaPerUnit))) : formatNumber(value);
   const days = useMemo(() => daysOf(range, utcOffset), [range, utcOffset]);
   const totals = useMemo(() => totalsOf(rows), [rows]);
   const perModel = useMemo(() => {
@@ -114,7 +120,7 @@ export function DashboardPageView(props: DashboardPageViewProps) {
     const byName = new Map(modelTotals(rows).map((m) => [m.model, m]));
     return order.map((m) => byName.get(m)!);
   }, [rows, metric]);
-  const left = account === null ? undefined : daysLeft(account.quota, totals.quota, dayCountOf(range));
+  const left = account === null ? undefined : daysLeftText(daysLeft(account.quota, totals.quota, dayCountOf(range)));
 
   return (
     <Stack gap={6} px={{ base: 3, md: 6 }} py={{ base: 4, md: 8 }} maxW="6xl" mx="auto" w="full">
@@ -151,18 +157,18 @@ export function DashboardPageView(props: DashboardPageViewProps) {
 
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap={3}>
         <StatCard label={t('dashboard.stat.requests')} value={formatNumber(totals.requests)} hint={t('dashboard.stat.inRange')} />
-        <StatCard label={t('dashboard.stat.quota')} value={formatQuota(totals.quota, quotaDisplay)} hint={t('dashboard.stat.inRange')} />
+        <StatCard label={t('dashboard.stat.quota')} value={format('quota', totals.quota)} hint={t('dashboard.stat.inRange')} />
         <StatCard label={t('dashboard.stat.tokens')} value={formatNumber(totals.tokens)} hint={t('dashboard.stat.inRange')} />
         {viewer.kind !== 'all' && (
           <>
             <StatCard
               label={t('dashboard.stat.remaining')}
-              value={account === null ? t('dashboard.stat.unavailable') : formatQuota(account.quota, quotaDisplay)}
+              value={account === null ? t('dashboard.stat.unavailable') : format('quota', account.quota)}
               hint={account === null ? t('dashboard.stat.unavailableHint') : undefined}
             />
             <StatCard
               label={t('dashboard.stat.used')}
-              value={account === null ? t('dashboard.stat.unavailable') : formatQuota(account.usedQuota, quotaDisplay)}
+              value={account === null ? t('dashboard.stat.unavailable') : format('quota', account.usedQuota)}
               hint={account === null ? t('dashboard.stat.unavailableHint') : undefined}
             />
             <StatCard
@@ -170,14 +176,16 @@ export function DashboardPageView(props: DashboardPageViewProps) {
               value={
                 left === undefined
                   ? t('dashboard.stat.unavailable')
-                  : left === null
+                  : left.kind === 'forever'
                     ? t('dashboard.stat.daysLeftNone')
-                    : t('dashboard.stat.daysLeftValue', { days: left })
+                    : left.kind === 'over'
+                      ? t('dashboard.stat.daysLeftOver', { days: left.days.toLocaleString('en-US') })
+                      : t('dashboard.stat.daysLeftValue', { days: left.days })
               }
               hint={
                 left === undefined
                   ? t('dashboard.stat.unavailableHint')
-                  : left === null
+                  : left.kind === 'forever'
                     ? t('dashboard.stat.daysLeftNoneHint')
                     : t('dashboard.stat.daysLeftHint')
               }
@@ -195,7 +203,7 @@ export function DashboardPageView(props: DashboardPageViewProps) {
       ) : (
         rows.length > 0 && (
           <>
-            <DailyChart rows={rows} days={days} metric={metric} format={format} />
+            <DailyChart rows={rows} days={days} metric={metric} format={format} quotaDisplay={quotaDisplay} />
             <ModelChart perModel={perModel} metric={metric} format={format} />
           </>
         )
@@ -388,11 +396,13 @@ function DailyChart({
   days,
   metric,
   format,
+  quotaDisplay,
 }: {
   readonly rows: readonly DashboardRow[];
   readonly days: readonly string[];
   readonly metric: Metric;
   readonly format: Format;
+  readonly quotaDisplay: QuotaDisplay;
 }) {
   const t = useT();
   const series = useMemo(() => dailySeries(rows, days, metric), [rows, days, metric]);
@@ -413,11 +423,20 @@ function DailyChart({
   const chart = useChart({
     data,
     series: [
-      ...own.map((m, i) => ({ name: `m${i}`, label: m, color: palette[i], stackId: 'day' })),
+      ...own.map((m, i) => ({ name: `m${i}`, label: <WrappableName name={m} />, color: palette[i], stackId: 'day' })),
       ...(hasOthers ? [{ name: othersKey, label: t('dashboard.chart.others'), color: othersColor, stackId: 'day' }] : []),
     ],
   });
   const total = series.reduce((a, p) => a + p.total, 0);
+  const money = metric === 'quota' && quotaDisplay.displayInCurrency;
+  const axis = valueAxis(
+    series.reduce((a, p) => Math.max(a, p.total), 0),
+    money ? { unit: quotaDisplay.quotaPerUnit, minDecimals: 2 } : { whole: true },
+  );
+  const tick = (v: number): string => (money ? formatQuota(v, quotaDisplay, axis.decimals) : formatNumber(v));
+  const axisWidth = Math.max(40, ...axis.ticks.map((v) => tick(v).length * 7 + 12));
+  // the legend lists the series in the chart's order (recharts sorts it by name unless told)
+  const seriesOrder = chart.series.map((s) => String(s.name));
   const peak = series.reduce((best, p) => (p.total > best.total ? p : best), series[0] ?? { day: '', total: 0, byModel: {} });
   const summary = t('dashboard.chart.dailySummary', {
     metric: t(metricKey[metric]),
@@ -439,13 +458,21 @@ function DailyChart({
             <BarChart data={chart.data} responsive accessibilityLayer={false} style={{ width: '100%', height: '100%' }}>
               <CartesianGrid stroke={chart.color('border.muted') as string} vertical={false} />
               <XAxis dataKey={chart.key('label')} axisLine={false} tickLine={false} minTickGap={8} />
-              <YAxis axisLine={false} tickLine={false} width={56} tickFormatter={(v: number) => format(metric, v)} />
+              <YAxis
+                axisLine={false}
+                tickLine={false}
+                width={axisWidth}
+                domain={[0, axis.top]}
+                ticks={[...axis.ticks]}
+                interval={0}
+                tickFormatter={tick}
+              />
               <Tooltip
                 cursor={{ fill: chart.color('bg.muted') as string }}
                 isAnimationActive={false}
                 content={<Chart.Tooltip formatter={(value: number) => format(metric, value)} />}
               />
-              <Legend content={<Chart.Legend />} />
+              <Legend content={<Chart.Legend />} itemSorter={(item) => seriesOrder.indexOf(String(item.dataKey))} />
               {chart.series.map((s) => (
                 <Bar key={String(s.name)} dataKey={chart.key(s.name)} fill={chart.color(s.color) as string} stackId={s.stackId} isAnimationActive={false} />
               ))}
@@ -466,7 +493,7 @@ function DailyChart({
                   <Table.ColumnHeader>{t('dashboard.col.day')}</Table.ColumnHeader>
                   {models.map((m) => (
                     <Table.ColumnHeader key={m} textAlign="end">
-                      {m}
+                      <WrappableName name={m} />
                     </Table.ColumnHeader>
                   ))}
                   <Table.ColumnHeader textAlign="end">{t('dashboard.col.total')}</Table.ColumnHeader>
@@ -501,7 +528,12 @@ function ModelChart({ perModel, metric, format }: { readonly perModel: readonly 
     ...own.map((m, i) => ({ name: m.model, value: m[metric], color: palette[i] as string })),
     ...(rest.length > 0 ? [{ name: t('dashboard.chart.others'), value: rest.reduce((a, m) => a + m[metric], 0), color: othersColor }] : []),
   ];
-  const chart = useChart({ data, series: data.map((d) => ({ name: d.name as never, label: d.name, color: d.color })) });
+  const chart = useChart({
+    data,
+    series: data.map((d, i) => ({ name: d.name as never, label: i < own.length ? <WrappableName name={d.name} /> : d.name, color: d.color })),
+  });
+  // the same order (and colours) as the daily chart's legend: largest first, "others" last
+  const sliceOrder = data.map((d) => d.name);
   const top = perModel[0];
   const summary = t('dashboard.chart.modelsSummary', {
     metric: t(metricKey[metric]),
@@ -526,7 +558,7 @@ function ModelChart({ perModel, metric, format }: { readonly perModel: readonly 
                 isAnimationActive={false}
                 content={<Chart.Tooltip hideLabel formatter={(value: number) => format(metric, value)} />}
               />
-              <Legend content={<Chart.Legend />} />
+              <Legend content={<Chart.Legend />} itemSorter={(item) => sliceOrder.indexOf(String(item.value))} />
               <Pie
                 data={pieData}
                 dataKey={chart.key('value')}
@@ -559,7 +591,9 @@ function ModelChart({ perModel, metric, format }: { readonly perModel: readonly 
               <Table.Body>
                 {perModel.map((m) => (
                   <Table.Row key={m.model}>
-                    <Table.Cell>{m.model}</Table.Cell>
+                    <Table.Cell>
+                      <WrappableName name={m.model} />
+                    </Table.Cell>
                     <Table.Cell textAlign="end">{format('requests', m.requests)}</Table.Cell>
                     <Table.Cell textAlign="end">{format('quota', m.quota)}</Table.Cell>
                     <Table.Cell textAlign="end">{format('tokens', m.tokens)}</Table.Cell>

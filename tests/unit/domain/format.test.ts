@@ -197,3 +197,18 @@ describe('log defaults (spec §9)', () => {
     expect(f.defaultLogCleanTarget(1708000000)).toBe(1708000000 - 2592000);
   });
 });
+
+describe('wrapParts: where a model name may wrap', () => {
+  it('cuts after - / . : and _, and the parts join back to the name', () => {
+    expect(f.wrapParts('gpt-4o-mini')).toEqual(['gpt-', '4o-', 'mini']);
+    expect(f.wrapParts('meta-llama/Llama-3.1-70B:free')).toEqual(['meta-', 'llama/', 'Llama-', '3.', '1-', '70B:', 'free']);
+    expect(f.wrapParts('text_embedding')).toEqual(['text_', 'embedding']);
+    const name = 'claude-3-5-sonnet-20241022';
+    expect(f.wrapParts(name).join('')).toBe(name);
+  });
+  it('keeps a name without cut points whole, and an empty one empty', () => {
+    expect(f.wrapParts('qwen')).toEqual(['qwen']);
+    expect(f.wrapParts('')).toEqual([]);
+    expect(f.wrapParts('a--b')).toEqual(['a-', '-', 'b']);
+  });
+});
