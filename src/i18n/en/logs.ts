@@ -32,5 +32,6 @@ export const logs: Record<keyof typeof zh, string> = {
   'logs.elapsed': '{seconds} s',
   'logs.stream.yes': 'Stream',
   'logs.stream.no': 'Non-stream',
+  'logs.notApplicable': 'Not applicable',
   'logs.empty': 'No logs yet',
 };

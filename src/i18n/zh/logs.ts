@@ -30,5 +30,6 @@ export const logs = {
   'logs.elapsed': '{seconds} 秒',
   'logs.stream.yes': '流',
   'logs.stream.no': '非流',
+  'logs.notApplicable': '不适用',
   'logs.empty': '暂无日志',
 } as const;

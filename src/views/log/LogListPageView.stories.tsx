@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { LogListPageView } from './LogListPageView';
-import { defaultForm, logRows, logTableState, phoneViewport } from './LogListPage.fixtures';
+import { defaultForm, logRows, logRowsOfEachType, logTableState, longModelLogRows, phoneViewport } from './LogListPage.fixtures';
 
 const meta = {
   title: 'Log/LogListPageView',
@@ -112,6 +112,82 @@ export const PhoneEnglish: Story = {
     await expect(c.getByRole('heading', { name: 'Usage logs' })).toBeVisible();
     await expect(c.getByRole('button', { name: 'Total consumed quota: click to view' })).toBeVisible();
     await expect(c.getByRole('button', { name: 'Search' })).toBeVisible();
+  },
+};
+
+/** The cells of the table row whose detail is `content`. */
+function rowCells(canvasElement: HTMLElement, content: string, table = '使用明细'): string[] {
+  const row = within(within(canvasElement).getByRole('table', { name: table })).getByText(content).closest('tr')!;
+  return [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '');
+}
+
+/**
+ * One row of each type in currency: a consume row shows its millionths; a top-up only its quota
+ * (when it carries one); manage and system notes show "—" (read as "不适用") where a figure does
+ * not apply; the total uses the rows' six decimals.
+ */
+export const RowTypes: Story = {
+  args: {
+    table: logTableState({ rows: logRowsOfEachType, shownCount: logRowsOfEachType.length, loadedCount: logRowsOfEachType.length }),
+    quotaDisplay: { displayInCurrency: true, quotaPerUnit: 500000 },
+    statQuota: 16,
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('button', { name: '总消耗额度：$0.000032（点击刷新）' })).toBeEnabled();
+    const table = c.getByRole('table', { name: '使用明细' });
+    await expect(within(table).getAllByText('$0.000016')).toHaveLength(2);
+    await expect(within(table).queryByText('$0.000000')).toBeNull();
+    // consume: tokens, quota, elapsed time and stream
+    const consume = rowCells(canvasElement, '模型倍率 2.50，分组倍率 1.00');
+    await expect(consume).toEqual(expect.arrayContaining(['3', '5', '$0.000016', '2.31 秒', '流']));
+    // a redemption top-up (quota 0): nothing but its type and detail
+    const na = '—不适用';
+    const redeemed = rowCells(canvasElement, '通过兑换码充值 $5.00');
+    await expect(redeemed.filter((t) => t === na)).toHaveLength(5);
+    await expect(redeemed).not.toContain('0.00 秒');
+    await expect(redeemed).not.toContain('非流');
+    // an API top-up shows its quota only
+    const apiTopUp = rowCells(canvasElement, '通过 API 充值 $1.00');
+    await expect(apiTopUp).toContain('$1.000000');
+    await expect(apiTopUp.filter((t) => t === na)).toHaveLength(4);
+    for (const content of ['管理员将用户额度从 $0.00 修改为 $1.00', '新用户注册赠送 $1.00']) {
+      await expect(rowCells(canvasElement, content).filter((t) => t === na)).toHaveLength(5);
+    }
+    // the dash is read as "not applicable"
+    await expect(within(table).getAllByText('不适用').length).toBe(19);
+  },
+};
+
+/** Top-up, manage and system rows in English: "Not applicable" for assistive technology. */
+export const RowTypesEnglish: Story = {
+  args: RowTypes.args,
+  parameters: { lang: 'en', route: '/log' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('button', { name: 'Total consumed quota: $0.000032 (click to refresh)' })).toBeEnabled();
+    const table = c.getByRole('table', { name: 'Usage logs' });
+    await expect(within(table).getAllByText('Not applicable').length).toBe(19);
+    // the second consume row is not a stream; the notes say nothing about it
+    await expect(within(table).getAllByText('Non-stream')).toHaveLength(1);
+    const system = rowCells(canvasElement, '新用户注册赠送 $1.00', 'Usage logs');
+    await expect(system).not.toContain('0.00 s');
+    await expect(system).not.toContain('Non-stream');
+    await expect(system.filter((t) => t === '—Not applicable')).toHaveLength(5);
+  },
+};
+
+/** English, long model names: they wrap only after '-', '/', '.', ':' (never mid-word). */
+export const LongModelNamesEnglish: Story = {
+  args: { table: logTableState({ rows: longModelLogRows, shownCount: 2, loadedCount: 2 }) },
+  parameters: { lang: 'en', route: '/log' },
+  play: async ({ canvasElement }) => {
+    const names = [...canvasElement.querySelectorAll('td [data-wrap-name]')];
+    await expect(names.map((n) => n.textContent)).toEqual(['meta-llama/Llama-3.1-405B-Instruct-Turbo', 'anthropic.claude-3-5-sonnet-20241022-v2:0']);
+    for (const name of names) {
+      await expect(name.querySelectorAll('wbr').length).toBeGreaterThan(3);
+      await expect(getComputedStyle(name).wordBreak).toBe('normal');
+    }
   },
 };
 

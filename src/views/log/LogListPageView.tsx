@@ -1,10 +1,11 @@
 import type { FormEvent } from 'react';
-import { Badge, Button, Field, Flex, Input, NativeSelect, Text } from '@chakra-ui/react';
+import { Badge, Button, Field, Flex, Input, NativeSelect, Text, VisuallyHidden } from '@chakra-ui/react';
 import { logTypeOf, logTypes } from '../../domain/constants';
 import { elapsedTimeColor, formatNumber, formatQuota, formatTimestamp, secondsText, type QuotaDisplay } from '../../domain/format';
-import type { Log } from '../../domain/log';
+import { logQuotaDecimals, logRowFields, type Log } from '../../domain/log';
 import type { LogFilterForm } from '../../domain/logQuery';
 import { useT } from '../app/i18n';
+import { WrappableName } from '../app/WrappableName';
 import { ListPageFrame } from '../list/ListPageFrame';
 import { LabelBadge, useColumns, useLabelledOptions } from '../list/useColumns';
 import type { TableState } from '../table/useTable';
@@ -69,22 +70,32 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
   };
 
   const typeOptions = useLabelledOptions(logTypes);
+  // a figure that does not apply to the row's type (a top-up has no tokens, a note no duration)
+  const notApplicable = (
+    <>
+      <Text as="span" color="fg.subtle" aria-hidden="true">
+        —
+      </Text>
+      <VisuallyHidden>{t('logs.notApplicable')}</VisuallyHidden>
+    </>
+  );
+  const quotaText = (quota: number): string => formatQuota(quota, quotaDisplay, logQuotaDecimals);
   const columns = useColumns<Log>([
     { key: 'created_at', header: 'logs.col.time', render: (r) => <Text whiteSpace="nowrap">{formatTimestamp(r.created_at)}</Text> },
     admin && { key: 'channel', header: 'logs.col.channel', numeric: true, render: (r) => (r.channel ? r.channel : '') },
     admin && { key: 'username', header: 'logs.col.user', render: (r) => r.username },
     { key: 'token_name', header: 'logs.col.token', render: (r) => r.token_name },
     { key: 'type', header: 'logs.col.type', render: (r) => <LabelBadge entry={logTypeOf(r.type)} /> },
-    { key: 'model_name', header: 'logs.col.model', render: (r) => <Text wordBreak="break-all">{r.model_name}</Text> },
-    { key: 'prompt_tokens', header: 'logs.col.prompt', numeric: true, render: (r) => formatNumber(r.prompt_tokens) },
-    { key: 'completion_tokens', header: 'logs.col.completion', numeric: true, render: (r) => formatNumber(r.completion_tokens) },
-    { key: 'quota', header: 'logs.col.quota', numeric: true, render: (r) => formatQuota(r.quota, quotaDisplay, 6) },
+    { key: 'model_name', header: 'logs.col.model', render: (r) => <WrappableName name={r.model_name} /> },
+    { key: 'prompt_tokens', header: 'logs.col.prompt', numeric: true, render: (r) => (logRowFields(r).tokens ? formatNumber(r.prompt_tokens) : notApplicable) },
+    { key: 'completion_tokens', header: 'logs.col.completion', numeric: true, render: (r) => (logRowFields(r).tokens ? formatNumber(r.completion_tokens) : notApplicable) },
+    { key: 'quota', header: 'logs.col.quota', numeric: true, render: (r) => (logRowFields(r).quota ? quotaText(r.quota) : notApplicable) },
     {
       key: 'elapsed_time',
       header: 'logs.col.elapsed',
       render: (r) =>
-        r.elapsed_time === undefined ? (
-          ''
+        r.elapsed_time === undefined || !logRowFields(r).elapsed ? (
+          notApplicable
         ) : (
           <Badge colorPalette={elapsedTimeColor(r.elapsed_time)} variant="subtle" whiteSpace="nowrap">
             {t('logs.elapsed', { seconds: secondsText(r.elapsed_time) })}
@@ -95,7 +106,7 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
       key: 'is_stream',
       header: 'logs.col.stream',
       render: (r) =>
-        r.is_stream === undefined ? '' : (
+        r.is_stream === undefined || !logRowFields(r).stream ? notApplicable : (
           <Badge colorPalette={r.is_stream ? 'blue' : 'gray'} variant="outline" whiteSpace="nowrap">
             {t(r.is_stream ? 'logs.stream.yes' : 'logs.stream.no')}
           </Badge>
@@ -118,7 +129,7 @@ export function LogListPageView({ table, admin, quotaDisplay, form, formKey, sta
     ? t('logs.stat.loading')
     : statQuota === null
       ? t('logs.stat.prompt')
-      : t('logs.stat.reload', { quota: formatQuota(statQuota, quotaDisplay) });
+      : t('logs.stat.reload', { quota: quotaText(statQuota) });
 
   return (
     <ListPageFrame<Log>
