@@ -131,11 +131,12 @@ export const MarkdownTableNarrow: Story = {
   ...MarkdownTable,
   decorators: [(Story) => <div style={{ width: 220 }}>{Story()}</div>],
   play: async ({ canvasElement }) => {
-    const tableEl = canvasElement.querySelector('table');
-    await expect(tableEl).not.toBeNull();
-    await expect(getComputedStyle(tableEl as HTMLElement).overflowX).toBe('auto');
-    await expect((tableEl as HTMLElement).scrollWidth).toBeGreaterThan((tableEl as HTMLElement).clientWidth);
-    await expect((tableEl as HTMLElement).getBoundingClientRect().width).toBeLessThanOrEqual(220);
+    const box = canvasElement.querySelector('table')?.parentElement;
+    await expect(box).toBeInstanceOf(HTMLElement);
+    await expect(getComputedStyle(box as HTMLElement).overflowX).toBe('auto');
+    await expect((box as HTMLElement).tabIndex).toBe(0);
+    await expect((box as HTMLElement).scrollWidth).toBeGreaterThan((box as HTMLElement).clientWidth);
+    await expect((box as HTMLElement).getBoundingClientRect().width).toBeLessThanOrEqual(220);
   },
 };
 

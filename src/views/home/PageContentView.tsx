@@ -4,7 +4,7 @@ import type { Message } from '../../domain/message';
 import type { MessageKey } from '../../i18n';
 import type { ContentKind } from '../../machines/pageContent';
 import { useRenderMessage, useT } from '../app/i18n';
-import { renderSafeMarkdown, sanitizeHtml } from '../app/markdown';
+import { renderSafeMarkdown, sanitizeHtml, tableScrollClass } from '../app/markdown';
 
 /** Readable defaults for admin-written HTML (the Chakra preflight resets headings and lists). */
 export const richTextStyles: SystemStyleObject = {
@@ -22,9 +22,10 @@ export const richTextStyles: SystemStyleObject = {
   '& code': { fontFamily: 'mono', fontSize: '0.9em', bg: 'bg.muted', paddingInline: '0.25em', borderRadius: 'sm' },
   '& pre': { fontFamily: 'mono', bg: 'bg.muted', padding: '0.75em', borderRadius: 'md', overflowX: 'auto' },
   '& pre code': { bg: 'transparent', padding: 0 },
-  // Tables scroll sideways on their own on narrow screens instead of widening the page.
-  '& table': { display: 'block', maxWidth: '100%', width: 'max-content', overflowX: 'auto', borderCollapse: 'collapse' },
-  '& th, & td': { borderWidth: '1px', borderColor: 'border', paddingInline: '0.75em', paddingBlock: '0.375em', textAlign: 'start' },
+  // Tables scroll sideways in their own box (src/views/app/markdown) on narrow screens instead of widening the page.
+  [`& .${tableScrollClass}`]: { maxWidth: '100%', overflowX: 'auto', borderRadius: 'sm', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.focusRing' } },
+  '& table': { borderCollapse: 'collapse' },
+  '& th, & td': { borderWidth: '1px', borderColor: 'border', paddingInline: '0.75em', paddingBlock: '0.375em', textAlign: 'start', wordBreak: 'normal' },
   '& th': { bg: 'bg.muted', fontWeight: 'semibold' },
   '& tbody tr:nth-of-type(even)': { bg: 'bg.subtle' },
   '& img': { maxWidth: '100%' },
