@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
 import { setOptions, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
+import { graveViolations } from './support/axe';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /** The shell's route guard, visitor menu, tab title and one-line English menu on the real gateway. */
@@ -45,10 +46,22 @@ describe('admin routes by role', () => {
     expect(await mainNav(page).getByRole('link', { name: '设置' }).getAttribute('aria-current')).toBe('page');
 
     await page.goto(`${gw.url}/channel`);
+    await page.getByRole('heading', { level: 1, name: '无权访问此页面' }).waitFor();
+    expect(await graveViolations(page)).toEqual([]);
     await page.getByRole('link', { name: '返回首页' }).click();
     await page.waitForURL(`${gw.url}/`);
     expect(toasts.texts).not.toContain('无权进行此操作');
     expectNoUnexpectedErrors(toasts);
+    await context.close();
+  });
+
+  it('draws the 403 page without serious axe violations in dark mode on a phone', async () => {
+    const context = await gw.newContext({ storageState: member, viewport: { width: 375, height: 812 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(`${gw.url}/redemption/edit/1`);
+    await page.getByRole('heading', { level: 1, name: '无权访问此页面' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await graveViolations(page)).toEqual([]);
     await context.close();
   });
 
@@ -123,6 +136,7 @@ describe('the header', () => {
         const items = page.getByRole('menuitem');
         await items.first().waitFor();
         expect(shown + (await items.count())).toBe(11);
+        expect(await graveViolations(page)).toEqual([]);
         await page.keyboard.press('Escape');
         await expect.poll(() => items.count()).toBe(0);
       }

@@ -12,11 +12,10 @@ const markdown = new Marked({ gfm: true, breaks: false, async: false });
 
 /** The class of the box around each Markdown table: it scrolls sideways on narrow screens (and takes focus, so keyboards can scroll it). */
 export const tableScrollClass = 'md-table-scroll';
-const plainTable = Renderer.prototype.table;
 markdown.use({
   renderer: {
     table(this: Renderer, token: Tokens.Table): string {
-      return `<div class="${tableScrollClass}" tabindex="0">${plainTable.call(this, token)}</div>\n`;
+      return `<div class="${tableScrollClass}" tabindex="0">${Renderer.prototype.table.call(this, token)}</div>\n`;
     },
   },
 });
