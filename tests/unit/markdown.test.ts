@@ -13,6 +13,12 @@ describe('renderMarkdown', () => {
   it('renders GitHub-flavoured tables', () => {
     expect(renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |')).toContain('<table>');
   });
+  it('puts each table in a focusable box that scrolls sideways, which survives sanitising', () => {
+    const html = renderSafeMarkdown('| a | b |\n|---|---|\n| 1 | 2 |');
+    expect(html).toMatch(/^<div class="md-table-scroll" tabindex="0"><table>/);
+    expect(html).toContain('<th>a</th>');
+    expect(html.trim()).toMatch(/<\/table>\s*<\/div>$/);
+  });
   it('leaves an http:// address as text (only https:// content is framed, by the machine)', () => {
     expect(renderMarkdown('http://example.com')).toContain('<p>');
   });

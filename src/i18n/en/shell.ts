@@ -18,6 +18,7 @@ export const shell: Record<keyof typeof zh, string> = {
   'shell.nav.setting': 'Settings',
   'shell.nav.about': 'About',
   'shell.nav.chat': 'Chat',
+  'shell.nav.more': 'More',
   'shell.nav.openMenu': 'Open menu',
   'shell.nav.menuTitle': 'Menu',
   'shell.nav.closeMenu': 'Close menu',
@@ -48,6 +49,10 @@ export const shell: Record<keyof typeof zh, string> = {
   'shell.page.profile': 'profile page',
   'shell.loadFailed': 'The page failed to load. Check your network and try again.',
   'shell.reload': 'Reload',
+
+  'shell.forbidden.title': "You don't have access to this page",
+  'shell.forbidden.text': 'This page is for administrators only. Ask an administrator if you need it.',
+  'shell.forbidden.back': 'Back to home',
 
   'shell.toast.close': 'Close notification',
   'shell.defaultSystemName': 'One API',

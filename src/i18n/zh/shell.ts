@@ -17,6 +17,7 @@ export const shell = {
   'shell.nav.setting': '设置',
   'shell.nav.about': '关于',
   'shell.nav.chat': '聊天',
+  'shell.nav.more': '更多',
   'shell.nav.openMenu': '打开菜单',
   'shell.nav.menuTitle': '菜单',
   'shell.nav.closeMenu': '关闭菜单',
@@ -47,6 +48,10 @@ export const shell = {
   'shell.page.profile': '用户信息页面',
   'shell.loadFailed': '页面加载失败，请检查网络后重试。',
   'shell.reload': '重新加载',
+
+  'shell.forbidden.title': '无权访问此页面',
+  'shell.forbidden.text': '此页面仅限管理员使用。如需访问，请联系管理员。',
+  'shell.forbidden.back': '返回首页',
 
   'shell.toast.close': '关闭通知',
   'shell.defaultSystemName': 'One API',

@@ -42,3 +42,5 @@ export const selectFooterHtml = (s: Snapshot): string => s.context.status?.foote
 /** The name shown in the user menu: display name, else username. */
 export const selectDisplayName = (s: Snapshot): string =>
   s.context.user === null ? '' : s.context.user.display_name !== '' ? s.context.user.display_name : s.context.user.username;
+/** The signed-in viewer's role, null when signed out (route guards). */
+export const selectRole = (s: Snapshot): number | null => s.context.user?.role ?? null;

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import { selectChatLink, selectIsAdmin, selectIsSignedIn, selectQuotaDisplay, selectStatus } from '../../machines/session/session.selectors';
+import { selectChatLink, selectIsAdmin, selectIsSigningIn, selectQuotaDisplay, selectRole, selectStatus } from '../../machines/session/session.selectors';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
-import { routeIdOf } from '../../domain/shellRules';
+import { routeAccessOf, routeAudienceOf, routeIdOf } from '../../domain/shellRules';
 import type { MessageKey } from '../../i18n';
+import { ForbiddenView } from './ForbiddenView';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
@@ -53,13 +54,19 @@ const TokenListPage = page(() => import('../token/TokenListPage').then((m) => m.
 const TokenFormPage = page(() => import('../token/TokenFormPage').then((m) => m.TokenFormPage), 'tokenForm.page');
 
 /**
- * The login guard (spec §2): without a stored user, go to /login and remember where from
- * (`state.from`, read by the login page after signing in).
+ * The route guard (spec §2): without a stored user, go to /login and remember where from
+ * (`state.from`, read by the login page after signing in); a signed-in viewer below admin on an
+ * admin route (src/domain/shellRules) sees the 403 page; while a login is in flight, the loading
+ * state. The page stays mounted as long as the decision stays 'allow'.
  */
 export function RequireUser({ children }: { readonly children: ReactNode }) {
-  const signedIn = SessionContext.useSelector(selectIsSignedIn);
+  const role = SessionContext.useSelector(selectRole);
+  const pending = SessionContext.useSelector(selectIsSigningIn);
   const location = useLocation();
-  if (!signedIn) return <Navigate to="/login" replace state={{ from: location }} />;
+  const access = routeAccessOf(routeAudienceOf(location.pathname), { role, pending });
+  if (access === 'login') return <Navigate to="/login" replace state={{ from: location }} />;
+  if (access === 'pending') return <PageLoading />;
+  if (access === 'forbidden') return <ForbiddenView />;
   return children;
 }
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import {
   selectChatLink,
@@ -14,7 +14,7 @@ import { selectColorMode, selectLang } from '../../machines/preferences/preferen
 import { AppShellView } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { useT } from './i18n';
-import { menuItems } from './menu';
+import { documentTitleOf, menuItems, pageTitleKeyOf } from './menu';
 import { PreferencesContext, SessionContext } from './sessionContext';
 
 // The footer (and the HTML sanitiser it needs) loads after the first paint.
@@ -36,13 +36,20 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   const lang = PreferencesContext.useSelector(selectLang);
   const colorMode = PreferencesContext.useSelector(selectColorMode);
   const { pathname } = useLocation();
+  const items = useMemo(() => menuItems({ signedIn, isAdmin, chatLink }), [signedIn, isAdmin, chatLink]);
+  const pageKey = pageTitleKeyOf(pathname);
+  const title = documentTitleOf(pageKey === null ? null : t(pageKey), systemName);
+  // The tab title follows the status's system name and the page (the DOM's, not a machine's state).
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
     <AppShellView
       header={
         <HeaderView
           systemName={systemName}
           logo={logo}
-          items={menuItems({ isAdmin, chatLink })}
+          items={items}
           pathname={pathname}
           userName={signedIn ? displayName : null}
           signingOut={signingOut}

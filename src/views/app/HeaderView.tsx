@@ -1,10 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Flex, HStack, IconButton, Image, Link, Stack, Text } from '@chakra-ui/react';
 import type { ColorMode, Lang } from '../../domain/preferences';
 import { useT } from './i18n';
-import { MenuIcon, MoonIcon, SunIcon } from './icons';
-import { isActive, type MenuItem } from './menu';
+import { ChevronDownIcon, MenuIcon, MoonIcon, SunIcon } from './icons';
+import { activeEntryOf, fitNavItems, type MenuItem } from './menu';
 
 /** At this width and below the menu collapses into a drawer (spec §2). */
 export const mobileQuery = '@media (max-width: 600px)';
@@ -15,6 +15,7 @@ const showOnMobile = { display: 'none', [mobileQuery]: { display: 'inline-flex' 
 // and popper code that /login does not need at once).
 const MobileNav = lazy(() => import('./MobileNav').then((m) => ({ default: m.MobileNav })));
 const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
+const NavMore = lazy(() => import('./NavMore').then((m) => ({ default: m.NavMore })));
 
 function MenuButtonPlaceholder() {
   const t = useT();
@@ -42,10 +43,11 @@ export interface HeaderViewProps {
 
 export function NavLinks({ items, pathname, direction }: Pick<HeaderViewProps, 'items' | 'pathname'> & { readonly direction: 'row' | 'column' }) {
   const t = useT();
+  const activeTo = activeEntryOf(pathname);
   return (
     <Stack as="ul" direction={direction} gap={direction === 'row' ? 1 : 2} listStyleType="none" m={0} p={0}>
       {items.map((item) => {
-        const active = isActive(item.to, pathname);
+        const active = item.to === activeTo;
         return (
           <li key={item.to}>
             <Link
@@ -57,6 +59,7 @@ export function NavLinks({ items, pathname, direction }: Pick<HeaderViewProps, '
               bg={active ? 'bg.emphasized' : undefined}
               _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
               display="block"
+              whiteSpace="nowrap"
             >
               <RouterLink to={item.to} aria-current={active ? 'page' : undefined}>
                 {t(item.labelKey)}
@@ -66,6 +69,81 @@ export function NavLinks({ items, pathname, direction }: Pick<HeaderViewProps, '
         );
       })}
     </Stack>
+  );
+}
+
+/** The "More" button as drawn before its menu code has loaded (and for measuring). */
+function MoreButtonPlaceholder() {
+  const t = useT();
+  return (
+    <Button size="sm" variant="ghost" whiteSpace="nowrap" disabled>
+      {t('shell.nav.more')}
+      <ChevronDownIcon />
+    </Button>
+  );
+}
+
+/**
+ * The desktop menu on one line: the entries that fit the row (measured on an invisible copy of the
+ * whole row), the rest in a "More" menu. Re-measured when the row or the entries change size.
+ */
+function FittingNav({ items, pathname }: Pick<HeaderViewProps, 'items' | 'pathname'>) {
+  const t = useT();
+  const rowRef = useRef<HTMLDivElement>(null);
+  const measureRef = useRef<HTMLDivElement>(null);
+  const [fit, setFit] = useState(items.length);
+  useLayoutEffect(() => {
+    const row = rowRef.current;
+    const measure = measureRef.current;
+    if (row === null || measure === null) return;
+    const update = () => {
+      const list = measure.querySelector('ul');
+      if (list === null) return;
+      const gap = parseFloat(getComputedStyle(list).columnGap) || 0;
+      const widths = Array.from(list.children, (li) => li.getBoundingClientRect().width + gap);
+      const more = widths.pop() ?? 0;
+      setFit(fitNavItems(widths, row.clientWidth, more));
+    };
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(row);
+    if (measure.firstElementChild !== null) observer.observe(measure.firstElementChild);
+    return () => observer.disconnect();
+  }, [items]);
+  const shown = items.slice(0, fit);
+  const rest = items.slice(fit);
+  return (
+    <Box ref={rowRef} position="relative" display="flex" alignItems="center" gap={1} minW={0}>
+      <NavLinks items={shown} pathname={pathname} direction="row" />
+      {rest.length > 0 && (
+        <Suspense fallback={<MoreButtonPlaceholder />}>
+          <NavMore items={rest} active={activeEntryOf(pathname)} />
+        </Suspense>
+      )}
+      {/* Text as generated content, so the copy adds no words (or links) to the page. */}
+      <Box ref={measureRef} aria-hidden inert position="absolute" top={0} left={0} w={0} h={0} overflow="hidden" visibility="hidden">
+        <Flex w="max-content" gap={1} as="ul" listStyleType="none" m={0} p={0}>
+          {items.map((item) => (
+            <Box
+              as="li"
+              key={item.to}
+              px={3}
+              py={2}
+              whiteSpace="nowrap"
+              fontWeight={item.to === activeEntryOf(pathname) ? 'semibold' : 'normal'}
+              data-label={t(item.labelKey)}
+              _before={{ content: 'attr(data-label)' }}
+            />
+          ))}
+          <Box as="li" data-measure="more">
+            <Button size="sm" variant="ghost" whiteSpace="nowrap" tabIndex={-1}>
+              <Box as="span" data-label={t('shell.nav.more')} _before={{ content: 'attr(data-label)' }} />
+              <ChevronDownIcon />
+            </Button>
+          </Box>
+        </Flex>
+      </Box>
+    </Box>
   );
 }
 
@@ -92,8 +170,8 @@ export function HeaderView(props: HeaderViewProps) {
           </RouterLink>
         </Link>
 
-        <Box as="nav" aria-label={t('shell.nav.label')} flex="1" minW={0} overflowX="auto" css={hideOnMobile}>
-          <NavLinks items={items} pathname={pathname} direction="row" />
+        <Box as="nav" aria-label={t('shell.nav.label')} flex="1" minW={0} css={hideOnMobile}>
+          <FittingNav items={items} pathname={pathname} />
         </Box>
         <Box flex="1" css={showOnMobile} />
 

@@ -1,4 +1,4 @@
-import { Marked } from 'marked';
+import { Marked, Renderer, type Tokens } from 'marked';
 import { sanitizeHtml } from './sanitize';
 
 /*
@@ -9,6 +9,16 @@ import { sanitizeHtml } from './sanitize';
 
 /** One private instance, so nothing else's marked options change what this renders. */
 const markdown = new Marked({ gfm: true, breaks: false, async: false });
+
+/** The class of the box around each Markdown table: it scrolls sideways on narrow screens (and takes focus, so keyboards can scroll it). */
+export const tableScrollClass = 'md-table-scroll';
+markdown.use({
+  renderer: {
+    table(this: Renderer, token: Tokens.Table): string {
+      return `<div class="${tableScrollClass}" tabindex="0">${Renderer.prototype.table.call(this, token)}</div>\n`;
+    },
+  },
+});
 
 /** Markdown to HTML (not yet sanitised: pass the result to `sanitizeHtml`). */
 export function renderMarkdown(text: string): string {

@@ -25,5 +25,5 @@ export function ChatPageView({ chatLink }: ChatPageViewProps) {
       </Container>
     );
   }
-  return <ContentFrame url={link} title={t('home.chat.frameTitle')} height="85vh" />;
+  return <ContentFrame url={link} title={t('home.chat.frameTitle')} height="85vh" loadingPage="shell.page.chat" />;
 }

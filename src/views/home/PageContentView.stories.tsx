@@ -103,6 +103,43 @@ export const FailedEnglish: Story = {
   },
 };
 
+const table = [
+  '| 模型 | 输入倍率 | 输出倍率 | 说明 |',
+  '| --- | --- | --- | --- |',
+  '| gpt-4o-mini | 0.075 | 0.3 | 默认分组可用 |',
+  '| claude-3-5-sonnet-20241022 | 1.5 | 5 | 仅 vip 分组 |',
+  '| gemini-1.5-pro | 1.25 | 3 | 长上下文，适合读取整本文档的场景 |',
+].join('\n');
+
+/** A Markdown table: borders, padding and a header background. */
+export const MarkdownTable: Story = {
+  args: { content: `## 模型价格\n\n${table}` },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const header = c.getByRole('columnheader', { name: '模型' });
+    await expect(getComputedStyle(header).borderTopStyle).toBe('solid');
+    await expect(getComputedStyle(header).backgroundColor).not.toBe('rgba(0, 0, 0, 0)');
+    await expect(parseFloat(getComputedStyle(c.getByRole('cell', { name: 'gpt-4o-mini' })).paddingLeft)).toBeGreaterThan(4);
+  },
+};
+
+/** The same table in dark mode. */
+export const MarkdownTableDark: Story = { ...MarkdownTable, parameters: { colorMode: 'dark' } };
+
+/** On a narrow screen the table scrolls sideways on its own; the page does not widen. */
+export const MarkdownTableNarrow: Story = {
+  ...MarkdownTable,
+  decorators: [(Story) => <div style={{ width: 220 }}>{Story()}</div>],
+  play: async ({ canvasElement }) => {
+    const box = canvasElement.querySelector('table')?.parentElement;
+    await expect(box).toBeInstanceOf(HTMLElement);
+    await expect(getComputedStyle(box as HTMLElement).overflowX).toBe('auto');
+    await expect((box as HTMLElement).tabIndex).toBe(0);
+    await expect((box as HTMLElement).scrollWidth).toBeGreaterThan((box as HTMLElement).clientWidth);
+    await expect((box as HTMLElement).getBoundingClientRect().width).toBeLessThanOrEqual(220);
+  },
+};
+
 /*
  * Interactions: stories whose play clicks or types (tagged 'interaction' and left out of the docs
  * page, which lists the states). One that spreads a state story plays its flow from that state.

@@ -1,9 +1,10 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Flex, Spinner, Text, chakra, type BoxProps, type SystemStyleObject } from '@chakra-ui/react';
 import type { Message } from '../../domain/message';
+import type { MessageKey } from '../../i18n';
 import type { ContentKind } from '../../machines/pageContent';
 import { useRenderMessage, useT } from '../app/i18n';
-import { renderSafeMarkdown, sanitizeHtml } from '../app/markdown';
+import { renderSafeMarkdown, sanitizeHtml, tableScrollClass } from '../app/markdown';
 
 /** Readable defaults for admin-written HTML (the Chakra preflight resets headings and lists). */
 export const richTextStyles: SystemStyleObject = {
@@ -21,8 +22,12 @@ export const richTextStyles: SystemStyleObject = {
   '& code': { fontFamily: 'mono', fontSize: '0.9em', bg: 'bg.muted', paddingInline: '0.25em', borderRadius: 'sm' },
   '& pre': { fontFamily: 'mono', bg: 'bg.muted', padding: '0.75em', borderRadius: 'md', overflowX: 'auto' },
   '& pre code': { bg: 'transparent', padding: 0 },
+  // Tables scroll sideways in their own box (src/views/app/markdown) on narrow screens instead of widening the page.
+  [`& .${tableScrollClass}`]: { maxWidth: '100%', overflowX: 'auto', borderRadius: 'sm', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.focusRing' } },
   '& table': { borderCollapse: 'collapse' },
-  '& th, & td': { borderWidth: '1px', borderColor: 'border', paddingInline: '0.5em', paddingBlock: '0.25em' },
+  '& th, & td': { borderWidth: '1px', borderColor: 'border', paddingInline: '0.75em', paddingBlock: '0.375em', textAlign: 'start', wordBreak: 'normal' },
+  '& th': { bg: 'bg.muted', fontWeight: 'semibold' },
+  '& tbody tr:nth-of-type(even)': { bg: 'bg.subtle' },
   '& img': { maxWidth: '100%' },
   '& hr': { borderColor: 'border' },
 };
@@ -42,9 +47,53 @@ export function MarkdownBlock({
   return <Box css={richTextStyles} {...rest} dangerouslySetInnerHTML={{ __html: safe }} />;
 }
 
-/** A configured page framed full width (contract §5.4: no border). */
-export function ContentFrame({ url, title, height }: { readonly url: string; readonly title: string; readonly height: string }) {
-  return <chakra.iframe src={url} title={title} display="block" w="full" h={height} border="0" />;
+/** A framed page as drawn: the frame, and while `loading` a spinner over it ('加载{page}中...'). */
+export function FrameView({
+  url,
+  title,
+  height,
+  loading,
+  loadingPage = 'shell.loading.default',
+  onLoad,
+}: {
+  readonly url: string;
+  readonly title: string;
+  readonly height: string;
+  readonly loading: boolean;
+  readonly loadingPage?: MessageKey;
+  readonly onLoad: () => void;
+}) {
+  const t = useT();
+  return (
+    <Box position="relative" aria-busy={loading}>
+      <chakra.iframe src={url} title={title} display="block" w="full" h={height} border="0" onLoad={onLoad} />
+      {loading && (
+        <Flex position="absolute" inset={0} justify="center" align="center" gap={3} bg="bg" role="status" aria-live="polite">
+          <Spinner size="lg" color="blue.solid" />
+          <Text color="fg.muted">{t('shell.loading', { page: t(loadingPage) })}</Text>
+        </Flex>
+      )}
+    </Box>
+  );
+}
+
+/** A configured page framed full width (contract §5.4: no border), with a spinner until the frame's load event. */
+export function ContentFrame({
+  url,
+  title,
+  height,
+  loadingPage,
+}: {
+  readonly url: string;
+  readonly title: string;
+  readonly height: string;
+  readonly loadingPage?: MessageKey;
+}) {
+  // Which address has loaded: a new address shows the spinner again until its own load event.
+  const [loadedUrl, setLoadedUrl] = useState<string | null>(null);
+  return (
+    <FrameView url={url} title={title} height={height} loading={loadedUrl !== url} loadingPage={loadingPage} onLoad={() => setLoadedUrl(url)} />
+  );
 }
 
 export interface PageContentViewProps {
