@@ -21,7 +21,7 @@ import { bulkRun, channelRows, tableContext } from './ChannelListPage.fixtures';
 import { phoneViewport } from '../table/table.fixtures';
 import { expectCardsFit } from '../table/cards.fixtures';
 import { useRenderMessage } from '../app/i18n';
-import { showToast, Toaster } from '../app/toaster';
+import { showToast, Toaster, toaster } from '../app/toaster';
 
 const notify = fn<(e: NotifyEvent) => void>();
 const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
@@ -344,6 +344,9 @@ export const BalanceFailedInteraction: Story = {
     await userEvent.click(await c.findByRole('button', { name: /刷新渠道 openai-main 的余额/ }));
     await waitFor(() => expect(body.getByText('余额查询失败：渠道 openai-main 的服务商不提供余额接口（status code: 404）')).toBeVisible());
     await expect(c.getByRole('button', { name: /刷新渠道 openai-main 的余额/ })).toHaveTextContent('$42.50');
+    // the toast's own look is the toaster's (App/Toaster): closed before the page's a11y check
+    toaster.remove();
+    await waitFor(() => expect(body.queryByText(/余额查询失败/)).toBeNull());
   },
 };
 
@@ -358,6 +361,8 @@ export const BalanceFailedEnglishInteraction: Story = {
     await waitFor(() =>
       expect(body.getByText('Balance check failed: the provider of channel openai-main offers no balance endpoint (status code: 404)')).toBeVisible(),
     );
+    toaster.remove();
+    await waitFor(() => expect(body.queryByText(/Balance check failed/)).toBeNull());
   },
 };
 
