@@ -362,7 +362,7 @@ export function DataCardsView<Row extends { readonly id: number }>({
                         <Box as="dt" color="fg.muted">
                           {col.header}
                         </Box>
-                        <Box as="dd" m={0} minW={0} overflowWrap="anywhere">
+                        <Box as="dd" m={0} minW={0} overflowWrap="anywhere" css={{ '& *': { whiteSpace: 'normal !important' } }}>
                           {col.render(row)}
                         </Box>
                       </Box>
@@ -377,7 +377,7 @@ export function DataCardsView<Row extends { readonly id: number }>({
                     role="group"
                     aria-label={col.header}
                     // the list's own button row may say nowrap: on a card it wraps
-                    css={{ '& > *': { flexWrap: 'wrap', whiteSpace: 'normal' } }}
+                    css={{ '& > *': { flexWrap: 'wrap !important', whiteSpace: 'normal !important' } }}
                   >
                     {col.render(row)}
                   </Box>
