@@ -270,7 +270,7 @@ export interface SingleTestAnswer {
 
 /**
  * `GET /api/channel/test/:id?model=`: tests one channel, stores the response time (0 when the test
- * failed) and test time. Left = the plain failure message (channel not found).
+ * failed, at least 1 ms when it passed) and test time. Left = the plain failure message (channel not found).
  */
 export async function testChannelById(deps: ResolvedDeps, id: number, model: string, signal?: AbortSignal): Promise<E.Either<string, SingleTestAnswer>> {
   const channel = Number.isSafeInteger(id)
@@ -278,7 +278,8 @@ export async function testChannelById(deps: ResolvedDeps, id: number, model: str
     : undefined;
   if (channel === undefined) return E.left(recordNotFound);
   const { outcome, elapsedMs } = await testAndLog(deps, channel, model, signal);
-  const ms = outcome.ok ? elapsedMs : 0;
+  // 0 ms means "the last single test failed" to the console (contract §2.1.3): a pass stores at least 1 ms
+  const ms = outcome.ok ? Math.max(1, elapsedMs) : 0;
   await storeResponseTime(deps.db, channel.id, ms, Math.floor(deps.now() / 1000));
   return E.right({ success: outcome.ok, message: outcome.ok ? outcome.reply : outcome.error, time: ms / 1000, modelName: model });
 }

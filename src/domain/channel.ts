@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { msg, type Message } from './message';
 
 const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
 
@@ -251,7 +252,41 @@ export const defaultTestModelOf = (models: string): string => {
  * A row of the channel list: a channel as the server lists it plus the client-only `test_model`
  * the row's dropdown chose.
  */
-export type ChannelRow = Channel & { readonly test_model?: string };
+export type ChannelRow = Channel & { readonly test_model?: string; readonly last_test?: ChannelLastTest };
+
+/**
+ * The last test of a channel seen by this page (a single test, or a result of a run), kept on the
+ * row until the rows are reloaded: the server stores only `response_time` and `test_time`, and a
+ * batch run stores the elapsed time even when the test failed (contract §4.10).
+ */
+export interface ChannelLastTest {
+  readonly success: boolean;
+  /** The model's reply, or the error. */
+  readonly message: string;
+  /** Milliseconds (0 when it failed). */
+  readonly response_time: number;
+  /** Unix seconds. */
+  readonly test_time: number;
+}
+
+/**
+ * A failed balance query as a sentence naming the channel: the gateway's known answers (contract
+ * §2.9.11: `尚未实现` for types without a balance endpoint, `status code: <n>` for an upstream that
+ * refused) get their own sentence with the server's text in brackets; any other text is kept.
+ */
+export function balanceFailureMessage(name: string, serverText: string): Message {
+  const detail = serverText.trim();
+  if (detail === '尚未实现' || /not implemented/i.test(detail)) return msg('channels.balance.failed.unsupported', { name });
+  const status = /^status code: (\d{3})$/i.exec(detail);
+  if (status !== null) {
+    const code = Number(status[1]);
+    if (code === 404 || code === 405) return msg('channels.balance.failed.noEndpoint', { name, detail });
+    if (code === 401 || code === 403) return msg('channels.balance.failed.refused', { name, detail });
+    if (code === 429) return msg('channels.balance.failed.tooMany', { name, detail });
+    if (code >= 500) return msg('channels.balance.failed.upstream', { name, detail });
+  }
+  return msg('channels.balance.failed.other', { name, detail: detail === '' ? '?' : detail });
+}
 
 /** The model the row's test uses: the dropdown's choice, else the default. */
 export const testModelOf = (row: ChannelRow): string =>

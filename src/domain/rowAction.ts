@@ -1,4 +1,4 @@
-import type { Message } from './message';
+import type { Message, NoticeLevel } from './message';
 
 /**
  * The contract between a list (the table machine) and what acts on its rows. The composition
@@ -14,13 +14,16 @@ export interface RowActionInput<Row> {
 
 /**
  * What a row action did: the row as the server has it now, or fields to merge, or that the row
- * is gone; `message` is shown as a success toast (single actions only, not in bulk runs).
+ * is gone; `message` is shown as a toast (single actions only, not in bulk runs), a success
+ * unless `level` says otherwise (an action whose answer is a failure the row shows, e.g. a
+ * channel test that ran and failed).
  */
 export interface RowActionOutcome<Row> {
   readonly row?: Row;
   readonly patch?: Partial<Row>;
   readonly removed?: boolean;
   readonly message?: Message;
+  readonly level?: NoticeLevel;
 }
 
 /** `fetchPage`: one page of the plain list (`GET …/?p=&order=`). */

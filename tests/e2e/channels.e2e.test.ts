@@ -112,6 +112,15 @@ describe('the channel list on the real gateway', () => {
     await expect.poll(() => row(page, 'e2e-upstream').getByRole('img', { name: /^本次测试通过/ }).count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => row(page, 'e2e-bad').getByRole('img', { name: /^本次测试失败/ }).count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => row(page, 'e2e-third').getByRole('img', { name: /^本次测试通过/ }).count()).toBe(1);
+    // a failed result of the run is a red "失败" (its error as the title), never a green time
+    const badBadge = row(page, 'e2e-bad').getByText('失败', { exact: true });
+    await expect.poll(() => badBadge.count(), { timeout: 10_000 }).toBe(1);
+    expect(await badBadge.getAttribute('title')).toMatch(/401/);
+    expect(await row(page, 'e2e-bad').getByText(/^\d+\.\d\d 秒$/).count()).toBe(0);
+    // a single failed test: the row says so and the toast names the channel
+    await page.getByRole('button', { name: '测试渠道 e2e-bad' }).click();
+    await expect.poll(() => toasts.texts.some((t) => t.startsWith('渠道 e2e-bad 测试失败：')), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => row(page, 'e2e-bad').getByText('失败', { exact: true }).count()).toBe(1);
 
     // inline priority: Enter saves; a reload shows the stored value
     const priority = page.getByLabel('渠道 e2e-upstream 的优先级');
@@ -120,6 +129,9 @@ describe('the channel list on the real gateway', () => {
     await expect.poll(() => toasts.texts.filter((t) => t === '操作成功完成！').length, { timeout: 10_000 }).toBeGreaterThan(0);
     await page.reload();
     await expect.poll(() => page.getByLabel('渠道 e2e-upstream 的优先级').inputValue(), { timeout: 15_000 }).toBe('7');
+    // after the reload the failed single test still reads as failed (0 ms with a test time); the passed ones keep their time
+    await expect.poll(() => row(page, 'e2e-bad').getByText('失败', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await row(page, 'e2e-upstream').getByText(/^\d+\.\d\d 秒$/).count()).toBe(1);
 
     expectNoUnexpectedErrors(toasts, toasts.errors.filter((t) => t.includes('401')));
     await context.close();
@@ -175,7 +187,7 @@ describe('the channel list on the real gateway', () => {
     await context.close();
   });
 
-  it('in English at 375 px in dark mode: the page fits, the table scrolls inside its box; detail mode is remembered', async () => {
+  it('in English at 375 px in dark mode: the page fits, the channels are cards; detail mode is remembered', async () => {
     const context = await open({ storageState: signedIn, viewport: { width: 375, height: 740 } });
     await context.addInitScript(() => {
       localStorage.setItem('lang', 'en');
@@ -186,17 +198,18 @@ describe('the channel list on the real gateway', () => {
     await page.goto(`${gw.url}/channel`);
     await page.getByRole('heading', { name: 'Channels' }).waitFor();
     await page.getByRole('button', { name: 'Test all channels' }).waitFor();
-    await row(page, 'e2e-bulk-1').waitFor();
+    const cards = page.getByRole('list', { name: 'Channels' });
+    await cards.getByRole('heading', { name: 'e2e-bulk-1' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
 
     // detail mode: balance, weight and test model columns; remembered after a reload
     await page.getByText('Detail mode').click();
-    await page.getByRole('columnheader', { name: /Balance/ }).waitFor();
+    await cards.getByText('Balance', { exact: true }).first().waitFor();
     expect(await page.evaluate(() => localStorage.getItem('show_detail'))).toBe('true');
     await page.reload();
-    await page.getByRole('columnheader', { name: /Test model/ }).waitFor();
+    await cards.getByText('Test model', { exact: true }).first().waitFor();
     await expect.poll(() => page.getByLabel('Test model of channel e2e-bulk-1').inputValue()).toBe('gpt-3.5-turbo');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 

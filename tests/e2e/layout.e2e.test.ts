@@ -136,3 +136,53 @@ describe('the shell at 375 px', () => {
     await context.close();
   });
 });
+
+describe('the lists at 375×800 (signed in as root)', () => {
+  const narrow = { width: 375, height: 800 };
+
+  /** The page does not scroll sideways and every button of every card lies inside the window. */
+  async function expectCardsInside(page: Page, listName: string): Promise<void> {
+    const list = page.getByRole('list', { name: listName });
+    await list.getByRole('listitem').first().waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('table').count()).toBe(0);
+    const overflow = await page.evaluate(() => {
+      const doc = document.scrollingElement ?? document.documentElement;
+      return doc.scrollWidth - doc.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    const buttons = list.getByRole('listitem').getByRole('button');
+    const count = await buttons.count();
+    expect(count).toBeGreaterThan(0);
+    for (let i = 0; i < count; i += 1) {
+      const box = await buttons.nth(i).boundingBox();
+      expect(box, `button ${i}`).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(narrow.width);
+    }
+  }
+
+  it('tokens and channels are cards with their buttons on screen, nothing scrolls sideways', async () => {
+    const root = await gw.root();
+    const token = await root.request('POST', '/api/token/', { body: { name: 'phone-token', remain_quota: 500000, expired_time: -1, unlimited_quota: false } });
+    expect(token.body?.success, token.text).toBe(true);
+    const channel = await root.request('POST', '/api/channel/', {
+      body: { type: 8, name: 'phone-channel', key: 'sk-phone', base_url: 'http://127.0.0.1:9', models: 'gpt-3.5-turbo', group: 'default' },
+    });
+    expect(channel.body?.success, channel.text).toBe(true);
+    const signedIn = await gw.signedIn('root', '123456');
+    const context = await gw.newContext({ viewport: narrow, storageState: signedIn });
+    context.setDefaultTimeout(60_000);
+    const page = await context.newPage();
+    const toasts = await watchToasts(page);
+
+    await page.goto(`${gw.url}/token`);
+    await expectCardsInside(page, '令牌');
+    await page.getByRole('heading', { level: 2, name: 'phone-token' }).waitFor();
+
+    await page.goto(`${gw.url}/channel`);
+    await expectCardsInside(page, '渠道');
+    await page.getByRole('button', { name: '测试渠道 phone-channel' }).waitFor();
+    expectNoUnexpectedErrors(toasts);
+    await context.close();
+  });
+});

@@ -128,7 +128,8 @@ describe('redemption codes', () => {
     const toasts = await watchToasts(page);
     await page.goto(`${gw.url}/redemption`);
     await page.getByRole('heading', { name: 'Redemption codes' }).waitFor();
-    const table = page.getByRole('table', { name: 'Redemption codes' });
+    // on a phone each code is a card
+    const table = page.getByRole('list', { name: 'Redemption codes' });
     await table.getByText('Used', { exact: true }).waitFor();
     expect(await table.getByText('Not yet redeemed').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);

@@ -151,7 +151,8 @@ describe('tokens', () => {
     const toasts = await watchToasts(page);
     await page.goto(`${gw.url}/token`);
     await page.getByRole('heading', { name: 'Tokens' }).waitFor();
-    const table = page.getByRole('table', { name: 'Tokens' });
+    // on a phone each token is a card
+    const table = page.getByRole('list', { name: 'Tokens' });
     await table.getByText('e2e-chat', { exact: true }).waitFor();
     await table.getByText('Never expires').first().waitFor();
     expect(await page.getByRole('link', { name: 'Add a new token' }).getAttribute('href')).toBe('/token/add');

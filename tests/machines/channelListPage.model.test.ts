@@ -60,7 +60,8 @@ function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
   switch (event.type) {
     case 'test.result': {
       const r = (event as unknown as { result: ChannelTestRunResult }).result;
-      return [{ kind: 'send', to: table, event: { type: 'row.patch', id: r.channel_id, patch: { status: r.status, response_time: r.response_time, test_time: r.test_time } } }];
+      const last_test = { success: r.success, message: r.message, response_time: r.success ? r.response_time : 0, test_time: r.test_time };
+      return [{ kind: 'send', to: table, event: { type: 'row.patch', id: r.channel_id, patch: { status: r.status, response_time: r.response_time, test_time: r.test_time, last_test } } }];
     }
     case 'channels.deleted':
       return [{ kind: 'send', to: table, event: { type: 'rows.reload' } }];
@@ -109,11 +110,12 @@ describe('channelListPage model', () => {
     expectRoutingOnPaths(machine, input, paths, { check, expected: expectedRouting });
   });
 
-  it('pins the routing of a live result: only status, response time and test time reach the row', () => {
+  it('pins the routing of a live result: status, response time, test time and the result (a failure keeps no time) reach the row', () => {
     const [s] = initialTransition(machine, input);
     const [, actions] = transition(machine, s, { type: 'test.result', result: result() });
+    const last_test = { success: false, message: 'upstream said 401', response_time: 0, test_time: 1_764_000_000 };
     expect(routedOf(actions)).toEqual([
-      { kind: 'send', to: s.children.table, event: { type: 'row.patch', id: 7, patch: { status: 3, response_time: 500, test_time: 1_764_000_000 } } },
+      { kind: 'send', to: s.children.table, event: { type: 'row.patch', id: 7, patch: { status: 3, response_time: 500, test_time: 1_764_000_000, last_test } } },
     ]);
   });
 
@@ -220,12 +222,18 @@ describe('channelListPage replay (real actor, children that never answer)', () =
 });
 
 describe('channelListPage journeys (real children, stub actors)', () => {
-  it('a live test result patches its row (status, response time, test time) and nothing else', async () => {
+  it('a live test result patches its row (status, response time, test time, the result) and nothing else', async () => {
     const failed = result({ channel_id: 7, status: 3, response_time: 900, test_time: 1_764_000_100 });
     const { page, table } = startPage(runningRun([failed]));
     await waitFor(table, (s) => s.matches({ ready: 'idle' }) && s.context.rows.find((r) => r.id === 7)?.status === 3);
     const row = table.getSnapshot().context.rows.find((r) => r.id === 7)!;
-    expect(row).toEqual({ ...server[0], status: 3, response_time: 900, test_time: 1_764_000_100 });
+    expect(row).toEqual({
+      ...server[0],
+      status: 3,
+      response_time: 900,
+      test_time: 1_764_000_100,
+      last_test: { success: false, message: 'upstream said 401', response_time: 0, test_time: 1_764_000_100 },
+    });
     page.stop();
   });
 

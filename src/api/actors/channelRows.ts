@@ -1,7 +1,9 @@
+import * as E from 'fp-ts/Either';
 import * as TE from 'fp-ts/TaskEither';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import { failure, type ApiError } from '../../domain/apiError';
 import {
+  balanceFailureMessage,
   channelModelNames,
   channelStatusEnabled,
   channelStatusManuallyDisabled,
@@ -73,6 +75,58 @@ const patched =
   (channel: Channel): Outcome =>
     message ? { patch: withoutKey(channel), message: msg('common.success') } : { patch: withoutKey(channel) };
 
+/** Unix seconds now. */
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * A single test. The test stores `response_time` and `test_time`, so the row is read again and
+ * shows them as the server has them, with the result kept as `last_test`. A test that ran and
+ * failed (`success: false`: the server's message is the error) is an answer too: the row shows
+ * the failure and an error toast names the channel; a call that did not get through is an error.
+ */
+const testRow = (api: ChannelApi, row: ChannelRow, model: string): TaskEither<ApiError, Outcome> => async () => {
+  const tested = await api.test(row.id, model)();
+  if (E.isLeft(tested) && tested.left._tag !== 'Failure') return tested;
+  const refusal = E.isLeft(tested) && tested.left._tag === 'Failure' ? tested.left.message : null;
+  const fresh = await api.get(row.id)();
+  const server = E.isRight(fresh) ? withoutKey(fresh.right) : {};
+  const test_time = E.isRight(fresh) && (fresh.right.test_time ?? 0) > 0 ? fresh.right.test_time! : nowSeconds();
+  if (E.isLeft(tested)) {
+    const message = refusal ?? '';
+    return E.right({
+      patch: { ...server, last_test: { success: false, message, response_time: 0, test_time } },
+      message: msg('channels.test.failed', { name: row.name, message }),
+      level: 'error',
+    });
+  }
+  const result = tested.right;
+  const seconds = result.time ?? 0;
+  return E.right({
+    patch: {
+      ...server,
+      last_test: { success: true, message: result.message, response_time: E.isRight(fresh) ? (fresh.right.response_time ?? 0) : Math.round(seconds * 1000), test_time },
+    },
+    message: msg('channels.test.success', {
+      name: row.name,
+      model: result.model ?? (result.modelName !== undefined && result.modelName !== '' ? result.modelName : model),
+      seconds: seconds.toFixed(2),
+    }),
+  });
+};
+
+/**
+ * Asks the provider for the balance again. A refusal (`success: false`: `尚未实现`,
+ * `status code: 404` …) is told as a sentence naming the channel (error toast), not the raw text.
+ */
+const balanceRow = (api: ChannelApi, row: ChannelRow): TaskEither<ApiError, Outcome> => async () => {
+  const answer = await api.updateBalance(row.id)();
+  if (E.isRight(answer)) {
+    return E.right({ patch: { balance: answer.right, balance_updated_time: nowSeconds() }, message: msg('channels.balance.updated') });
+  }
+  if (answer.left._tag !== 'Failure') return answer;
+  return E.right({ message: balanceFailureMessage(row.name, answer.left.message), level: 'error' });
+};
+
 /**
  * `runRowAction` of the channel table. `value` is the action's argument: the test model, the
  * typed priority or weight, the bulk priority, model or group.
@@ -82,22 +136,8 @@ export const channelRowAction =
   ({ action, row, value }: RowActionInput<ChannelRow>): TaskEither<ApiError, Outcome> => {
     if (!isChannelAction(action)) return refused('runRowAction', `unknown action ${action}`);
     switch (action) {
-      case 'test': {
-        const model = value;
-        // the test stores response_time and test_time: the row shows them as the server has them
-        return TE.chain((result: { readonly time?: number; readonly model?: string; readonly modelName?: string }) =>
-          TE.map(
-            (fresh: Channel): Outcome => ({
-              patch: withoutKey(fresh),
-              message: msg('channels.test.success', {
-                name: row.name,
-                model: result.model ?? (result.modelName !== undefined && result.modelName !== '' ? result.modelName : model),
-                seconds: (result.time ?? 0).toFixed(2),
-              }),
-            }),
-          )(api.get(row.id)),
-        )(api.test(row.id, model));
-      }
+      case 'test':
+        return testRow(api, row, value);
       case 'toggle':
         return TE.map(patched(true))(api.patch({ id: row.id, status: nextChannelStatus(row.status) }));
       case 'enable':
@@ -113,12 +153,7 @@ export const channelRowAction =
         return TE.map(patched(true))(api.patch(action === 'priority' ? { id: row.id, priority: n } : { id: row.id, weight: n }));
       }
       case 'balance':
-        return TE.map(
-          (balance: number): Outcome => ({
-            patch: { balance, balance_updated_time: Math.floor(Date.now() / 1000) },
-            message: msg('channels.balance.updated'),
-          }),
-        )(api.updateBalance(row.id));
+        return balanceRow(api, row);
       case 'addModel':
         return rewrite(api, row.id, (channel) => {
           const models = channelModelNames(channel.models);

@@ -27,6 +27,8 @@ export const table: Record<keyof typeof zh, string> = {
   'table.pager.summaryMore': '{loaded} loaded, {shown} shown, more available',
   'table.select.row': 'Select {name}',
   'table.select.page': 'Select all on this page',
+  'table.cards.sort': 'Sort by',
+  'table.cards.reverse': 'Reverse the order',
   'table.selection.count': '{count} selected',
   'table.selection.allLoaded': 'Select all {count}',
   'table.selection.allMatching': 'Select all matching records (loads every page)',

@@ -25,6 +25,8 @@ export const table = {
   'table.pager.summaryMore': '已加载 {loaded} 条，显示 {shown} 条，还有更多',
   'table.select.row': '选择 {name}',
   'table.select.page': '选择本页全部',
+  'table.cards.sort': '排序方式',
+  'table.cards.reverse': '反转排序',
   'table.selection.count': '已选择 {count} 项',
   'table.selection.allLoaded': '选择全部 {count} 项',
   'table.selection.allMatching': '选择全部符合条件的记录（将加载所有页）',

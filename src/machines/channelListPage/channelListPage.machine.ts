@@ -1,5 +1,5 @@
 import { emit, sendTo, setup } from 'xstate';
-import type { ChannelTestRunResult } from '../../domain/channel';
+import type { ChannelRow, ChannelTestRunResult } from '../../domain/channel';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import { channelListActionsMachine, channelTableMachine, type BulkValueChosen, type ChannelsDeleted } from '../channelList';
 import { channelTestMachine, type ChannelTestResultEvent } from '../channelTest';
@@ -15,11 +15,21 @@ export type ChannelListPageEmitted = NotifyEvent | NavigateEvent | QueryChanged;
 /** The children of the page, by invoke id (each also the child's system id). */
 export const channelListPageChildren = { table: 'table', actions: 'channelListActions', test: 'channelTest' } as const;
 
-/** What a live test result changes on its row (the rest of the row is the server's as listed). */
-export const testResultPatch = (result: ChannelTestRunResult) => ({
+/**
+ * What a live test result changes on its row (the rest of the row is the server's as listed): the
+ * stored fields, and the result itself as `last_test` (a batch run stores the elapsed time even
+ * when the test failed, so only the result tells a failure apart).
+ */
+export const testResultPatch = (result: ChannelTestRunResult): Partial<ChannelRow> => ({
   status: result.status,
   response_time: result.response_time,
   test_time: result.test_time,
+  last_test: {
+    success: result.success,
+    message: result.message,
+    response_time: result.success ? result.response_time : 0,
+    test_time: result.test_time,
+  },
 });
 
 /**

@@ -401,8 +401,8 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
         },
       }),
       notifyOutcome: enqueueActions(({ enqueue }, params: { outcome: RowActionOutcome<Row> }) => {
-        const message = params.outcome.message;
-        if (message !== undefined) enqueue.emit(notify('success', message));
+        const { message, level = 'success' } = params.outcome;
+        if (message !== undefined) enqueue.emit(notify(level, message));
       }),
       patchRow: enqueueActions(({ context, enqueue }, params: { id: number; patch: Partial<Row> }) => {
         const rows = context.rows.map((r) => (r.id === params.id ? { ...r, ...params.patch } : r));

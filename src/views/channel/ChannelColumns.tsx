@@ -33,7 +33,7 @@ export interface ChannelColumnsOptions {
 export function useChannelColumns({ showDetail, liveResults, quotaDisplay, isBusy, inert, onAction, onTestModel }: ChannelColumnsOptions): readonly Column<ChannelRow>[] {
   const specs: readonly (ColumnSpec<ChannelRow> | false)[] = [
     { key: 'id', header: 'channels.col.id', render: (r) => r.id },
-    { key: 'name', header: 'channels.col.name', minW: '8rem', render: (r) => <ChannelName row={r} /> },
+    { key: 'name', header: 'channels.col.name', minW: '8rem', card: 'title', render: (r) => <ChannelName row={r} /> },
     { key: 'group', header: 'channels.col.group', sortable: false, render: (r) => <ChannelGroupBadges row={r} /> },
     { key: 'type', header: 'channels.col.type', render: (r) => <ChannelTypeBadge row={r} /> },
     { key: 'status', header: 'channels.col.status', render: (r) => <ChannelStatusBadge row={r} /> },

@@ -3,7 +3,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { fromPromise } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
-import type { Channel, ChannelRow, ChannelTestRun } from '../../domain/channel';
+import { balanceFailureMessage, type Channel, type ChannelRow, type ChannelTestRun } from '../../domain/channel';
 import type { Message, NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
 import { defaultTableQuery } from '../../domain/tableQuery';
@@ -19,6 +19,9 @@ import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry
 import { ChannelListPage } from './ChannelListPage';
 import { bulkRun, channelRows, tableContext } from './ChannelListPage.fixtures';
 import { phoneViewport } from '../table/table.fixtures';
+import { expectCardsFit } from '../table/cards.fixtures';
+import { useRenderMessage } from '../app/i18n';
+import { showToast, Toaster, toaster } from '../app/toaster';
 
 const notify = fn<(e: NotifyEvent) => void>();
 const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
@@ -301,12 +304,102 @@ export const BulkReportWithFailures: Story = {
   },
 };
 
+/** A 375 px phone: the channels are cards, their buttons on screen. */
 export const Narrow: Story = {
   tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions({}, { showDetail: true }) }} />,
   ...phoneViewport,
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('table', { name: '渠道' })).toBeInTheDocument();
+    await expectCardsFit(canvasElement, '渠道', channelRows.length);
+  },
+};
+
+/** The app's toasts for the page's notices (as the shell shows them), so a story can read them. */
+function ToastingPage({ table }: { readonly table: ReturnType<typeof tableWith> }) {
+  const render = useRenderMessage();
+  const shown = { notify: (e: NotifyEvent) => showToast(e, render(e.message)), navigate: fn<(e: NavigateEvent) => void>() };
+  return (
+    <EffectsProvider value={shown}>
+      <MachineRegistryProvider machines={[table, actionsWith({ showDetail: true, noticeDismissed: true }), testMachine]}>
+        <ChannelListPage quotaDisplay={{ displayInCurrency: true, quotaPerUnit: 500000 }} />
+      </MachineRegistryProvider>
+      <Toaster />
+    </EffectsProvider>
+  );
+}
+
+/** The provider has no balance endpoint (`status code: 404`): a sentence naming the channel, not the raw text. */
+export const BalanceFailedInteraction: Story = {
+  tags: ['interaction'],
+  render: () => (
+    <ToastingPage
+      table={tableWith(Promise.resolve(channelRows), ({ action, row }) =>
+        Promise.resolve(action === 'balance' ? { message: balanceFailureMessage(row.name, 'status code: 404'), level: 'error' as const } : {}),
+      )}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(canvasElement.ownerDocument.body);
+    await userEvent.click(await c.findByRole('button', { name: /刷新渠道 openai-main 的余额/ }));
+    await waitFor(() => expect(body.getByText('余额查询失败：渠道 openai-main 的服务商不提供余额接口（status code: 404）')).toBeVisible());
+    await expect(c.getByRole('button', { name: /刷新渠道 openai-main 的余额/ })).toHaveTextContent('$42.50');
+    // the toast's own look is the toaster's (App/Toaster): closed before the page's a11y check
+    toaster.remove();
+    await waitFor(() => expect(body.queryByText(/余额查询失败/)).toBeNull());
+  },
+};
+
+/** The same in English. */
+export const BalanceFailedEnglishInteraction: Story = {
+  ...BalanceFailedInteraction,
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(canvasElement.ownerDocument.body);
+    await userEvent.click(await c.findByRole('button', { name: /refresh the balance of channel openai-main/ }));
+    await waitFor(() =>
+      expect(body.getByText('Balance check failed: the provider of channel openai-main offers no balance endpoint (status code: 404)')).toBeVisible(),
+    );
+    toaster.remove();
+    await waitFor(() => expect(body.queryByText(/Balance check failed/)).toBeNull());
+  },
+};
+
+/** A single test that ran and failed: the row turns to a red "失败" (its error as the title) and the toast names the channel. */
+export const TestFailedInteraction: Story = {
+  tags: ['interaction'],
+  render: () => (
+    <Page
+      table={tableWith(Promise.resolve(channelRows), ({ action, row }) =>
+        Promise.resolve(
+          action === 'test'
+            ? {
+                patch: { response_time: 0, test_time: 1_763_990_000, last_test: { success: false, message: 'http status code: 401', response_time: 0, test_time: 1_763_990_000 } },
+                message: { key: 'channels.test.failed', params: { name: row.name, message: 'http status code: 401' } },
+                level: 'error' as const,
+              }
+            : {},
+        ),
+      )}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    notify.mockClear();
+    const c = within(canvasElement);
+    await c.findByText('openai-main');
+    await expect(c.queryByText('失败')).toBeNull();
+    await userEvent.click(c.getByRole('button', { name: '测试渠道 openai-main' }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({
+        type: 'notify',
+        level: 'error',
+        message: { key: 'channels.test.failed', params: { name: 'openai-main', message: 'http status code: 401' } },
+      }),
+    );
+    const badge = await c.findByText('失败');
+    await expect(badge).toHaveAttribute('title', expect.stringContaining('http status code: 401'));
+    await expect(c.queryByText('0.81 秒')).toBeNull();
   },
 };
 

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { ChannelListPageView } from './ChannelListPageView';
 import { bulkRun, channelRows, liveResults, names, tableState } from './ChannelListPage.fixtures';
+import { expectCardsFit } from '../table/cards.fixtures';
 import { phoneViewport } from '../table/table.fixtures';
 
 const meta = {
@@ -269,11 +270,63 @@ export const English: Story = {
   },
 };
 
+/** A 375 px phone: each channel is a card (heading, label/value pairs, the row's buttons on screen). */
 export const Narrow: Story = {
-  args: { showDetail: true },
+  args: { showDetail: true, liveResults },
   ...phoneViewport,
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('table', { name: '渠道' })).toBeInTheDocument();
+    const list = await expectCardsFit(canvasElement, '渠道', channelRows.length);
+    const card = within(list).getByRole('heading', { name: 'openai-main' }).closest('li')!;
+    await expect(within(card).getByRole('button', { name: '测试渠道 openai-main' })).toBeVisible();
+    await expect(within(card).getByRole('button', { name: '删除渠道 openai-main' })).toBeVisible();
+    await expect(within(card).getByText('响应时间')).toBeVisible();
+    const failed = within(list).getByRole('heading', { name: 'custom-upstream' }).closest('li')!;
+    await expect(within(failed).getByText('失败')).toBeVisible();
+  },
+};
+
+/** The same phone in English: the failed test reads "Failed". */
+export const NarrowEnglish: Story = {
+  ...Narrow,
+  parameters: { ...phoneViewport.parameters, lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const list = await expectCardsFit(canvasElement, 'Channels', channelRows.length);
+    await expect(within(list).getByText('Failed')).toHaveAttribute('title', expect.stringContaining('Incorrect API key provided'));
+  },
+};
+
+/**
+ * Failed tests: a single test that failed before this page opened (0 ms with a test time: the
+ * server kept no error), one that failed on this page (its error kept on the row), and a batch
+ * result that failed although the run stored its elapsed time (3 ms): all three red "失败",
+ * never a green time; the passed row keeps its green time.
+ */
+export const FailedTests: Story = {
+  args: {
+    liveResults: { 4: { ...liveResults[6]!, index: 2, channel_id: 4, response_time: 3, test_time: 1_763_950_002 } },
+    table: tableState({
+      rows: [
+        channelRows[0]!,
+        { ...channelRows[1]!, response_time: 0, test_time: 1_763_900_500 },
+        {
+          ...channelRows[2]!,
+          response_time: 0,
+          test_time: 1_763_900_600,
+          last_test: { success: false, message: 'upstream said: model not found', response_time: 0, test_time: 1_763_900_600 },
+        },
+        { ...channelRows[3]!, response_time: 3, test_time: 1_763_950_002 },
+      ],
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const badges = c.getAllByText('失败');
+    await expect(badges).toHaveLength(3);
+    await expect(badges[0]).toHaveAttribute('title', expect.stringContaining('服务器未保存错误信息'));
+    await expect(badges[1]).toHaveAttribute('title', expect.stringContaining('upstream said: model not found'));
+    await expect(badges[2]).toHaveAttribute('title', expect.stringContaining('Incorrect API key provided'));
+    await expect(c.queryByText('0.00 秒')).toBeNull();
+    await expect(c.getByText('0.81 秒')).toBeVisible();
   },
 };
 

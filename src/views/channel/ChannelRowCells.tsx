@@ -13,6 +13,7 @@ import {
   type ChannelTestRunResult,
   type InlineNumberField,
 } from '../../domain/channel';
+import { channelTestStateOf } from '../../domain/channelTestState';
 import { channelTypeByValue, channelTypeLabel, isRelayableChannelType, relaySupportHintKey, relaySupportKey } from '../../domain/channelTypes';
 import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
@@ -77,20 +78,45 @@ export function ChannelStatusBadge({ row }: { readonly row: ChannelRow }) {
   return s.tooltipKey ? <Hint text={t(s.tooltipKey)}>{badge}</Hint> : badge;
 }
 
-/** The response time band (tooltip: when it was tested) and the live result of the running test. */
+/**
+ * The row's last test: a red "失败" badge (tooltip and title: the error, when known) for a failed
+ * test, the response time in its band's colour for a passed one, "未测试" otherwise; beside it the
+ * mark of the running test's result. The newest result this page saw decides (a batch run stores
+ * the elapsed time even for a failure); without one, 0 ms with a test time is a failed test.
+ */
 export function ChannelResponseTime({ row, live }: { readonly row: ChannelRow; readonly live: ChannelTestRunResult | undefined }) {
   const t = useT();
   const render = useRenderMessage();
-  const rt = responseTimeBand(row.response_time ?? 0);
-  const tested = (row.test_time ?? 0) > 0;
+  const state = channelTestStateOf(row, live && { ...live, response_time: live.success ? live.response_time : 0 });
   const liveText = live && t(live.success ? 'channels.live.pass' : 'channels.live.fail', { message: live.message });
-  return (
-    <HStack gap={1} whiteSpace="nowrap">
-      <Hint text={tested ? t('channels.responseTime.testedAt', { time: formatTimestamp(row.test_time ?? 0) }) : t('channels.responseTime.never')}>
-        <Badge colorPalette={rt.color} variant="subtle" tabIndex={0}>
+  let badge;
+  if (state.kind === 'failed') {
+    const time = state.test_time > 0 ? formatTimestamp(state.test_time) : '-';
+    const why =
+      state.message === null
+        ? t('channels.testState.failedNoMessage', { time })
+        : t('channels.testState.failedAt', { time, message: state.message });
+    badge = (
+      <Hint text={why}>
+        <Badge colorPalette="red" variant="solid" tabIndex={0} title={why} data-test-state="failed">
+          {t('channels.testState.failed')}
+        </Badge>
+      </Hint>
+    );
+  } else {
+    const rt = responseTimeBand(state.kind === 'passed' ? state.ms : 0);
+    const tested = state.kind === 'passed' && state.test_time > 0;
+    badge = (
+      <Hint text={tested ? t('channels.responseTime.testedAt', { time: formatTimestamp(state.test_time) }) : t('channels.responseTime.never')}>
+        <Badge colorPalette={rt.color} variant="subtle" tabIndex={0} data-test-state={state.kind === 'passed' ? state.band : 'untested'}>
           {render(rt.label)}
         </Badge>
       </Hint>
+    );
+  }
+  return (
+    <HStack gap={1} whiteSpace="nowrap">
+      {badge}
       {live && liveText && (
         <Hint text={liveText}>
           <Badge

@@ -62,8 +62,8 @@ export interface ListPageFrameProps<Row extends TableRow> {
 
 /**
  * The frame of every list page (spec §2): heading, toolbar (search, the list's selects, add,
- * refresh), the table (skeleton while the first page loads, error with retry, empty text) and
- * the pager (hidden after a failed load). While the table is not idle (a bulk run, a
+ * refresh), the table (skeleton while the first page loads, error with retry, empty text; on
+ * screens narrower than `md` each row is a card) and the pager (hidden after a failed load). While the table is not idle (a bulk run, a
  * confirmation, a load) its controls are inert; the search stays usable after a failed load.
  * Lists without selection (logs) use it alone, so their page loads no dialog code;
  * `ListPageLayout` adds the selection bar, the row confirmation and the bulk dialogs.
@@ -99,7 +99,7 @@ export function ListPageFrame<Row extends TableRow>({
   const hasToolbar = search !== undefined || toolbar !== undefined || add !== undefined || onRefresh !== undefined;
 
   return (
-    <Stack gap={4} px={{ base: 2, md: 4 }} py={4} maxW="full" minW={0}>
+    <Stack gap={4} px={{ base: 0, md: 4 }} py={{ base: 2, md: 4 }} maxW="full" minW={0}>
       {titleAside === undefined ? (
         heading
       ) : (
@@ -157,6 +157,7 @@ export function ListPageFrame<Row extends TableRow>({
         onRetry={on.onRetry}
         emptyText={emptyText ?? t(table.keyword !== '' ? 'table.emptySearch' : 'table.empty')}
         disabled={inert}
+        cards
       />
       {!table.loadFailed && (
         <PagerView

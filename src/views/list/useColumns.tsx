@@ -11,6 +11,8 @@ interface ColumnLook<Row> {
   /** Narrow numeric columns align right. */
   readonly numeric?: boolean;
   readonly minW?: string;
+  /** Its place on a row's card on narrow screens (default: a label/value pair; see `Column`). */
+  readonly card?: 'title' | 'actions' | 'hide';
 }
 
 /**

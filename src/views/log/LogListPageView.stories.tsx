@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
+import { expectCardsFit } from '../table/cards.fixtures';
 import { LogListPageView } from './LogListPageView';
 import { defaultForm, logRows, logRowsOfEachType, logTableState, longModelLogRows, phoneViewport } from './LogListPage.fixtures';
 
@@ -232,5 +233,13 @@ export const LoadFailedInteraction: Story = {
   play: async ({ args, canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalled();
+  },
+};
+
+/** A 375 px phone: each log entry is a card headed by its time; nothing scrolls sideways. */
+export const PhoneCards: Story = {
+  ...phoneViewport,
+  play: async ({ canvasElement }) => {
+    await expectCardsFit(canvasElement, '使用明细');
   },
 };

@@ -68,6 +68,7 @@ export function RedemptionListPageView({ table, quotaDisplay, copying, ...on }: 
       key: 'name',
       header: 'redemptions.col.name',
       minW: '8rem',
+      card: 'title',
       render: (r) => (
         <Text as="span" wordBreak="break-all">
           {r.name}

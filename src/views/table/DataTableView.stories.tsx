@@ -221,6 +221,52 @@ export const Phone375: Story = {
   },
 };
 
+/**
+ * With `cards` at 375 px each row is a card: a list named like the table, the first column as the
+ * heading (checkbox beside it), the other columns as label/value pairs, sorting as a select.
+ */
+export const Cards375: Story = {
+  args: { cards: true, selection: selection([2]), sort: { key: 'priority', direction: 'desc' }, busy: { 3: 'test' } },
+  parameters: phone,
+  globals: { viewport: { value: 'phone375' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(window.innerWidth).toBe(375);
+    await expect(c.queryByRole('table')).toBeNull();
+    const list = c.getByRole('list', { name: '渠道' });
+    const cards = within(list).getAllByRole('listitem');
+    await expect(cards).toHaveLength(channels.length);
+    await expect(within(cards[1]!).getByRole('heading', { level: 2 })).toHaveTextContent('2');
+    await expect(within(cards[1]!).getByText('名称')).toBeVisible();
+    await expect(within(cards[1]!).getByText('azure-east')).toBeVisible();
+    await expect(c.getByRole('checkbox', { name: '选择 azure-east' })).toBeChecked();
+    await expect(c.getByRole('checkbox', { name: '选择本页全部' })).not.toBeChecked();
+    await expect(c.getByRole('combobox', { name: '排序方式' })).toHaveValue('priority');
+    await expect(cards[2]).toHaveAttribute('aria-busy', 'true');
+    await expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(375);
+  },
+};
+
+/** Cards with nothing loaded yet: placeholders, the region says it is busy. */
+export const CardsFirstLoad: Story = {
+  args: { cards: true, rows: [], firstLoad: true },
+  parameters: phone,
+  globals: { viewport: { value: 'phone375' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.queryByRole('list')).toBeNull();
+    await expect(canvasElement.querySelector('[aria-busy="true"]')).not.toBeNull();
+  },
+};
+
+/** `cards` on a wide screen: still the table. */
+export const CardsOnWideScreen: Story = {
+  args: { cards: true },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('table', { name: '渠道' })).toBeVisible();
+  },
+};
+
 export const English: Story = {
   args: { caption: 'Channels', rows: [], emptyText: 'No data' },
   parameters: { lang: 'en' },
@@ -310,5 +356,20 @@ export const LoadFailedInteraction: Story = {
     await expect(c.queryByRole('table')).toBeNull();
     await userEvent.click(c.getByRole('button', { name: '重试' }));
     await expect(args.onRetry).toHaveBeenCalledTimes(1);
+  },
+};
+
+/** On cards, sorting is a select of the sortable columns and a button that reverses the order. */
+export const Cards375SortInteraction: Story = {
+  ...Cards375,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ args, canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.selectOptions(c.getByRole('combobox', { name: '排序方式' }), 'name');
+    await expect(args.onSort).toHaveBeenCalledWith('name');
+    await userEvent.click(c.getByRole('button', { name: '反转排序' }));
+    await expect(args.onSort).toHaveBeenLastCalledWith('priority');
+    await userEvent.click(c.getByRole('checkbox', { name: '选择 moonshot' }));
+    await expect(args.selection?.onToggleRow).toHaveBeenCalledWith(5);
   },
 };

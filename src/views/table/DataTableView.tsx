@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert, Box, Button, Checkbox, Flex, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue } from '@chakra-ui/react';
 import type { SortState } from '../../domain/paging';
 import { useT } from '../app/i18n';
 
@@ -13,7 +13,20 @@ export interface Column<Row> {
   /** Narrow numeric columns align right. */
   readonly numeric?: boolean;
   readonly minW?: string;
+  /**
+   * Its place on a row's card (narrow screens, `cards`): the card's heading (`title`; default: the
+   * first column), its buttons (`actions`; default for the column keyed `actions`), left out
+   * (`hide`), or a label/value pair (the default).
+   */
+  readonly card?: 'title' | 'actions' | 'hide';
 }
+
+/** How a column shows on a card. */
+export const cardRoleOf = <Row,>(col: Column<Row>, index: number, columns: readonly Column<Row>[]): 'title' | 'actions' | 'hide' | 'field' => {
+  if (col.card !== undefined) return col.card;
+  if (col.key === 'actions') return 'actions';
+  return index === 0 && !columns.some((c) => c.card === 'title') ? 'title' : 'field';
+};
 
 /** The checkbox column of a table whose rows can be selected for bulk actions. */
 export interface DataTableSelection<Row> {
@@ -44,6 +57,11 @@ export interface DataTableViewProps<Row extends { readonly id: number }> {
   readonly emptyText: string;
   /** Controls are inert (a bulk run, a confirmation). */
   readonly disabled?: boolean;
+  /**
+   * Below the `md` breakpoint each row is a card (a list item with its heading, label/value pairs
+   * and buttons) instead of a table row, so nothing lies off-screen on a phone.
+   */
+  readonly cards?: boolean;
 }
 
 const skeletonRows = [0, 1, 2, 3, 4];
@@ -51,7 +69,8 @@ const skeletonRows = [0, 1, 2, 3, 4];
 /**
  * The table every list uses: sortable headers (click again to reverse; `aria-sort` tells screen
  * readers), an optional selection column, a busy marker per row, skeleton rows while the first
- * page loads, an error with retry, and an empty text. Wide tables scroll sideways on phones.
+ * page loads, an error with retry, and an empty text. Wide tables scroll sideways on phones,
+ * unless `cards` makes each row a card there (`DataCardsView`).
  */
 export function DataTableView<Row extends { readonly id: number }>({
   caption,
@@ -66,8 +85,11 @@ export function DataTableView<Row extends { readonly id: number }>({
   onRetry,
   emptyText,
   disabled = false,
+  cards = false,
 }: DataTableViewProps<Row>) {
   const t = useT();
+  // read at once (no first render as a table): only one of the two layouts is ever in the page
+  const narrow = useBreakpointValue({ base: true, md: false }, { ssr: false }) === true;
   if (loadFailed) {
     return (
       <Stack gap={3} py={4}>
@@ -79,6 +101,22 @@ export function DataTableView<Row extends { readonly id: number }>({
           {t('table.retry')}
         </Button>
       </Stack>
+    );
+  }
+  if (cards && narrow) {
+    return (
+      <DataCardsView<Row>
+        caption={caption}
+        columns={columns}
+        rows={rows}
+        sort={sort}
+        onSort={onSort}
+        selection={selection}
+        busy={busy}
+        firstLoad={firstLoad}
+        emptyText={emptyText}
+        disabled={disabled}
+      />
     );
   }
   const colSpan = columns.length + (selection ? 1 : 0);
@@ -199,5 +237,156 @@ function BusyMark({ label }: { readonly label: string }) {
       <Spinner size="xs" aria-hidden />
       <VisuallyHidden>{label}</VisuallyHidden>
     </>
+  );
+}
+
+type DataCardsViewProps<Row extends { readonly id: number }> = Omit<DataTableViewProps<Row>, 'loadFailed' | 'onRetry' | 'cards'>;
+
+/**
+ * The rows as cards (narrow screens): a list named like the table, one item per row with the
+ * title column as its heading (the row's checkbox and busy mark beside it), the other columns as
+ * label/value pairs, and the actions as wrapping buttons. Sorting is a select of the sortable
+ * columns and a button that reverses the order.
+ */
+export function DataCardsView<Row extends { readonly id: number }>({
+  caption,
+  columns,
+  rows,
+  sort,
+  onSort,
+  selection,
+  busy,
+  firstLoad,
+  emptyText,
+  disabled = false,
+}: DataCardsViewProps<Row>) {
+  const t = useT();
+  const roles = columns.map((col, i) => cardRoleOf(col, i, columns));
+  const title = columns.find((_, i) => roles[i] === 'title');
+  const fields = columns.filter((_, i) => roles[i] === 'field');
+  const actions = columns.filter((_, i) => roles[i] === 'actions');
+  const sortable = columns.filter((c) => c.sortable);
+  const sortedBy = sort === null ? undefined : sortable.find((c) => c.key === sort.key);
+
+  return (
+    <Stack gap={3} aria-busy={firstLoad} minW={0}>
+      {(sortable.length > 0 || selection) && (
+        <Flex gap={2} wrap="wrap" align="center">
+          {selection && (
+            <Checkbox.Root
+              size="sm"
+              checked={selection.pageSelected}
+              disabled={disabled || rows.length === 0}
+              onCheckedChange={() => selection.onTogglePage()}
+            >
+              <Checkbox.HiddenInput />
+              <Checkbox.Control />
+              <Checkbox.Label>{t('table.select.page')}</Checkbox.Label>
+            </Checkbox.Root>
+          )}
+          {sortable.length > 0 && (
+            <Flex gap={1} align="center" ms="auto" minW={0}>
+              <NativeSelect.Root size="xs" width="auto" disabled={disabled}>
+                <NativeSelect.Field
+                  aria-label={t('table.cards.sort')}
+                  value={sortedBy?.key ?? ''}
+                  onChange={(e) => {
+                    if (e.currentTarget.value !== '') onSort(e.currentTarget.value);
+                  }}
+                >
+                  {sortedBy === undefined && <option value="">{t('table.cards.sort')}</option>}
+                  {sortable.map((c) => (
+                    <option key={c.key} value={c.key}>
+                      {t('table.sortBy', { column: c.header })}
+                    </option>
+                  ))}
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+              {sortedBy !== undefined && sort !== null && (
+                <Button size="xs" variant="outline" disabled={disabled} onClick={() => onSort(sort.key)} aria-label={t('table.cards.reverse')}>
+                  <span aria-hidden>{sort.direction === 'asc' ? '▲' : '▼'}</span>
+                </Button>
+              )}
+            </Flex>
+          )}
+        </Flex>
+      )}
+      {firstLoad ? (
+        <Stack gap={3}>
+          {skeletonRows.map((i) => (
+            <Skeleton key={i} height="20" borderRadius="md" />
+          ))}
+        </Stack>
+      ) : rows.length === 0 ? (
+        <Text color="fg.muted" py={4} textAlign="center" borderWidth="1px" borderRadius="md">
+          {emptyText}
+        </Text>
+      ) : (
+        <Box as="ul" role="list" aria-label={caption} listStyleType="none" m={0} p={0} display="flex" flexDirection="column" gap={3}>
+          {rows.map((row) => {
+            const rowBusy = busy[row.id] !== undefined;
+            const selected = selection?.selected.has(row.id) === true;
+            return (
+              <Box
+                as="li"
+                key={row.id}
+                aria-busy={rowBusy}
+                data-selected={selected ? '' : undefined}
+                borderWidth="1px"
+                borderRadius="md"
+                borderColor={selected ? 'colorPalette.solid' : 'border'}
+                colorPalette="blue"
+                bg="bg.panel"
+                p={3}
+                minW={0}
+              >
+                <Flex gap={2} align="center" minW={0}>
+                  {selection && (
+                    <Checkbox.Root size="sm" checked={selected} disabled={disabled} onCheckedChange={() => selection.onToggleRow(row.id)}>
+                      <Checkbox.HiddenInput aria-label={selection.rowLabel(row)} />
+                      <Checkbox.Control />
+                    </Checkbox.Root>
+                  )}
+                  {rowBusy && <BusyMark label={t('table.rowBusy')} />}
+                  {title && (
+                    <Heading as="h2" size="sm" minW={0} flex="1" overflowWrap="anywhere">
+                      {title.render(row)}
+                    </Heading>
+                  )}
+                </Flex>
+                {fields.length > 0 && (
+                  <Box as="dl" display="grid" gridTemplateColumns="minmax(5rem, auto) minmax(0, 1fr)" columnGap={3} rowGap={1.5} mt={2} textStyle="sm" alignItems="center">
+                    {fields.map((col) => (
+                      <Box key={col.key} display="contents">
+                        <Box as="dt" color="fg.muted">
+                          {col.header}
+                        </Box>
+                        <Box as="dd" m={0} minW={0} overflowWrap="anywhere" css={{ '& *': { whiteSpace: 'normal !important' } }}>
+                          {col.render(row)}
+                        </Box>
+                      </Box>
+                    ))}
+                  </Box>
+                )}
+                {actions.map((col) => (
+                  <Box
+                    key={col.key}
+                    mt={3}
+                    minW={0}
+                    role="group"
+                    aria-label={col.header}
+                    // the list's own button row may say nowrap: on a card it wraps
+                    css={{ '& > *': { flexWrap: 'wrap !important', whiteSpace: 'normal !important' } }}
+                  >
+                    {col.render(row)}
+                  </Box>
+                ))}
+              </Box>
+            );
+          })}
+        </Box>
+      )}
+    </Stack>
   );
 }

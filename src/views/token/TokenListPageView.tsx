@@ -86,6 +86,7 @@ export function TokenListPageView({ table, quotaDisplay, serverAddress, chatLink
       key: 'name',
       header: 'tokens.col.name',
       minW: '8rem',
+      card: 'title',
       render: (r) => (
         <Text as="span" wordBreak="break-all">
           {r.name}

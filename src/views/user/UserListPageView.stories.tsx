@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expectCardsFit } from '../table/cards.fixtures';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { msg } from '../../domain/message';
 import { UserListPageView } from './UserListPageView';
@@ -188,7 +189,15 @@ export const BulkReport: Story = {
     await expect(dialog).toHaveTextContent('#1 root: root 是超级管理员，不能在用户列表中操作（未发送请求）');
   },
 };
-export const Phone: Story = { ...phoneViewport, args: { table: tableState({ selected: new Set([2]), selectedCount: 1 }) } };
+/** A 375 px phone: each user is a card (its checkbox by the heading), its buttons on screen. */
+export const Phone: Story = {
+  ...phoneViewport,
+  args: { table: tableState({ selected: new Set([2]), selectedCount: 1 }) },
+  play: async ({ canvasElement }) => {
+    const list = await expectCardsFit(canvasElement, '用户管理');
+    await expect(within(list).getAllByRole('checkbox').filter((b) => (b as HTMLInputElement).checked)).toHaveLength(1);
+  },
+};
 export const Dark: Story = { parameters: { colorMode: 'dark' } };
 export const English: Story = {
   parameters: { lang: 'en' },

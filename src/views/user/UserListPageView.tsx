@@ -95,7 +95,7 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
 
   const columns = useColumns<User>([
     { key: 'id', header: 'users.col.id', numeric: true, render: (u) => u.id },
-    { key: 'username', header: 'users.col.username', render: (u) => <UsernameCell name={u.username} /> },
+    { key: 'username', header: 'users.col.username', card: 'title', render: (u) => <UsernameCell name={u.username} /> },
     {
       key: 'display_name',
       header: 'users.col.displayName',

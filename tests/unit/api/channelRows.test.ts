@@ -72,9 +72,35 @@ describe('channel row actions', () => {
     );
   });
 
-  it('a failed test is the error', async () => {
-    const { api } = fakeApi({ test: () => TE.left(failure('GET /api/channel/test/7', 'http status code: 401')) });
-    expect(await run(api, 'test', 'gpt-4o')).toEqual(E.left(failure('GET /api/channel/test/7', 'http status code: 401')));
+  it('a test that ran and failed: the row read again shows it (last_test with the error), an error toast names the channel', async () => {
+    const { api } = fakeApi({
+      test: () => TE.left(failure('GET /api/channel/test/7', 'http status code: 401')),
+      get: () => TE.right({ ...stored, response_time: 0, test_time: 1700000100 }),
+    });
+    const result = await run(api, 'test', 'gpt-4o');
+    expect(result).toEqual(
+      E.right({
+        patch: expect.objectContaining({
+          response_time: 0,
+          test_time: 1700000100,
+          last_test: { success: false, message: 'http status code: 401', response_time: 0, test_time: 1700000100 },
+        }),
+        message: { key: 'channels.test.failed', params: { name: 'main', message: 'http status code: 401' } },
+        level: 'error',
+      }),
+    );
+  });
+
+  it('a passed test is kept on the row with the stored time', async () => {
+    const { api } = fakeApi();
+    const result = await run(api, 'test', 'gpt-4o');
+    expect(E.isRight(result) && result.right.patch?.last_test).toEqual({ success: true, message: '', response_time: 420, test_time: 1700000000 });
+  });
+
+  it('a test call that did not get through (network, session) stays the error', async () => {
+    const { api, calls } = fakeApi({ test: () => TE.left({ _tag: 'Network', call: 'GET /api/channel/test/7', message: 'offline' }) });
+    expect(await run(api, 'test', 'gpt-4o')).toEqual(E.left({ _tag: 'Network', call: 'GET /api/channel/test/7', message: 'offline' }));
+    expect(calls).toEqual([]);
   });
 
   it('toggle, enable, disable: status only; the plaintext key never reaches the row', async () => {
@@ -107,6 +133,19 @@ describe('channel row actions', () => {
     const result = await run(api, 'balance');
     expect(E.isRight(result) && result.right.patch?.balance).toBe(12.5);
     expect(E.isRight(result) && result.right.message).toEqual({ key: 'channels.balance.updated' });
+  });
+
+  it('balance refused by the provider: a sentence naming the channel, as an error toast; the row keeps its balance', async () => {
+    const { api } = fakeApi({ updateBalance: () => TE.left(failure('GET /api/channel/update_balance/7/', 'status code: 404')) });
+    expect(await run(api, 'balance')).toEqual(
+      E.right({ message: { key: 'channels.balance.failed.noEndpoint', params: { name: 'main', detail: 'status code: 404' } }, level: 'error' }),
+    );
+  });
+
+  it('balance: a failed call (not a refusal) stays the error', async () => {
+    const err = { _tag: 'HttpStatus', call: 'GET /api/channel/update_balance/7/', status: 401, message: 'Unauthorized' } as const;
+    const { api } = fakeApi({ updateBalance: () => TE.left(err) });
+    expect(await run(api, 'balance')).toEqual(E.left(err));
   });
 
   it('models and group: the channel read first, then saved whole with a blank key', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as ch from '../../../src/domain/channel';
+import { channelTestStateOf } from '../../../src/domain/channelTestState';
 import * as constants from '../../../src/domain/constants';
 import { isMessageKey } from '../../../src/i18n';
 
@@ -99,5 +100,46 @@ describe('inline numbers (priority, weight)', () => {
     expect(ch.inlineNumberToSave('x', 'weight', 1)).toBeNull();
     expect(ch.inlineNumberToSave('-4', 'weight', 2)).toBe('0');
     expect(ch.inlineNumberToSave('-4', 'weight', 0)).toBeNull();
+  });
+});
+
+describe('the test state of a row (response-time cell)', () => {
+  const base: ch.ChannelRow = { id: 1, type: 1, name: 'a', status: 1, models: 'gpt-4o', group: 'default' };
+  it('never tested: no test time', () => {
+    expect(channelTestStateOf(base)).toEqual({ kind: 'untested' });
+    expect(channelTestStateOf({ ...base, response_time: 0, test_time: 0 })).toEqual({ kind: 'untested' });
+  });
+  it('0 ms with a test time is a failed single test (the server kept no message)', () => {
+    expect(channelTestStateOf({ ...base, response_time: 0, test_time: 1700000000 })).toEqual({ kind: 'failed', message: null, test_time: 1700000000 });
+  });
+  it('a stored time passed, in its band', () => {
+    expect(channelTestStateOf({ ...base, response_time: 812, test_time: 5 })).toEqual({ kind: 'passed', band: 'fast', ms: 812, test_time: 5 });
+    expect(channelTestStateOf({ ...base, response_time: 2500, test_time: 5 })).toMatchObject({ band: 'ok' });
+    expect(channelTestStateOf({ ...base, response_time: 4500, test_time: 5 })).toMatchObject({ band: 'slow' });
+    expect(channelTestStateOf({ ...base, response_time: 9000, test_time: 5 })).toMatchObject({ band: 'bad' });
+  });
+  it('a failed batch result wins over the elapsed time the run stored (never a green badge)', () => {
+    const row = { ...base, response_time: 3, test_time: 10 };
+    const live = { success: false, message: 'http status code: 401', response_time: 3, test_time: 10 };
+    expect(channelTestStateOf(row, live)).toEqual({ kind: 'failed', message: 'http status code: 401', test_time: 10 });
+    expect(channelTestStateOf({ ...row, last_test: { ...live, response_time: 0 } })).toMatchObject({ kind: 'failed', message: 'http status code: 401' });
+  });
+  it('the newest of the live result and the kept one decides', () => {
+    const kept = { success: false, message: 'boom', response_time: 0, test_time: 20 };
+    const older = { success: true, message: 'ok', response_time: 700, test_time: 10 };
+    expect(channelTestStateOf({ ...base, last_test: kept }, older)).toMatchObject({ kind: 'failed', message: 'boom' });
+    expect(channelTestStateOf({ ...base, last_test: kept }, { ...older, test_time: 30 })).toEqual({ kind: 'passed', band: 'fast', ms: 700, test_time: 30 });
+  });
+});
+
+describe('balance failures as sentences', () => {
+  it('maps the known server texts and keeps unknown ones, naming the channel', () => {
+    expect(ch.balanceFailureMessage('n', 'status code: 404')).toEqual({ key: 'channels.balance.failed.noEndpoint', params: { name: 'n', detail: 'status code: 404' } });
+    expect(ch.balanceFailureMessage('n', '尚未实现')).toEqual({ key: 'channels.balance.failed.unsupported', params: { name: 'n' } });
+    expect(ch.balanceFailureMessage('n', 'status code: 401')).toMatchObject({ key: 'channels.balance.failed.refused' });
+    expect(ch.balanceFailureMessage('n', 'status code: 429')).toMatchObject({ key: 'channels.balance.failed.tooMany' });
+    expect(ch.balanceFailureMessage('n', 'status code: 502')).toMatchObject({ key: 'channels.balance.failed.upstream' });
+    expect(ch.balanceFailureMessage('n', 'currency CNY not found')).toEqual({ key: 'channels.balance.failed.other', params: { name: 'n', detail: 'currency CNY not found' } });
+    expect(ch.balanceFailureMessage('n', '')).toMatchObject({ key: 'channels.balance.failed.other', params: { detail: '?' } });
   });
 });
