@@ -142,6 +142,7 @@ export const CreateInteraction: Story = {
         model_mapping: '',
         system_prompt: '',
         config: '{}',
+        weight: 0,
       },
     });
   },

@@ -111,7 +111,7 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
   }, [problem]);
   const invalid = (field: ChannelProblemField): boolean => problem?.field === field;
   const errorOf = (field: ChannelProblemField): ReactNode =>
-    problem !== null && problem.field === field ? <Field.ErrorText>{say(problem.message)}</Field.ErrorText> : null;
+    problem !== null && problem.field === field ? <Field.ErrorText color="red.fg">{say(problem.message)}</Field.ErrorText> : null;
   const type = channelTypeByValue(form.type);
   const note = channelFormNoteKey(form.type);
   const extras = channelExtraFields(form.type);
@@ -322,7 +322,7 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                       </Box>
                     </Fieldset.Legend>
                     <Fieldset.HelperText {...hintStyle}>{t('channelForm.modelsHint')}</Fieldset.HelperText>
-                    {problem !== null && problem.field === 'models' && <Fieldset.ErrorText>{say(problem.message)}</Fieldset.ErrorText>}
+                    {problem !== null && problem.field === 'models' && <Fieldset.ErrorText color="red.fg">{say(problem.message)}</Fieldset.ErrorText>}
                     <Stack gap={3}>
                       <Text fontSize="sm" aria-live="polite">
                         {form.models.length === 0 ? t('channelForm.modelsNone') : t('channelForm.modelsCount', { count: form.models.length })}
