@@ -1,11 +1,12 @@
 import type { Channel, ChannelPayload, ChannelTypeModels } from './channel';
-import { canBatchCreate, type ChannelFieldTarget } from './channelTypes';
+import { canBatchCreate, channelTypeHasModels, hasBaseUrlField, type ChannelFieldTarget } from './channelTypes';
+import { msg, type Message } from './message';
 import {
   addCustomModel,
   mergeModels,
   modelsAfterTypeChange,
+  isValidJson,
   normaliseChannelForm,
-  validateChannelForm as validateChannelValues,
   type ChannelConfig as ChannelFormConfig,
   type Verdict,
 } from './validation';
@@ -33,12 +34,23 @@ export interface ChannelForm {
   readonly models: readonly string[];
   readonly groups: readonly string[];
   readonly config: ChannelFormConfig;
+  /** The weight as typed (an integer ≥ 0 when saved). */
+  readonly weight: string;
   /** The text box for custom model names (comma, space or newline separated). */
   readonly customModel: string;
 }
 
 /** A text the person types: a channel column, a `config` part, or the custom-model box. */
-export type ChannelFormField = ChannelFieldTarget | 'name' | 'key' | 'model_mapping' | 'system_prompt' | 'customModel';
+export type ChannelFormField = ChannelFieldTarget | 'name' | 'key' | 'model_mapping' | 'system_prompt' | 'customModel' | 'weight';
+
+/** A field a broken rule points at: a typed field, or the model list. */
+export type ChannelProblemField = ChannelFormField | 'models';
+
+/** The rule the last submit broke, and the field that breaks it (shown there, focused). */
+export interface ChannelFormProblem {
+  readonly field: ChannelProblemField;
+  readonly message: Message;
+}
 
 /** The group a new channel serves unless the person picks others. */
 export const defaultChannelGroup = 'default';
@@ -65,6 +77,7 @@ export const emptyChannelForm: ChannelForm = {
   models: [],
   groups: [defaultChannelGroup],
   config: emptyChannelConfig,
+  weight: '0',
   customModel: '',
 };
 
@@ -113,7 +126,17 @@ export const formOfChannel = (channel: Channel): ChannelForm => ({
   models: [...new Set(splitList(channel.models))],
   groups: [...new Set(splitList(channel.group))],
   config: parseChannelConfig(channel.config),
+  weight: String(channel.weight ?? 0),
   customModel: '',
+});
+
+/**
+ * The create form of a copy of a stored channel (/channel/clone/:id): the same settings, the name
+ * with `suffix` added, and an empty key (the server never returns keys, so the copy needs one).
+ */
+export const formOfClone = (channel: Channel, suffix: string): ChannelForm => ({
+  ...formOfChannel(channel),
+  name: `${channel.name}${suffix}`,
 });
 
 /** The form with one typed value changed. */
@@ -125,8 +148,62 @@ export function setChannelField(form: ChannelForm, field: ChannelFormField, valu
   return { ...form, [field]: value };
 }
 
-/** Spec §5: on create name and key (or the type 33/42 parts) are required; ≥ 1 model except type 43; model_mapping JSON. */
-export const validateChannelForm = (form: ChannelForm, isEdit: boolean): Verdict => validateChannelValues(form, isEdit);
+/** A base URL as the form accepts it: http(s)://host..., no spaces. */
+export function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\/[^\s/?#]+\S*$/i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The weight typed: a whole number ≥ 0 (blank counts as 0), else null. */
+export function parseWeight(text: string): number | null {
+  const t = text.trim();
+  if (t === '') return 0;
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** The parts a type 33 / 42 key is built from, in the order the form shows them. */
+const keyParts: Readonly<Record<number, readonly (keyof ChannelFormConfig)[]>> = {
+  33: ['region', 'ak', 'sk'],
+  42: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
+};
+
+/** Which field an empty key points at: the first empty part of a built key, else the key box. */
+function missingKeyField(form: ChannelForm): ChannelProblemField {
+  const parts = keyParts[form.type];
+  const empty = parts?.find((p) => form.config[p].trim() === '');
+  return empty === undefined ? 'key' : `config.${empty}`;
+}
+
+/**
+ * Spec §5 channel rules, in order, each with the field it points at: on create name and key (or
+ * the type 33/42 parts) are required; a filled base URL must be an http(s) address; ≥ 1 model
+ * except type 43; a non-blank model_mapping must be JSON; the weight is a whole number ≥ 0.
+ */
+export function checkChannelForm(form: ChannelForm, isEdit: boolean): ChannelFormProblem | null {
+  const n = normaliseChannelForm(form);
+  if (!isEdit && n.name.trim() === '') return { field: 'name', message: msg('validation.channel.nameAndKeyRequired') };
+  if (!isEdit && n.key.trim() === '') return { field: missingKeyField(form), message: msg('validation.channel.nameAndKeyRequired') };
+  const url = n.base_url.trim();
+  if (hasBaseUrlField(n.type) && url !== '' && !isHttpUrl(url)) return { field: 'base_url', message: msg('validation.channel.baseUrlInvalid') };
+  if (channelTypeHasModels(n.type) && n.models.length === 0) return { field: 'models', message: msg('validation.channel.modelsRequired') };
+  if (n.model_mapping.trim() !== '' && !isValidJson(n.model_mapping)) return { field: 'model_mapping', message: msg('validation.channel.modelMappingInvalid') };
+  if (parseWeight(form.weight) === null) return { field: 'weight', message: msg('validation.channel.weightInvalid') };
+  return null;
+}
+
+/** The same rules as a verdict (the message only). */
+export function validateChannelForm(form: ChannelForm, isEdit: boolean): Verdict {
+  const problem = checkChannelForm(form, isEdit);
+  return problem === null ? { ok: true } : { ok: false, message: problem.message };
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // Models
@@ -219,12 +296,13 @@ export function channelPayloadOf(form: ChannelForm): ChannelPayload {
     type: n.type,
     name: n.name.trim(),
     key,
-    base_url: n.base_url,
+    base_url: n.base_url.trim().replace(/\/+$/, ''),
     other: n.other,
     models: n.models.join(','),
     group: n.groups.join(','),
     model_mapping: n.model_mapping,
     system_prompt: n.system_prompt,
     config: configText(n.config),
+    weight: parseWeight(form.weight) ?? 0,
   };
 }

@@ -140,10 +140,18 @@ export const channelTypeByValue = (value: number): ChannelType =>
     defaultBaseUrl: '',
   };
 
-/** What to show for a type: the provider name, or the 'unknown type' key. */
+/**
+ * The types whose label is words rather than a brand (Chinese in one-api): shown through the
+ * label key `domain.channelType.name.<n>` (zh verbatim, en translated); the others are brand
+ * names shown as they are.
+ */
+const translatedNames: ReadonlySet<number> = new Set([50, 40, 15, 47, 17, 49, 18, 48, 16, 19, 23, 26, 31, 32, 8, 22, 21, 2, 5, 7, 10, 4, 6, 9, 12, 13]);
+
+/** What to show for a type: its label key (words), the provider name (brands), or the 'unknown type' key. */
 export const channelTypeLabel = (value: number): Message => {
   const found = byValue.get(value);
-  return found === undefined ? msg(unknownChannelTypeKey) : { text: found.text };
+  if (found === undefined) return msg(unknownChannelTypeKey);
+  return translatedNames.has(value) ? msg(`domain.channelType.name.${value}` as MessageKey) : { text: found.text };
 };
 
 /** Types spec §3 calls proxies (the '代理：' entries plus OpenRouter). */
@@ -267,6 +275,8 @@ export type ChannelFieldTarget =
 export interface ChannelExtraField {
   readonly target: ChannelFieldTarget;
   readonly labelKey: MessageKey;
+  /** The input's placeholder (every base URL field has one). */
+  readonly placeholderKey?: MessageKey;
   /** true for the multi-line credentials JSON. */
   readonly multiline?: boolean;
 }
@@ -274,13 +284,29 @@ export interface ChannelExtraField {
 const field = (target: ChannelFieldTarget, name: MessageKeySuffix<'domain.channelForm.field.'>, multiline = false): ChannelExtraField =>
   multiline ? { target, labelKey: `domain.channelForm.field.${name}`, multiline } : { target, labelKey: `domain.channelForm.field.${name}` };
 
+/** A base URL field: its label and its placeholder share the name. */
+const urlField = (name: 'endpoint' | 'baseUrl' | 'privateDeployment' | 'proxy'): ChannelExtraField => ({
+  target: 'base_url',
+  labelKey: `domain.channelForm.field.${name}`,
+  placeholderKey: `domain.channelForm.placeholder.${name}`,
+});
+
+/**
+ * The types without the optional proxy base URL: 3 (Azure: its endpoint field), 8 (custom: its
+ * required base URL), 22 (knowledge base: its private deployment address) and 33 (AWS: none).
+ */
+const noProxyField: ReadonlySet<number> = new Set([3, 8, 22, 33]);
+
+/** Whether a type shows the optional proxy base URL field ("代理"). */
+export const hasProxyBaseUrl = (value: number): boolean => !noProxyField.has(value);
+
 const extraFields: ReadonlyMap<number, readonly ChannelExtraField[]> = new Map([
-  [3, [field('base_url', 'endpoint'), field('other', 'apiVersion')]],
-  [8, [field('base_url', 'baseUrl')]],
+  [3, [urlField('endpoint'), field('other', 'apiVersion')]],
+  [8, [urlField('baseUrl')]],
   [17, [field('other', 'plugin')]],
   [18, [field('other', 'modelVersion')]],
   [21, [field('other', 'knowledgeBaseId')]],
-  [22, [field('base_url', 'privateDeployment')]],
+  [22, [urlField('privateDeployment')]],
   [33, [field('config.region', 'region'), field('config.ak', 'ak'), field('config.sk', 'sk')]],
   [34, [field('config.user_id', 'userId')]],
   [37, [field('config.user_id', 'accountId')]],
@@ -295,10 +321,16 @@ const extraFields: ReadonlyMap<number, readonly ChannelExtraField[]> = new Map([
 ]);
 
 /** The type-specific fields of spec §2 "Channel form" (empty for the other types). */
-export const channelExtraFields = (value: number): readonly ChannelExtraField[] => extraFields.get(value) ?? [];
+export const channelExtraFields = (value: number): readonly ChannelExtraField[] => {
+  const own = extraFields.get(value) ?? [];
+  return hasProxyBaseUrl(value) ? [...own, urlField('proxy')] : own;
+};
 
-/** Whether the type has any type-specific field. */
-export const hasChannelExtraFields = (value: number): boolean => extraFields.has(value);
+/** Whether the type has any type-specific field (the proxy base URL counts). */
+export const hasChannelExtraFields = (value: number): boolean => channelExtraFields(value).length > 0;
+
+/** Whether the form shows a field bound to base_url for the type (all but 33). */
+export const hasBaseUrlField = (value: number): boolean => channelExtraFields(value).some((f) => f.target === 'base_url');
 
 const notes: ReadonlyMap<number, MessageKey> = new Map<number, MessageKey>([
   [34, 'domain.channelForm.note.34'],

@@ -8,8 +8,9 @@ import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 /*
  * The channel list (/channel) on the real gateway with a fake upstream: a channel created with the
  * form, a single test (toast with model and seconds), "test all" with live progress and per-row
- * marks, inline priority saved, disable + "delete disabled", bulk disable with the count, then the
- * page in English at 375 px in dark mode.
+ * marks, inline priority saved, disable + "delete disabled", bulk disable with the count, the
+ * page in English at 375 px in dark mode, then a channel cloned from the list (a new channel,
+ * the original untouched) and its proxy base URL edited and cleared.
  */
 
 let gw: GatewayUnderTest;
@@ -216,6 +217,71 @@ describe('the channel list on the real gateway', () => {
     // the notice can be dismissed
     await page.getByRole('button', { name: 'Dismiss notice' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Dismiss notice' }).count()).toBe(0);
+    expectNoUnexpectedErrors(toasts);
+    await context.close();
+  });
+  it('clones a channel from the list into a new one (the original untouched); the proxy base URL loads, saves and clears', async () => {
+    const sourceId = await createChannel('e2e-source', 'key-source', {
+      type: 1,
+      base_url: 'https://proxy.example.com',
+      weight: 5,
+      models: 'gpt-4o',
+      group: 'default',
+    });
+    const context = await open({ storageState: signedIn });
+    const page = await context.newPage();
+    const toasts = await watchToasts(page);
+    await page.goto(`${gw.url}/channel`);
+    await row(page, 'e2e-source').waitFor();
+    await page.getByRole('link', { name: '复制渠道 e2e-source' }).click();
+    await page.waitForURL(`${gw.url}/channel/clone/${sourceId}`);
+    const form = page.getByRole('form', { name: '复制渠道' });
+    await expect.poll(() => form.getByLabel(/^名称/).inputValue(), { timeout: 15_000 }).toBe('e2e-source (副本)');
+    expect(await form.locator('select[name="type"]').inputValue()).toBe('1');
+    expect(await form.getByLabel('代理').inputValue()).toBe('https://proxy.example.com');
+    expect(await form.getByLabel('代理').getAttribute('placeholder')).toBe('可选，填写代理地址，例如 https://api.example.com');
+    expect(await form.getByLabel('权重').inputValue()).toBe('5');
+    expect(await form.getByLabel(/^密钥/).inputValue()).toBe('');
+
+    // the key is not copied: the submit is refused at the key field (focused, invalid), without a toast
+    await form.getByRole('button', { name: '提交' }).click();
+    await form.getByText('请填写渠道名称和渠道密钥！').waitFor();
+    await expect.poll(() => form.getByLabel(/^密钥/).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await form.getByLabel(/^密钥/).getAttribute('aria-invalid')).toBe('true');
+    expect(toasts.texts).not.toContain('请填写渠道名称和渠道密钥！');
+    await form.getByLabel(/^密钥/).fill('key-copy');
+    await form.getByLabel('权重').fill('3');
+    await form.getByRole('button', { name: '提交' }).click();
+    await expect.poll(() => toasts.texts, { timeout: 15_000 }).toContain('渠道创建成功！');
+    await page.waitForURL(`${gw.url}/channel`);
+
+    // both exist: the original as it was, the copy with the copied fields
+    type Stored = { id: number; name: string; type: number; base_url: string | null; weight: number | null; models: string; group: string };
+    const search = await root.request('GET', `/api/channel/search?keyword=${encodeURIComponent('e2e-source')}`);
+    const found = search.body?.data as Stored[];
+    const original = found.find((c) => c.name === 'e2e-source')!;
+    const copy = found.find((c) => c.name === 'e2e-source (副本)')!;
+    expect(original).toMatchObject({ id: sourceId, type: 1, base_url: 'https://proxy.example.com', weight: 5, models: 'gpt-4o' });
+    expect(copy).toBeDefined();
+    expect(copy.id).not.toBe(sourceId);
+    expect(copy).toMatchObject({ type: 1, base_url: 'https://proxy.example.com', weight: 3, models: 'gpt-4o', group: 'default' });
+
+    // edit the copy: a bad proxy URL is refused at its field; clearing it saves an empty base URL
+    await page.goto(`${gw.url}/channel/edit/${copy.id}`);
+    const edit = page.getByRole('form', { name: '更新渠道信息' });
+    await expect.poll(() => edit.getByLabel('代理').inputValue(), { timeout: 15_000 }).toBe('https://proxy.example.com');
+    await edit.getByLabel('代理').fill('proxy.example.com');
+    await edit.getByRole('button', { name: '提交' }).click();
+    await edit.getByText('Base URL 必须是以 http:// 或 https:// 开头的网址！').waitFor();
+    await edit.getByLabel('代理').fill('');
+    await edit.getByRole('button', { name: '提交' }).click();
+    await expect.poll(() => toasts.texts, { timeout: 15_000 }).toContain('渠道更新成功！');
+    await page.waitForURL(`${gw.url}/channel`);
+    const after = await root.request('GET', `/api/channel/${copy.id}`);
+    expect(after.body?.data).toMatchObject({ base_url: '', weight: 3 });
+    const untouched = await root.request('GET', `/api/channel/${sourceId}`);
+    expect(untouched.body?.data).toMatchObject({ name: 'e2e-source', base_url: 'https://proxy.example.com', weight: 5 });
+
     expectNoUnexpectedErrors(toasts);
     await context.close();
   });

@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError, networkError } from '../../src/domain/apiError';
 import type { Channel, ChannelTypeModels } from '../../src/domain/channel';
-import { emptyChannelForm, validateChannelForm } from '../../src/domain/channelForm';
+import { checkChannelForm, emptyChannelForm, validateChannelForm } from '../../src/domain/channelForm';
 import { canBatchCreate } from '../../src/domain/channelTypes';
 import { isMessageKey } from '../../src/i18n';
 import {
   channelFormMachine,
+  isEditingChannel,
   selectCanBatch,
   selectCanSubmit,
   selectForm,
   selectIsBusy,
+  selectIsClone,
   selectIsEdit,
   selectIsLoading,
   selectIsSaving,
@@ -57,6 +59,8 @@ const fixtures: EventFixtures<typeof channelFormMachine> = {
     { type: 'field.change', field: 'model_mapping', value: '{"gpt-4-0314":' },
     { type: 'field.change', field: 'customModel', value: 'my-model, gpt-4o' },
     { type: 'field.change', field: 'config.ak', value: 'AK' },
+    { type: 'field.change', field: 'base_url', value: 'proxy.example.com' },
+    { type: 'field.change', field: 'weight', value: '-2' },
   ],
   'type.change': [
     { type: 'type.change', value: 14 },
@@ -101,6 +105,8 @@ const internal = [
 
 const createInput: ChannelFormInput = { id: null };
 const editInput: ChannelFormInput = { id: 7 };
+const cloneInput: ChannelFormInput = { id: 7, clone: true, cloneSuffix: ' (副本)' };
+const modeOf = (input: ChannelFormInput): string => (input.id === null ? 'create' : input.clone === true ? 'clone' : 'edit');
 
 /** The graph keeps what matters to the chart, so the editing state space stays small. */
 const serializeState = (s: Snap): string => {
@@ -111,13 +117,13 @@ const serializeState = (s: Snap): string => {
     form.type,
     form.batch,
     form.models.length > 0,
-    validateChannelForm(form, s.context.id !== null).ok,
+    validateChannelForm(form, isEditingChannel(s.context)).ok,
     s.context.problem !== null,
   ]);
 };
 /** Simple paths need a coarser graph: the chart state, whether the form would pass, a shown problem. */
 const serializeCoarse = (s: Snap): string =>
-  JSON.stringify([s.value, s.status, validateChannelForm(s.context.form, s.context.id !== null).ok, s.context.problem !== null]);
+  JSON.stringify([s.value, s.status, validateChannelForm(s.context.form, isEditingChannel(s.context)).ok, s.context.problem !== null]);
 const modelOf = (input: ChannelFormInput) => ({ fixtures, internal, input, serializeState });
 /** One fixture per event type: every kind of edge is still walked, and the path count stays bounded. */
 const firstFixtures = Object.fromEntries(
@@ -131,7 +137,10 @@ function journey(input: ChannelFormInput, events: readonly AnyEventObject[]): Sn
 }
 const loadedNew = [groupsLoaded, typeModelsLoaded, catalogueLoaded];
 const loadedEdit = [channelLoaded, ...loadedNew];
-const change = (field: 'name' | 'key' | 'model_mapping' | 'customModel' | 'config.ak' | 'config.sk' | 'config.region', value: string) => ({
+const change = (
+  field: 'name' | 'key' | 'model_mapping' | 'customModel' | 'config.ak' | 'config.sk' | 'config.region' | 'base_url' | 'weight',
+  value: string,
+) => ({
   type: 'field.change',
   field,
   value,
@@ -139,8 +148,8 @@ const change = (field: 'name' | 'key' | 'model_mapping' | 'customModel' | 'confi
 const submit = { type: 'form.submit' };
 
 describe('channelForm model', () => {
-  it('reaches every state (create and edit together)', () => {
-    const paths = [...realShortest(createInput), ...realShortest(editInput)];
+  it('reaches every state (create, edit and clone together)', () => {
+    const paths = [...realShortest(createInput), ...realShortest(editInput), ...realShortest(cloneInput)];
     // eventless choices of the form machine, never at rest: `starting` and the channel region's `choosing`
     expect(unreachedStates(channelFormMachine, paths)).toEqual(['starting', 'loading.channel.choosing']);
   });
@@ -148,27 +157,30 @@ describe('channelForm model', () => {
   it.each([
     ['create', createInput],
     ['edit', editInput],
+    ['clone', cloneInput],
   ] as const)('keeps its invariants on every simple path (%s)', (_, input) => {
     const paths = simplePaths(channelFormMachine, coarseModelOf(input)).filter(isRealistic);
     expect(paths.length).toBeGreaterThan(0);
-    const isEdit = input.id !== null;
+    const isEdit = modeOf(input) === 'edit';
+    const loadsChannel = input.id !== null;
     for (const p of paths) {
       for (const s of snapshotsOf(p)) {
         const children = Object.keys(s.children).sort();
         if (s.matches('loading')) {
-          const allowed = isEdit ? ['loadCatalogue', 'loadChannel', 'loadGroups', 'loadTypeModels'] : ['loadCatalogue', 'loadGroups', 'loadTypeModels'];
+          const allowed = loadsChannel ? ['loadCatalogue', 'loadChannel', 'loadGroups', 'loadTypeModels'] : ['loadCatalogue', 'loadGroups', 'loadTypeModels'];
           for (const c of children) expect(allowed).toContain(c);
           expect(children.length).toBeGreaterThan(0);
         } else if (s.matches('saving')) expect(children).toEqual(['saveChannel']);
         else expect(children).toEqual([]);
         expect(selectIsEdit(s)).toBe(isEdit);
+        expect(selectIsClone(s)).toBe(modeOf(input) === 'clone');
         expect(selectIsBusy(s)).toBe(s.matches('loading') || s.matches('saving'));
         expect(selectIsLoading(s)).toBe(s.matches('loading'));
         expect(selectIsSaving(s)).toBe(s.matches('saving') || s.matches('saved'));
         expect(selectLoadFailed(s)).toBe(s.matches('loadFailed'));
         expect(selectCanSubmit(s)).toBe(s.matches('editing'));
-        // only an edit can fail to load (the channel); the lists are tolerant
-        if (!isEdit) expect(s.matches('loadFailed')).toBe(false);
+        // only an edit or a clone can fail to load (the channel); the lists are tolerant
+        if (!loadsChannel) expect(s.matches('loadFailed')).toBe(false);
         const form = selectForm(s);
         // batch only when creating and not type 33; never a model or group twice
         if (form.batch) expect(canBatchCreate(isEdit, form.type)).toBe(true);
@@ -176,9 +188,12 @@ describe('channelForm model', () => {
         expect(new Set(form.models).size).toBe(form.models.length);
         expect(new Set(form.groups).size).toBe(form.groups.length);
         // a broken rule is shown only while editing, and only a rule the form really breaks
-        if (selectProblem(s) !== null) {
+        // and it names the field the rules point at
+        const problem = selectProblem(s);
+        if (problem !== null) {
           expect(s.matches('editing')).toBe(true);
           expect(validateChannelForm(form, isEdit).ok).toBe(false);
+          expect(problem).toEqual(checkChannelForm(form, isEdit));
         }
         // a save starts only from a valid form
         if (s.matches('saving')) expect(validateChannelForm(form, isEdit).ok).toBe(true);
@@ -215,15 +230,34 @@ describe('channelForm model', () => {
     it('an empty name is refused with the spec message and the form stays', () => {
       const s = journey(createInput, [...loadedNew, change('key', 'sk-1'), submit]);
       expect(s.value).toBe('editing');
-      expect(selectProblem(s)).toEqual({ key: 'validation.channel.nameAndKeyRequired' });
+      expect(selectProblem(s)).toEqual({ field: 'name', message: { key: 'validation.channel.nameAndKeyRequired' } });
       // changing the form clears the shown problem
       expect(selectProblem(transition(channelFormMachine, s, change('name', 'x') as never)[0])).toBeNull();
     });
+    it('a bad base URL and a negative weight are refused at their fields', () => {
+      const base = [...loadedNew, change('name', 'n'), change('key', 'k')];
+      expect(selectProblem(journey(createInput, [...base, change('base_url', 'proxy.example.com'), submit]))?.field).toBe('base_url');
+      expect(selectProblem(journey(createInput, [...base, change('weight', '-1'), submit]))?.field).toBe('weight');
+      const ok = journey(createInput, [...base, change('base_url', 'https://proxy.example.com/'), change('weight', '3'), submit]);
+      expect(ok.value).toBe('saving');
+    });
+    it('a clone loads the channel as a new one: name suffixed, key empty and required', () => {
+      const s = journey(cloneInput, loadedEdit);
+      expect(s.value).toBe('editing');
+      expect(selectIsEdit(s)).toBe(false);
+      expect(selectIsClone(s)).toBe(true);
+      expect(selectForm(s)).toMatchObject({ name: 'anthropic-main (副本)', key: '', groups: ['default', 'vip'] });
+      expect(selectCanBatch(s)).toBe(true);
+      const refused = transition(channelFormMachine, s, submit as never)[0];
+      expect(refused.value).toBe('editing');
+      expect(selectProblem(refused)?.field).toBe('key');
+      expect(transition(channelFormMachine, journey(cloneInput, [...loadedEdit, change('key', 'sk-new')]), submit as never)[0].value).toBe('saving');
+    });
     it('no models, then a bad mapping, are refused in that order', () => {
       const base = [...loadedNew, change('name', 'n'), change('key', 'k'), { type: 'models.clear' }];
-      expect(selectProblem(journey(createInput, [...base, submit]))).toEqual({ key: 'validation.channel.modelsRequired' });
+      expect(selectProblem(journey(createInput, [...base, submit]))).toEqual({ field: 'models', message: { key: 'validation.channel.modelsRequired' } });
       const s = journey(createInput, [...base, { type: 'models.fillRelated' }, change('model_mapping', '{'), submit]);
-      expect(selectProblem(s)).toEqual({ key: 'validation.channel.modelMappingInvalid' });
+      expect(selectProblem(s)).toEqual({ field: 'model_mapping', message: { key: 'validation.channel.modelMappingInvalid' } });
     });
     it('type 43 needs no models; type 33 builds its key from the parts and cannot batch', () => {
       const proxy = journey(createInput, [...loadedNew, change('name', 'p'), change('key', 'k'), { type: 'models.clear' }, { type: 'type.change', value: 43 }, submit]);
@@ -285,9 +319,9 @@ describe('channelForm model', () => {
     const cases = (input: ChannelFormInput) =>
       realShortest(input)
         .filter((p) => p.steps.length > 1)
-        .map((p) => [`${input.id === null ? 'create' : 'edit'}: ${describePath(p)}`, input, p] as const);
+        .map((p) => [`${modeOf(input)}: ${describePath(p)}`, input, p] as const);
 
-    it.each([...cases(createInput), ...cases(editInput)])('%s', async (_, input, p) => {
+    it.each([...cases(createInput), ...cases(editInput), ...cases(cloneInput)])('%s', async (_, input, p) => {
       await replay(
         input,
         p.steps.map((s) => s.event),
@@ -324,6 +358,7 @@ describe('channelForm model', () => {
             model_mapping: '',
             system_prompt: '',
             config: '{}',
+            weight: 0,
           },
         },
       ]);
@@ -340,6 +375,20 @@ describe('channelForm model', () => {
       expect(emitted[0]).toEqual({ type: 'notify', level: 'success', message: { key: 'channelForm.updated' } });
     });
 
+    it('clones: loads channel 7, posts a new channel (no id) with the copied settings, never puts', async () => {
+      const { emitted, stubs } = await replay(cloneInput, [...loadedEdit, change('key', 'sk-new'), change('weight', '9'), submit, saved]);
+      expect(stubs.loadChannel.calls).toEqual([{ id: 7 }]);
+      expect(stubs.saveChannel.calls).toHaveLength(1);
+      expect(stubs.saveChannel.calls[0]).toMatchObject({
+        id: null,
+        payload: { type: 14, name: 'anthropic-main (副本)', key: 'sk-new', group: 'default,vip', weight: 9 },
+      });
+      expect(emitted).toEqual([
+        { type: 'notify', level: 'success', message: { key: 'channelForm.created' } },
+        { type: 'navigate', to: '/channel', replace: false },
+      ]);
+    });
+
     it('says what the failed loads and refused saves are', async () => {
       const lists = await replay(createInput, [groupsFailed, typeModelsFailed, catalogueFailed]);
       expect(lists.snapshot.value).toBe('editing');
@@ -348,8 +397,10 @@ describe('channelForm model', () => {
       expect(refusal.emitted).toEqual([
         { type: 'notify', level: 'error', message: { text: 'UNIQUE constraint failed: abilities.group' } },
       ]);
+      // a broken rule is shown at its field only: no toast
       const invalid = await replay(createInput, [...loadedNew, submit]);
-      expect(invalid.emitted).toEqual([{ type: 'notify', level: 'error', message: { key: 'validation.channel.nameAndKeyRequired' } }]);
+      expect(invalid.emitted).toEqual([]);
+      expect(invalid.snapshot.context.problem).toEqual({ field: 'name', message: { key: 'validation.channel.nameAndKeyRequired' } });
     });
 
     it('cancel goes back to the list from any state', async () => {

@@ -4,6 +4,7 @@ import type { channelForm as zh } from '../zh/channelForm';
 export const channelForm: Record<keyof typeof zh, string> = {
   'channelForm.title.create': 'Create a new channel',
   'channelForm.title.edit': 'Update channel info',
+  'channelForm.title.clone': 'Copy a channel',
   'channelForm.page': 'channel form page',
   'channelForm.loading': 'Loading channel info…',
   'channelForm.loadFailed': 'The channel info could not be loaded.',
@@ -16,6 +17,8 @@ export const channelForm: Record<keyof typeof zh, string> = {
   'channelForm.namePlaceholder': 'Name the channel',
   'channelForm.key': 'Key',
   'channelForm.keyEditHint': 'Leave empty to keep the current key',
+  'channelForm.keyCloneHint': 'The key is not copied: enter the key for the new channel.',
+  'channelForm.cloneSuffix': ' (copy)',
   'channelForm.batch': 'Batch create',
   'channelForm.batchPlaceholder': 'Enter the keys, one per line',
   'channelForm.batchHint': 'One key per line; each key creates one channel; empty lines are ignored.',
@@ -44,6 +47,8 @@ export const channelForm: Record<keyof typeof zh, string> = {
     'Optional: rewrites the model name in the request body. A JSON object whose keys are requested model names and whose values are the names to use instead, e.g. {example}',
   'channelForm.systemPrompt': 'System prompt',
   'channelForm.systemPromptPlaceholder': 'Optional: forces the given system prompt; use it together with custom models and model mapping.',
+  'channelForm.weight': 'Weight',
+  'channelForm.weightHint': 'A whole number of 0 or more; among channels of the same priority, a higher weight is picked more often.',
 
   'channelForm.submit': 'Submit',
   'channelForm.cancel': 'Cancel',

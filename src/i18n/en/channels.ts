@@ -47,6 +47,8 @@ export const channels: Record<keyof typeof zh, string> = {
   'channels.row.disableLabel': 'Disable channel {name}',
   'channels.row.edit': 'Edit',
   'channels.row.editLabel': 'Edit channel {name}',
+  'channels.row.clone': 'Clone',
+  'channels.row.cloneLabel': 'Clone channel {name}',
   'channels.row.delete': 'Delete',
   'channels.row.deleteLabel': 'Delete channel {name}',
   'channels.row.deleteConfirm': 'Delete channel {name} (#{id})? This cannot be undone.',

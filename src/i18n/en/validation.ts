@@ -12,6 +12,8 @@ export const validation: Record<keyof typeof zh, string> = {
   'validation.channel.nameAndKeyRequired': 'Please fill in the channel name and channel key!',
   'validation.channel.modelsRequired': 'Please select at least one model!',
   'validation.channel.modelMappingInvalid': 'Model mapping must be valid JSON format!',
+  'validation.channel.baseUrlInvalid': 'The base URL must be a web address starting with http:// or https://!',
+  'validation.channel.weightInvalid': 'Weight must be a whole number of 0 or more!',
   'validation.token.nameRequired': 'Please fill in the token name!',
   'validation.token.expiryInvalid': 'Expiry time format error!',
   'validation.redemption.nameRequired': 'Please fill in the redemption code name!',

@@ -2,6 +2,7 @@
 export const channelForm = {
   'channelForm.title.create': '创建新的渠道',
   'channelForm.title.edit': '更新渠道信息',
+  'channelForm.title.clone': '复制渠道',
   'channelForm.page': '渠道编辑页面',
   'channelForm.loading': '正在加载渠道信息……',
   'channelForm.loadFailed': '无法加载渠道信息。',
@@ -14,6 +15,8 @@ export const channelForm = {
   'channelForm.namePlaceholder': '请为渠道命名',
   'channelForm.key': '密钥',
   'channelForm.keyEditHint': '留空则保持原有密钥不变',
+  'channelForm.keyCloneHint': '密钥不会被复制，请为新渠道重新填写密钥。',
+  'channelForm.cloneSuffix': ' (副本)',
   'channelForm.batch': '批量创建',
   'channelForm.batchPlaceholder': '请输入密钥，一行一个',
   'channelForm.batchHint': '每行一个密钥，每个密钥创建一个渠道，空行会被忽略。',
@@ -42,6 +45,8 @@ export const channelForm = {
     '此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，键为请求中模型名称，值为要替换的模型名称，例如：{example}',
   'channelForm.systemPrompt': '系统提示词',
   'channelForm.systemPromptPlaceholder': '此项可选，用于强制设置给定的系统提示词，请配合自定义模型与模型重定向使用。',
+  'channelForm.weight': '权重',
+  'channelForm.weightHint': '大于或等于 0 的整数；同一优先级下权重越大，被选中的机会越多。',
 
   'channelForm.submit': '提交',
   'channelForm.cancel': '取消',

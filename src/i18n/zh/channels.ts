@@ -44,6 +44,8 @@ export const channels = {
   'channels.row.disableLabel': '禁用渠道 {name}',
   'channels.row.edit': '编辑',
   'channels.row.editLabel': '编辑渠道 {name}',
+  'channels.row.clone': '复制',
+  'channels.row.cloneLabel': '复制渠道 {name}',
   'channels.row.delete': '删除',
   'channels.row.deleteLabel': '删除渠道 {name}',
   'channels.row.deleteConfirm': '确定删除渠道 {name}（#{id}）吗？此操作不可撤销。',

@@ -12,6 +12,8 @@ export const validation = {
   'validation.channel.nameAndKeyRequired': '请填写渠道名称和渠道密钥！',
   'validation.channel.modelsRequired': '请至少选择一个模型！',
   'validation.channel.modelMappingInvalid': '模型映射必须是合法的 JSON 格式！',
+  'validation.channel.baseUrlInvalid': 'Base URL 必须是以 http:// 或 https:// 开头的网址！',
+  'validation.channel.weightInvalid': '权重必须是大于或等于 0 的整数！',
   'validation.token.nameRequired': '请填写令牌名称！',
   'validation.token.expiryInvalid': '过期时间格式错误！',
   'validation.redemption.nameRequired': '请填写兑换码名称！',

@@ -100,13 +100,16 @@ function ChannelListRoute() {
   );
 }
 
-/** /channel/add and /channel/edit/:id (admin): one form page per channel (keyed by id). */
-function ChannelFormRoute() {
+/**
+ * /channel/add, /channel/edit/:id and /channel/clone/:id (admin): one form page per channel and
+ * mode (keyed by both); a clone is a new channel prefilled from channel :id.
+ */
+function ChannelFormRoute({ clone = false }: { readonly clone?: boolean }) {
   const { id } = useParams();
   const parsed = routeId(id);
   return (
     <RequireUser>
-      <ChannelFormPage key={id ?? 'add'} id={parsed} />
+      <ChannelFormPage key={`${clone ? 'clone' : 'edit'}-${id ?? 'add'}`} id={parsed} clone={clone} />
     </RequireUser>
   );
 }
@@ -244,6 +247,7 @@ export function AppRoutes() {
       <Route path="/channel" element={<ChannelListRoute />} />
       <Route path="/channel/add" element={<ChannelFormRoute />} />
       <Route path="/channel/edit/:id" element={<ChannelFormRoute />} />
+      <Route path="/channel/clone/:id" element={<ChannelFormRoute clone />} />
       <Route path="/redemption" element={<RedemptionListRoute />} />
       <Route path="/redemption/add" element={<RedemptionFormRoute />} />
       <Route path="/redemption/edit/:id" element={<RedemptionFormRoute />} />

@@ -70,6 +70,8 @@ const frozen = () =>
 const filled: ChannelForm = { ...emptyChannelForm, name: 'openai-main', key: 'sk-1', models: ['gpt-4o', 'gpt-4o-mini'] };
 const context = (over: Partial<ChannelFormContext> = {}): ChannelFormContext => ({
   id: null,
+  clone: false,
+  cloneSuffix: '',
   form: filled,
   groupOptions: groups,
   typeModels,
@@ -140,6 +142,7 @@ export const CreateInteraction: Story = {
         model_mapping: '',
         system_prompt: '',
         config: '{}',
+        weight: 0,
       },
     });
   },
@@ -194,7 +197,7 @@ export const EditInteraction: Story = {
   },
 };
 
-/** A submit that breaks a rule: the message is said and shown, nothing is sent. */
+/** A submit that breaks a rule: the message shows once, at the field (focused, invalid), with no toast; nothing is sent. */
 export const ValidationErrorInteraction: Story = {
   tags: ['interaction'],
   render: (args) => (
@@ -208,10 +211,72 @@ export const ValidationErrorInteraction: Story = {
     reset();
     const c = within(canvasElement);
     await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await expect(await c.findByRole('alert')).toHaveTextContent('请填写渠道名称和渠道密钥！');
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'validation.channel.nameAndKeyRequired' } });
-    await userEvent.type(c.getByLabelText(/^名称/), 'n');
-    await expect(c.queryByRole('alert')).toBeNull();
+    await expect(await c.findByText('请填写渠道名称和渠道密钥！')).toBeVisible();
+    await expect(c.getAllByText('请填写渠道名称和渠道密钥！')).toHaveLength(1);
+    const name = c.getByLabelText(/^名称/);
+    await waitFor(() => expect(name).toHaveFocus());
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(notify).not.toHaveBeenCalled();
+    await userEvent.type(name, 'n');
+    await expect(c.queryByText('请填写渠道名称和渠道密钥！')).toBeNull();
+    await expect(saves).not.toHaveBeenCalled();
+  },
+};
+
+/** Clone mode (/channel/clone/7), seeded: the copy of channel 7, its key to be entered again. */
+export const Clone: Story = {
+  args: { id: 7, clone: true },
+  parameters: { route: '/channel/clone/7' },
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider
+        machines={[frozen()]}
+        snapshots={seed('editing', { id: 7, clone: true, cloneSuffix: ' (副本)', form: { ...filled, type: 14, name: 'anthropic-main (副本)', key: '', weight: '3' } })}
+      >
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '复制渠道' })).toBeVisible();
+    await expect(c.getByLabelText(/^名称/)).toHaveValue('anthropic-main (副本)');
+    await expect(c.getByText('密钥不会被复制，请为新渠道重新填写密钥。')).toBeVisible();
+    await expect(c.getByLabelText('权重')).toHaveValue(3);
+  },
+};
+
+/** A live clone: channel 7 fills the form (name suffixed, key empty); the key is required; the save creates (no id). */
+export const CloneInteraction: Story = {
+  tags: ['interaction'],
+  args: { id: 7, clone: true },
+  parameters: { route: '/channel/clone/7' },
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith({ loadChannel: resolves<Channel, { readonly id: number }>({ ...stored, base_url: 'https://proxy.example.com', weight: 4 }) })]}>
+        <ChannelFormPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    reset();
+    const c = within(canvasElement);
+    const name = await c.findByLabelText(/^名称/);
+    await expect(name).toHaveValue('anthropic-main (副本)');
+    await expect(c.getByLabelText('代理')).toHaveValue('https://proxy.example.com');
+    await expect(c.getByLabelText('权重')).toHaveValue(4);
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await expect(await c.findByText('请填写渠道名称和渠道密钥！')).toBeVisible();
+    await waitFor(() => expect(c.getByLabelText(/^密钥/)).toHaveFocus());
+    await expect(notify).not.toHaveBeenCalled();
+    await enterText(c.getByLabelText(/^密钥/), 'sk-copy');
+    await userEvent.click(c.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(saves).toHaveBeenCalledTimes(1));
+    await expect(saves.mock.calls[0]?.[0]).toMatchObject({
+      id: null,
+      payload: { name: 'anthropic-main (副本)', key: 'sk-copy', type: 14, base_url: 'https://proxy.example.com', weight: 4 },
+    });
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'channelForm.created' } }));
   },
 };
 

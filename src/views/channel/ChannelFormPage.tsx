@@ -7,23 +7,28 @@ import {
   selectForm,
   selectGroupOptions,
   selectIsBusy,
+  selectIsClone,
   selectIsEdit,
   selectIsLoading,
   selectIsSaving,
   selectLoadFailed,
   selectProblem,
 } from '../../machines/channelForm';
+import { useT } from '../app/i18n';
 import { useMachineActor } from '../app/machineRegistry';
 import { ChannelFormPageView } from './ChannelFormPageView';
 
 /**
- * Route page for /channel/add (`id` null) and /channel/edit/:id (channelForm machine). After a
- * save or a cancel the machine emits `navigate` to /channel, which the shell follows.
+ * Route page for /channel/add (`id` null), /channel/edit/:id and /channel/clone/:id (`clone`:
+ * a new channel prefilled from that one) (channelForm machine). After a save or a cancel the
+ * machine emits `navigate` to /channel, which the shell follows.
  */
-export function ChannelFormPage({ id }: { readonly id: number | null }) {
-  const actorRef = useMachineActor(channelFormMachine, { id });
+export function ChannelFormPage({ id, clone = false }: { readonly id: number | null; readonly clone?: boolean }) {
+  const t = useT();
+  const actorRef = useMachineActor(channelFormMachine, { id, clone, cloneSuffix: t('channelForm.cloneSuffix') });
   const form = useSelector(actorRef, selectForm);
   const isEdit = useSelector(actorRef, selectIsEdit);
+  const isClone = useSelector(actorRef, selectIsClone);
   const loading = useSelector(actorRef, selectIsLoading);
   const loadFailed = useSelector(actorRef, selectLoadFailed);
   const busy = useSelector(actorRef, selectIsBusy);
@@ -37,6 +42,7 @@ export function ChannelFormPage({ id }: { readonly id: number | null }) {
     <ChannelFormPageView
       form={form}
       isEdit={isEdit}
+      isClone={isClone}
       loading={loading}
       loadFailed={loadFailed}
       busy={busy}

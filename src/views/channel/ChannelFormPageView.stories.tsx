@@ -100,10 +100,68 @@ export const Saving: Story = {
   },
 };
 
+/** A refused submit: the message shows once, under the field it names, which is marked invalid and focused. */
 export const ValidationError: Story = {
-  args: { form: { ...form, name: '' }, problem: { key: 'validation.channel.nameAndKeyRequired' } },
+  args: { form: { ...form, name: '' }, problem: { field: 'name', message: { key: 'validation.channel.nameAndKeyRequired' } } },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent('请填写渠道名称和渠道密钥！');
+    const c = within(canvasElement);
+    const name = c.getByLabelText(/^名称/);
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(name).toHaveFocus();
+    await expect(c.getAllByText('请填写渠道名称和渠道密钥！')).toHaveLength(1);
+    await expect(c.queryByRole('alert')).toBeNull();
+  },
+};
+
+/** A base URL that is not an http(s) address: the error sits under the proxy field. */
+export const BaseUrlInvalid: Story = {
+  args: withType(1, { base_url: 'ftp://relay' }),
+  render: (args) => (
+    <ChannelFormPageView {...args} problem={{ field: 'base_url', message: { key: 'validation.channel.baseUrlInvalid' } }} />
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const url = c.getByLabelText('代理');
+    await expect(url).toHaveAttribute('aria-invalid', 'true');
+    await expect(url).toHaveFocus();
+    await expect(c.getByText('Base URL 必须是以 http:// 或 https:// 开头的网址！')).toBeVisible();
+  },
+};
+
+/** No model chosen: the error sits in the model group, whose first button takes the focus. */
+export const ModelsMissing: Story = {
+  args: { form: { ...form, models: [] }, problem: { field: 'models', message: { key: 'validation.channel.modelsRequired' } } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getAllByText('请至少选择一个模型！')).toHaveLength(1);
+    await expect(c.getByRole('button', { name: '填入相关模型' })).toHaveFocus();
+  },
+};
+
+/** The weight field: a whole number, its range error naming it. */
+export const WeightField: Story = {
+  args: { form: { ...form, weight: '-1' }, problem: { field: 'weight', message: { key: 'validation.channel.weightInvalid' } } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const weight = c.getByLabelText('权重');
+    await expect(weight).toHaveValue(-1);
+    await expect(weight).toHaveAttribute('aria-invalid', 'true');
+    await expect(weight).toHaveAttribute('min', '0');
+    await expect(c.getByText('权重必须是大于或等于 0 的整数！')).toBeVisible();
+  },
+};
+
+/** Clone mode: a new channel prefilled from a stored one; the key is not copied and must be entered again. */
+export const Clone: Story = {
+  args: { form: { ...form, name: 'openai-main (副本)', base_url: 'https://relay.example.com', weight: '5' }, isClone: true },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '复制渠道' })).toBeVisible();
+    await expect(c.getByLabelText(/^名称/)).toHaveValue('openai-main (副本)');
+    await expect(c.getByLabelText(/^密钥/)).toHaveValue('');
+    await expect(c.getByText('密钥不会被复制，请为新渠道重新填写密钥。')).toBeVisible();
+    await expect(c.getByLabelText('代理')).toHaveValue('https://relay.example.com');
+    await expect(c.getByLabelText('权重')).toHaveValue(5);
   },
 };
 
@@ -118,13 +176,22 @@ export const Batch: Story = {
   },
 };
 
-export const Type1OpenAI: Story = { args: withType(1) };
+/** OpenAI (and every standard type): the optional proxy base URL, with its placeholder. */
+export const Type1OpenAI: Story = {
+  args: withType(1, { base_url: 'https://proxy.example.com' }),
+  play: async ({ canvasElement }) => {
+    const url = within(canvasElement).getByLabelText('代理');
+    await expect(url).toHaveValue('https://proxy.example.com');
+    await expect(url).toHaveAttribute('placeholder', '可选，填写代理地址，例如 https://api.example.com');
+  },
+};
 
 export const Type3Azure: Story = {
   args: withType(3),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(c.getByLabelText('AZURE_OPENAI_ENDPOINT')).toBeVisible();
+    await expect(c.getByLabelText('AZURE_OPENAI_ENDPOINT')).toHaveAttribute('placeholder', expect.stringContaining('https://'));
+    await expect(c.queryByLabelText('代理')).toBeNull();
     await expect(c.getByLabelText('默认 API 版本')).toBeVisible();
   },
 };
@@ -133,6 +200,8 @@ export const Type8Custom: Story = {
   args: withType(8, { base_url: 'https://relay.example.com' }),
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByLabelText('Base URL')).toHaveValue('https://relay.example.com');
+    await expect(within(canvasElement).getByLabelText('Base URL')).toHaveAttribute('placeholder', expect.stringContaining('https://'));
+    await expect(within(canvasElement).queryByLabelText('代理')).toBeNull();
   },
 };
 
@@ -163,7 +232,8 @@ export const Type22FastGPT: Story = {
   args: withType(22),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(c.getByLabelText('私有部署地址')).toBeVisible();
+    await expect(c.getByLabelText('私有部署地址')).toHaveAttribute('placeholder', expect.stringContaining('https://'));
+    await expect(c.queryByLabelText('代理')).toBeNull();
     await expect(c.getByLabelText(/密钥/)).toHaveAttribute('placeholder', '按照如下格式输入：APIKey-AppId');
   },
 };
@@ -177,6 +247,7 @@ export const Type33Aws: Story = {
     await expect(c.getByText('密钥将由以上字段组合而成。')).toBeVisible();
     await expect(c.getByLabelText('AK')).toBeVisible();
     await expect(c.getByLabelText('SK')).toBeVisible();
+    await expect(c.queryByLabelText('代理')).toBeNull();
   },
 };
 
@@ -303,6 +374,22 @@ export const English: Story = {
     const c = within(canvasElement);
     await expect(c.getByRole('heading', { name: 'Create a new channel' })).toBeVisible();
     await expect(c.getByRole('button', { name: 'Fill related models' })).toBeVisible();
+  },
+};
+
+/** English type labels: the picker translates the word labels (custom channel, OpenAI compatible), keeps brand names. */
+export const EnglishTypeLabels: Story = {
+  parameters: { lang: 'en' },
+  args: withType(8),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const picker = c.getByLabelText('Type');
+    await expect(picker).toHaveDisplayValue('Custom channel');
+    const options = [...(picker as HTMLSelectElement).options].map((o) => o.text);
+    await expect(options).toContain('OpenAI compatible');
+    await expect(options.some((o) => o.startsWith('Anthropic'))).toBe(true);
+    await expect(options.some((o) => /[\u4e00-\u9fff]/.test(o))).toBe(false);
+    await expect(c.getByLabelText('Base URL')).toHaveAttribute('placeholder', "Enter the custom channel's base URL, e.g. https://api.example.com");
   },
 };
 

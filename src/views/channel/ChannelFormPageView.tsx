@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -19,13 +19,14 @@ import {
   Textarea,
   Wrap,
 } from '@chakra-ui/react';
-import type { ChannelForm, ChannelFormField } from '../../domain/channelForm';
+import type { ChannelForm, ChannelFormField, ChannelFormProblem, ChannelProblemField } from '../../domain/channelForm';
 import {
   channelExtraFields,
   channelFormNoteKey,
   channelKeyHintKey,
   channelTypeByValue,
   channelTypeHasModels,
+  channelTypeLabel,
   channelTypes,
   isRelayableChannelType,
   relaySupportHintKey,
@@ -33,13 +34,15 @@ import {
   relaySupportOf,
   type ChannelExtraField,
 } from '../../domain/channelTypes';
-import { msg, type Message } from '../../domain/message';
+import { msg } from '../../domain/message';
 import { useRenderMessage, useT } from '../app/i18n';
 
 export interface ChannelFormPageViewProps {
   readonly form: ChannelForm;
   /** Editing a stored channel (/channel/edit/:id); otherwise creating. */
   readonly isEdit: boolean;
+  /** Creating a copy of a stored channel (/channel/clone/:id): the key must be entered again. */
+  readonly isClone?: boolean;
   /** The channel and option lists are being loaded. */
   readonly loading: boolean;
   /** The channel could not be loaded. */
@@ -55,8 +58,8 @@ export interface ChannelFormPageViewProps {
   readonly groupOptions: readonly string[];
   /** Model names of the catalogue. */
   readonly catalogue: readonly string[];
-  /** The rule the last submit broke. */
-  readonly problem: Message | null;
+  /** The rule the last submit broke and its field (shown there once, and focused). */
+  readonly problem: ChannelFormProblem | null;
   readonly onChange: (field: ChannelFormField, value: string) => void;
   readonly onTypeChange: (type: number) => void;
   readonly onAddModel: (model: string) => void;
@@ -81,23 +84,44 @@ const modelMappingExample = JSON.stringify(
   2,
 );
 
+/** Hints under a label: smaller and quieter than the label they explain. */
+const hintStyle = { fontSize: 'xs', color: 'fg.muted' } as const;
+/** Group legends (分组, 模型) match the field labels. */
+const legendStyle = { fontSize: 'sm', fontWeight: 'medium' } as const;
+
 const valueOf = (form: ChannelForm, target: ChannelExtraField['target']): string =>
   target.startsWith('config.') ? form.config[target.slice('config.'.length) as keyof ChannelForm['config']] : form[target as 'base_url' | 'other'];
 
 /** The channel form (/channel/add, /channel/edit/:id): type, name, key, type-specific fields, groups, models. */
 export function ChannelFormPageView(props: ChannelFormPageViewProps) {
   const { form, isEdit, loading, loadFailed, busy, saving, canSubmit, canBatch, groupOptions, catalogue, problem } = props;
+  const isClone = props.isClone === true;
   const t = useT();
   const say = useRenderMessage();
-  const title = t(isEdit ? 'channelForm.title.edit' : 'channelForm.title.create');
+  const title = t(isClone ? 'channelForm.title.clone' : isEdit ? 'channelForm.title.edit' : 'channelForm.title.create');
+  const formRef = useRef<HTMLFormElement>(null);
+  /** A refused submit moves the focus to the field it points at (once per refusal). */
+  useEffect(() => {
+    if (problem === null) return;
+    const root = formRef.current;
+    const target =
+      root?.querySelector<HTMLElement>(`[name="${problem.field}"]`) ??
+      root?.querySelector<HTMLElement>(`[data-field="${problem.field}"] :is(input, button, select, textarea):not(:disabled)`);
+    target?.focus();
+  }, [problem]);
+  const invalid = (field: ChannelProblemField): boolean => problem?.field === field;
+  const errorOf = (field: ChannelProblemField): ReactNode =>
+    problem !== null && problem.field === field ? <Field.ErrorText color="red.fg">{say(problem.message)}</Field.ErrorText> : null;
   const type = channelTypeByValue(form.type);
   const note = channelFormNoteKey(form.type);
   const extras = channelExtraFields(form.type);
   const hasModels = channelTypeHasModels(form.type);
   const relayable = isRelayableChannelType(form.type);
   /** A picker entry: the provider, and how it is relayed unless it simply speaks OpenAI's API. */
-  const typeOption = (value: number, text: string) =>
-    relaySupportOf(value) === 'openai' ? text : t('channelForm.typeOption', { name: text, support: say(msg(relaySupportKey(value))) });
+  const typeOption = (value: number) => {
+    const name = say(channelTypeLabel(value));
+    return relaySupportOf(value) === 'openai' ? name : t('channelForm.typeOption', { name, support: say(msg(relaySupportKey(value))) });
+  };
   const groups = [...new Set([...groupOptions, ...form.groups])];
   const pickable = catalogue.filter((m) => !form.models.includes(m));
 
@@ -150,7 +174,7 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
               </Wrap>
             </Stack>
           ) : (
-            <form onSubmit={handleSubmit} noValidate aria-label={title}>
+            <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label={title}>
               <Stack gap={5}>
                 <Field.Root>
                   <Field.Label>{t('channelForm.type')}</Field.Label>
@@ -162,14 +186,14 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                     >
                       {channelTypes.map((ct) => (
                         <option key={ct.value} value={ct.value}>
-                          {typeOption(ct.value, ct.text)}
+                          {typeOption(ct.value)}
                         </option>
                       ))}
                     </NativeSelect.Field>
                     <NativeSelect.Indicator />
                   </NativeSelect.Root>
-                  {type.descriptionKey !== undefined && <Field.HelperText>{say(msg(type.descriptionKey))}</Field.HelperText>}
-                  {relayable && <Field.HelperText>{say(msg(relaySupportHintKey(form.type)))}</Field.HelperText>}
+                  {type.descriptionKey !== undefined && <Field.HelperText {...hintStyle}>{say(msg(type.descriptionKey))}</Field.HelperText>}
+                  {relayable && <Field.HelperText {...hintStyle}>{say(msg(relaySupportHintKey(form.type)))}</Field.HelperText>}
                 </Field.Root>
 
                 {!relayable && (
@@ -199,22 +223,29 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                   </Alert.Root>
                 )}
 
-                <Field.Root required={!isEdit}>
+                <Field.Root required={!isEdit} invalid={invalid('name')}>
                   <Field.Label>
                     {t('channelForm.name')}
                     {!isEdit && <Field.RequiredIndicator />}
                   </Field.Label>
                   <Input {...text('name', form.name)} placeholder={t('channelForm.namePlaceholder')} autoComplete="off" />
+                  {errorOf('name')}
                 </Field.Root>
 
                 {extras.map((f) => (
-                  <Field.Root key={f.target}>
+                  <Field.Root key={`${f.target}-${f.labelKey}`} invalid={invalid(f.target)}>
                     <Field.Label>{say(msg(f.labelKey))}</Field.Label>
                     {f.multiline === true ? (
                       <Textarea {...text(f.target, valueOf(form, f.target))} rows={5} fontFamily="mono" autoresize />
                     ) : (
-                      <Input {...text(f.target, valueOf(form, f.target))} autoComplete="off" />
+                      <Input
+                        {...text(f.target, valueOf(form, f.target))}
+                        {...(f.target === 'base_url' ? { type: 'url', inputMode: 'url' as const } : {})}
+                        placeholder={f.placeholderKey === undefined ? undefined : say(msg(f.placeholderKey))}
+                        autoComplete="off"
+                      />
                     )}
+                    {errorOf(f.target)}
                   </Field.Root>
                 ))}
 
@@ -226,11 +257,12 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                 )}
 
                 {keyFromParts(form.type) ? (
-                  <Text fontSize="sm" color="fg.muted">
+                  <Text {...hintStyle}>
                     {t('channelForm.partsKeyHint')}
+                    {isClone && ` ${t('channelForm.keyCloneHint')}`}
                   </Text>
                 ) : (
-                  <Field.Root required={!isEdit}>
+                  <Field.Root required={!isEdit} invalid={invalid('key')}>
                     <Field.Label>
                       {t('channelForm.key')}
                       {!isEdit && <Field.RequiredIndicator />}
@@ -245,10 +277,13 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                         placeholder={say(msg(channelKeyHintKey(form.type)))}
                       />
                     )}
+                    {errorOf('key')}
                     {form.batch ? (
-                      <Field.HelperText>{t('channelForm.batchHint')}</Field.HelperText>
+                      <Field.HelperText {...hintStyle}>{t('channelForm.batchHint')}</Field.HelperText>
                     ) : isEdit ? (
-                      <Field.HelperText>{t('channelForm.keyEditHint')}</Field.HelperText>
+                      <Field.HelperText {...hintStyle}>{t('channelForm.keyEditHint')}</Field.HelperText>
+                    ) : isClone ? (
+                      <Field.HelperText {...hintStyle}>{t('channelForm.keyCloneHint')}</Field.HelperText>
                     ) : null}
                   </Field.Root>
                 )}
@@ -261,8 +296,8 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                 )}
 
                 <Fieldset.Root disabled={busy}>
-                  <Fieldset.Legend>{t('channelForm.groups')}</Fieldset.Legend>
-                  <Fieldset.HelperText>{t('channelForm.groupsHint')}</Fieldset.HelperText>
+                  <Fieldset.Legend {...legendStyle}>{t('channelForm.groups')}</Fieldset.Legend>
+                  <Fieldset.HelperText {...hintStyle}>{t('channelForm.groupsHint')}</Fieldset.HelperText>
                   {groups.length === 0 ? (
                     <Text fontSize="sm">{t('channelForm.groupsNone')}</Text>
                   ) : (
@@ -279,14 +314,15 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                 </Fieldset.Root>
 
                 {hasModels ? (
-                  <Fieldset.Root disabled={busy}>
-                    <Fieldset.Legend>
+                  <Fieldset.Root disabled={busy} invalid={invalid('models')} data-field="models">
+                    <Fieldset.Legend {...legendStyle}>
                       {t('channelForm.models')}
                       <Box as="span" color="fg.error" aria-hidden="true" ms={1}>
                         *
                       </Box>
                     </Fieldset.Legend>
-                    <Fieldset.HelperText>{t('channelForm.modelsHint')}</Fieldset.HelperText>
+                    <Fieldset.HelperText {...hintStyle}>{t('channelForm.modelsHint')}</Fieldset.HelperText>
+                    {problem !== null && problem.field === 'models' && <Fieldset.ErrorText color="red.fg">{say(problem.message)}</Fieldset.ErrorText>}
                     <Stack gap={3}>
                       <Text fontSize="sm" aria-live="polite">
                         {form.models.length === 0 ? t('channelForm.modelsNone') : t('channelForm.modelsCount', { count: form.models.length })}
@@ -310,7 +346,7 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                         </Wrap>
                       )}
                       <Wrap gap={2}>
-                        <Button size="sm" variant="outline" onClick={props.onFillRelated}>
+                        <Button size="sm" variant="outline" onClick={props.onFillRelated} aria-invalid={invalid('models') || undefined}>
                           {t('channelForm.fillRelated')}
                         </Button>
                         <Button size="sm" variant="outline" onClick={props.onFillAll}>
@@ -358,12 +394,10 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                     </Stack>
                   </Fieldset.Root>
                 ) : (
-                  <Text fontSize="sm" color="fg.muted">
-                    {t('channelForm.modelsNotNeeded')}
-                  </Text>
+                  <Text {...hintStyle}>{t('channelForm.modelsNotNeeded')}</Text>
                 )}
 
-                <Field.Root>
+                <Field.Root invalid={invalid('model_mapping')}>
                   <Field.Label>{t('channelForm.modelMapping')}</Field.Label>
                   <Textarea
                     {...text('model_mapping', form.model_mapping)}
@@ -372,6 +406,7 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                     placeholder={t('channelForm.modelMappingPlaceholder', { example: modelMappingExample })}
                     autoresize
                   />
+                  {errorOf('model_mapping')}
                 </Field.Root>
                 <Field.Root>
                   <Field.Label>{t('channelForm.systemPrompt')}</Field.Label>
@@ -383,12 +418,12 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                   />
                 </Field.Root>
 
-                {problem !== null && (
-                  <Alert.Root status="error" role="alert">
-                    <Alert.Indicator />
-                    <Alert.Title>{say(problem)}</Alert.Title>
-                  </Alert.Root>
-                )}
+                <Field.Root invalid={invalid('weight')}>
+                  <Field.Label>{t('channelForm.weight')}</Field.Label>
+                  <Input {...text('weight', form.weight)} type="number" inputMode="numeric" min={0} step={1} maxW="40" />
+                  {errorOf('weight')}
+                  <Field.HelperText {...hintStyle}>{t('channelForm.weightHint')}</Field.HelperText>
+                </Field.Root>
 
                 <Wrap gap={3}>
                   <Button type="submit" colorPalette="blue" loading={saving} loadingText={t('channelForm.submit')} disabled={!canSubmit}>

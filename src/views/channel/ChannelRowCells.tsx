@@ -253,7 +253,7 @@ export function ChannelTestModelSelect({
   );
 }
 
-/** Test, enable/disable, edit, delete (asks first). */
+/** Test, enable/disable, edit, clone (a new channel prefilled from this one), delete (asks first). */
 export function ChannelRowButtons({ row, disabled, onAction }: { readonly row: ChannelRow; readonly disabled: boolean; readonly onAction: OnRowAction }) {
   const t = useT();
   const enabled = row.status === channelStatusEnabled;
@@ -282,6 +282,11 @@ export function ChannelRowButtons({ row, disabled, onAction }: { readonly row: C
       <Button size="xs" variant="outline" asChild>
         <RouterLink to={`/channel/edit/${row.id}`} aria-label={t('channels.row.editLabel', { name: row.name })}>
           {t('channels.row.edit')}
+        </RouterLink>
+      </Button>
+      <Button size="xs" variant="outline" asChild>
+        <RouterLink to={`/channel/clone/${row.id}`} aria-label={t('channels.row.cloneLabel', { name: row.name })}>
+          {t('channels.row.clone')}
         </RouterLink>
       </Button>
       <Button

@@ -44,11 +44,55 @@ describe('formOfChannel', () => {
   });
 });
 
+describe('formOfChannel: weight and base URL, formOfClone', () => {
+  const stored: Channel = { id: 3, type: 1, name: 'main', status: 1, models: 'gpt-4o', group: 'default', base_url: 'https://p.example.com', weight: 7 };
+  it('loads the weight and the base URL', () => {
+    expect(f.formOfChannel(stored)).toMatchObject({ base_url: 'https://p.example.com', weight: '7' });
+    expect(f.formOfChannel({ ...stored, weight: null }).weight).toBe('0');
+  });
+  it('a clone keeps the settings, suffixes the name and leaves the key empty', () => {
+    expect(f.formOfClone({ ...stored, key: 'ignored' }, ' (copy)')).toEqual({ ...f.formOfChannel(stored), name: 'main (copy)', key: '' });
+  });
+});
+
+describe('checkChannelForm: the field each rule points at', () => {
+  const field = (v: f.ChannelForm, isEdit = false) => f.checkChannelForm(v, isEdit)?.field ?? null;
+  it('name, then key, then the first empty key part', () => {
+    expect(field(form)).toBeNull();
+    expect(field({ ...form, name: '', key: '' })).toBe('name');
+    expect(field({ ...form, key: ' ' })).toBe('key');
+    expect(field({ ...form, type: 33, key: '', config: { ...f.emptyChannelConfig, region: 'r' } })).toBe('config.ak');
+    expect(field({ ...form, type: 42, key: '', config: { ...f.emptyChannelConfig } })).toBe('config.region');
+  });
+  it('a filled base URL must be an http(s) address (types with a base URL field)', () => {
+    expect(field({ ...form, base_url: 'https://p.example.com/v1' })).toBeNull();
+    expect(field({ ...form, base_url: 'http://localhost:8080' })).toBeNull();
+    expect(field({ ...form, base_url: '' })).toBeNull();
+    expect(field({ ...form, base_url: 'p.example.com' })).toBe('base_url');
+    expect(field({ ...form, base_url: 'ftp://p.example.com' })).toBe('base_url');
+    expect(field({ ...form, base_url: 'https://' })).toBe('base_url');
+    expect(field({ ...form, type: 33, key: '', config: { ...f.emptyChannelConfig, region: 'r', ak: 'a', sk: 's' }, base_url: 'x' })).toBeNull();
+    expect(renderMessage('en', f.checkChannelForm({ ...form, base_url: 'x' }, false)!.message)).toMatch(/base URL/);
+  });
+  it('models, model mapping, then the weight (a whole number ≥ 0, blank is 0)', () => {
+    expect(field({ ...form, models: [] })).toBe('models');
+    expect(field({ ...form, model_mapping: '{' })).toBe('model_mapping');
+    expect(field({ ...form, weight: '-1' })).toBe('weight');
+    expect(field({ ...form, weight: '1.5' })).toBe('weight');
+    expect(field({ ...form, weight: 'x' })).toBe('weight');
+    expect(field({ ...form, weight: '' })).toBeNull();
+    expect(field({ ...form, weight: '10' }, true)).toBeNull();
+    expect(renderMessage('zh', f.checkChannelForm({ ...form, weight: '-1' }, true)!.message)).toContain('权重');
+    expect(renderMessage('en', f.checkChannelForm({ ...form, weight: '-1' }, true)!.message)).toContain('Weight');
+  });
+});
+
 describe('setChannelField', () => {
   it('sets columns and config parts', () => {
     expect(f.setChannelField(form, 'name', 'n').name).toBe('n');
     expect(f.setChannelField(form, 'config.region', 'eu').config.region).toBe('eu');
     expect(f.setChannelField(form, 'customModel', 'a b').customModel).toBe('a b');
+    expect(f.setChannelField(form, 'weight', '5').weight).toBe('5');
   });
 });
 
@@ -125,7 +169,14 @@ describe('channelPayloadOf', () => {
       model_mapping: '',
       system_prompt: 'be brief',
       config: '{"user_id":"u1"}',
+      weight: 0,
     });
+  });
+  it('sends the weight as a whole number and a base URL trimmed (empty clears it)', () => {
+    expect(f.channelPayloadOf({ ...form, weight: '12' }).weight).toBe(12);
+    expect(f.channelPayloadOf({ ...form, weight: '' }).weight).toBe(0);
+    expect(f.channelPayloadOf({ ...form, base_url: ' https://p.example.com/ ' }).base_url).toBe('https://p.example.com');
+    expect(f.channelPayloadOf({ ...form, base_url: '' }).base_url).toBe('');
   });
   it('type 3 API version defaults to 2024-03-01-preview', () => {
     expect(f.channelPayloadOf({ ...form, type: 3 }).other).toBe('2024-03-01-preview');

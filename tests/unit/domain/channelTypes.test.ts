@@ -75,10 +75,19 @@ describe('unknown types', () => {
       expect(renderMessage('en', ct.channelTypeLabel(n))).toBe('Unknown type');
     }
   });
-  it('a known type is labelled by its provider name in every language', () => {
+  it('a brand type is labelled by its provider name in every language', () => {
     expect(ct.isKnownChannelType(14)).toBe(true);
     expect(ct.channelTypeLabel(14)).toEqual({ text: 'Anthropic' });
-    expect(renderMessage('en', ct.channelTypeLabel(23))).toBe('腾讯混元');
+    expect(renderMessage('en', ct.channelTypeLabel(1))).toBe('OpenAI');
+  });
+  it('a word label is the catalogue text verbatim in zh and translated in en', () => {
+    for (const t of ct.channelTypes) expect(renderMessage('zh', ct.channelTypeLabel(t.value))).toBe(t.text);
+    expect(renderMessage('en', ct.channelTypeLabel(8))).toBe('Custom channel');
+    expect(renderMessage('en', ct.channelTypeLabel(50))).toBe('OpenAI compatible');
+    expect(renderMessage('en', ct.channelTypeLabel(23))).toBe('Tencent Hunyuan');
+    expect(renderMessage('en', ct.channelTypeLabel(2))).toBe('Proxy: API2D');
+    const cjk = /[\u3400-\u9fff\uff00-\uffef]/;
+    for (const t of ct.channelTypes) expect(renderMessage('en', ct.channelTypeLabel(t.value))).not.toMatch(cjk);
   });
 });
 
@@ -115,20 +124,31 @@ describe('channel form facts (spec §5)', () => {
     const targets = (n: number) => ct.channelExtraFields(n).map((f) => f.target);
     expect(targets(3)).toEqual(['base_url', 'other']);
     expect(targets(8)).toEqual(['base_url']);
-    expect(targets(17)).toEqual(['other']);
-    expect(targets(18)).toEqual(['other']);
-    expect(targets(21)).toEqual(['other']);
+    expect(targets(17)).toEqual(['other', 'base_url']);
+    expect(targets(18)).toEqual(['other', 'base_url']);
+    expect(targets(21)).toEqual(['other', 'base_url']);
     expect(targets(22)).toEqual(['base_url']);
     expect(targets(33)).toEqual(['config.region', 'config.ak', 'config.sk']);
-    expect(targets(34)).toEqual(['config.user_id']);
-    expect(targets(37)).toEqual(['config.user_id']);
-    expect(targets(42)).toEqual(['config.region', 'config.vertex_ai_project_id', 'config.vertex_ai_adc']);
-    expect(targets(1)).toEqual([]);
+    expect(targets(34)).toEqual(['config.user_id', 'base_url']);
+    expect(targets(37)).toEqual(['config.user_id', 'base_url']);
+    expect(targets(42)).toEqual(['config.region', 'config.vertex_ai_project_id', 'config.vertex_ai_adc', 'base_url']);
+    expect(targets(1)).toEqual(['base_url']);
     expect(ct.channelExtraFields(42).find((f) => f.target === 'config.vertex_ai_adc')?.multiline).toBe(true);
     expect(zh(ct.channelExtraFields(3)[1]!.labelKey)).toBe('默认 API 版本');
     expect(zh(ct.channelExtraFields(37)[0]!.labelKey)).toBe('Account ID');
     expect([3, 8, 17, 18, 21, 22, 33, 34, 37, 42].every(ct.hasChannelExtraFields)).toBe(true);
-    expect(ct.hasChannelExtraFields(40)).toBe(false);
+    expect(ct.hasChannelExtraFields(40)).toBe(true);
+  });
+  it('every type but 3, 8, 22 and 33 has the optional proxy base URL; every base URL field has a placeholder', () => {
+    for (const t of ct.channelTypes) {
+      const proxy = ct.channelExtraFields(t.value).filter((f) => f.labelKey === 'domain.channelForm.field.proxy');
+      expect(proxy.length).toBe([3, 8, 22, 33].includes(t.value) ? 0 : 1);
+      expect(ct.hasProxyBaseUrl(t.value)).toBe(proxy.length === 1);
+      for (const f of ct.channelExtraFields(t.value).filter((x) => x.target === 'base_url')) expect(f.placeholderKey).toBeDefined();
+    }
+    expect(zh('domain.channelForm.placeholder.proxy')).toBe('可选，填写代理地址，例如 https://api.example.com');
+    expect(ct.hasBaseUrlField(33)).toBe(false);
+    expect(ct.hasBaseUrlField(1)).toBe(true);
   });
   it('notes for 34 (Bot ID) and 40 (endpoint names)', () => {
     expect(zh(ct.channelFormNoteKey(34)!)).toMatch(/Bot ID/);

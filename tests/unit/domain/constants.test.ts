@@ -2,7 +2,15 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as c from '../../../src/domain/constants';
-import { channelExtraFields, channelFormNoteKey, channelKeyHintKey, channelTypes, relaySupportHintKey, relaySupportKey } from '../../../src/domain/channelTypes';
+import {
+  channelExtraFields,
+  channelFormNoteKey,
+  channelKeyHintKey,
+  channelTypeLabel,
+  channelTypes,
+  relaySupportHintKey,
+  relaySupportKey,
+} from '../../../src/domain/channelTypes';
 import { catalogues, isMessageKey, renderMessage, type MessageKey } from '../../../src/i18n';
 
 const zh = (labelKey: MessageKey) => renderMessage('zh', { key: labelKey });
@@ -185,7 +193,12 @@ const generatedKeys = (): Set<string> => {
     keys.add(channelKeyHintKey(t.value));
     keys.add(relaySupportKey(t.value));
     keys.add(relaySupportHintKey(t.value));
-    for (const f of channelExtraFields(t.value)) keys.add(f.labelKey);
+    for (const f of channelExtraFields(t.value)) {
+      keys.add(f.labelKey);
+      if (f.placeholderKey !== undefined) keys.add(f.placeholderKey);
+    }
+    const label = channelTypeLabel(t.value);
+    if ('key' in label) keys.add(label.key);
     const note = channelFormNoteKey(t.value);
     if (note !== null) keys.add(note);
   }
