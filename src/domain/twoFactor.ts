@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { User } from './user';
 
 /** Two-factor sign-in (TOTP): the wire shapes of /api/user/2fa/* and the login's second step. */
 
@@ -31,3 +32,10 @@ export const twoFactorRequiredOption = 'TwoFactorRequiredForAdmins';
 
 /** Whether a code entry is a 6-digit TOTP code (spaces ignored). */
 export const isTotpCodeText = (input: string): boolean => /^\d{6}$/.test(input.replaceAll(' ', ''));
+
+/** `POST /api/user/login` data: a second step is needed, or the user (flagged when an admin must enrol). */
+export const LoginAnswer = t.union([SecondFactorRequired, t.intersection([User, t.partial({ require_2fa_setup: t.boolean })])]);
+export type LoginAnswer = t.TypeOf<typeof LoginAnswer>;
+
+/** Whether a login answer asks for the second step. */
+export const needsSecondFactor = (answer: LoginAnswer): answer is SecondFactorRequired => 'require_2fa' in answer;

@@ -21,6 +21,7 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.action.disable': 'Turn off two-factor sign-in',
   'twoFactor.action.regenerate': 'New recovery codes',
   'twoFactor.action.cancel': 'Cancel',
+  'twoFactor.action.retry': 'Retry',
   'twoFactor.action.copy': 'Copy recovery codes',
   'twoFactor.action.download': 'Download recovery codes',
   'twoFactor.action.done': 'I have saved the recovery codes',
@@ -42,4 +43,5 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.login.submit': 'Verify',
   'twoFactor.login.back': 'Back to sign-in',
   'twoFactor.field.recovery': 'Recovery code',
+  'twoFactor.codes.copied': 'Recovery codes copied to the clipboard',
 };

@@ -19,6 +19,7 @@ export const twoFactor = {
   'twoFactor.action.disable': '关闭两步验证',
   'twoFactor.action.regenerate': '重新生成恢复码',
   'twoFactor.action.cancel': '取消',
+  'twoFactor.action.retry': '重试',
   'twoFactor.action.copy': '复制恢复码',
   'twoFactor.action.download': '下载恢复码',
   'twoFactor.action.done': '我已保存恢复码',
@@ -40,4 +41,5 @@ export const twoFactor = {
   'twoFactor.login.submit': '验证',
   'twoFactor.login.back': '返回登录',
   'twoFactor.field.recovery': '恢复码',
+  'twoFactor.codes.copied': '恢复码已复制到剪贴板',
 } as const;
