@@ -44,4 +44,5 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.login.back': 'Back to sign-in',
   'twoFactor.field.recovery': 'Recovery code',
   'twoFactor.codes.copied': 'Recovery codes copied to the clipboard',
+  'twoFactor.codes.copyFailed': 'Could not copy to the clipboard; write the recovery codes down or download them',
 };

@@ -42,4 +42,5 @@ export const twoFactor = {
   'twoFactor.login.back': '返回登录',
   'twoFactor.field.recovery': '恢复码',
   'twoFactor.codes.copied': '恢复码已复制到剪贴板',
+  'twoFactor.codes.copyFailed': '无法复制到剪贴板，请手动抄写或下载恢复码',
 } as const;

@@ -94,6 +94,7 @@ export const twoFactorSettingsMachine = setup({
     notifyDisabled: emit(() => notify('success', msg('twoFactor.disabled.toast'))),
     notifyRegenerated: emit(() => notify('success', msg('twoFactor.regenerated.toast'))),
     notifyCopied: emit(() => notify('success', msg('twoFactor.codes.copied'))),
+    notifyCopyFailed: emit(() => notify('error', msg('twoFactor.codes.copyFailed'))),
   },
 }).createMachine({
   id: 'twoFactorSettings',
@@ -161,7 +162,7 @@ export const twoFactorSettingsMachine = setup({
         src: 'copyText',
         input: ({ context }) => ({ text: context.recoveryCodes.join('\n') }),
         onDone: { target: 'showingCodes', actions: 'notifyCopied' },
-        onError: { target: 'showingCodes', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+        onError: { target: 'showingCodes', actions: 'notifyCopyFailed' },
       },
     },
     disableForm: {
