@@ -46,7 +46,7 @@ export function SecondFactorView({ recovery, error, verifying, onSubmit, onToggl
                   inputMode={recovery ? 'text' : 'numeric'}
                   autoComplete="one-time-code"
                 />
-                {error !== null && <Field.ErrorText>{render(error)}</Field.ErrorText>}
+                {error !== null && <Field.ErrorText color="red.fg">{render(error)}</Field.ErrorText>}
               </Field.Root>
               <Button type="submit" colorPalette="blue" w="full" loading={verifying} loadingText={t('twoFactor.login.submit')}>
                 {t('twoFactor.login.submit')}

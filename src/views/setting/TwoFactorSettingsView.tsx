@@ -50,7 +50,7 @@ export function TwoFactorSettingsView(props: TwoFactorSettingsViewProps) {
         value={code}
         onChange={(e) => props.onCodeChange(e.target.value)}
       />
-      {error !== null && <Field.ErrorText>{render(error)}</Field.ErrorText>}
+      {error !== null && <Field.ErrorText color="red.fg">{render(error)}</Field.ErrorText>}
     </Field.Root>
   );
   return (
@@ -61,7 +61,7 @@ export function TwoFactorSettingsView(props: TwoFactorSettingsViewProps) {
         </Heading>
       </Card.Header>
       <Card.Body>
-        {panel === 'loading' && <Spinner aria-label={t('twoFactor.title')} />}
+        {panel === 'loading' && <Spinner />}
         {panel === 'failed' && (
           <Stack gap={3} align="start">
             <Text>{t('twoFactor.loaded.failed')}</Text>
@@ -91,7 +91,7 @@ export function TwoFactorSettingsView(props: TwoFactorSettingsViewProps) {
                 </Button>
               </HStack>
             ) : (
-              <Button size="sm" colorPalette="blue" loading={busy} onClick={props.onSetup}>
+              <Button size="sm" colorPalette="blue" loading={busy} loadingText={t('twoFactor.action.setup')} onClick={props.onSetup}>
                 {t('twoFactor.action.setup')}
               </Button>
             )}
@@ -116,7 +116,7 @@ export function TwoFactorSettingsView(props: TwoFactorSettingsViewProps) {
               </Box>
               {codeField}
               <HStack gap={2}>
-                <Button type="submit" colorPalette="blue" loading={busy}>
+                <Button type="submit" colorPalette="blue" loading={busy} loadingText={t('twoFactor.action.enable')}>
                   {t('twoFactor.action.enable')}
                 </Button>
                 <Button variant="ghost" onClick={props.onCancel} disabled={busy}>
@@ -168,10 +168,10 @@ export function TwoFactorSettingsView(props: TwoFactorSettingsViewProps) {
                   value={password}
                   onChange={(e) => props.onPasswordChange(e.target.value)}
                 />
-                {error !== null && <Field.ErrorText>{render(error)}</Field.ErrorText>}
+                {error !== null && <Field.ErrorText color="red.fg">{render(error)}</Field.ErrorText>}
               </Field.Root>
               <HStack gap={2}>
-                <Button type="submit" colorPalette="red" loading={busy}>
+                <Button type="submit" colorPalette="red" loading={busy} loadingText={t('twoFactor.action.disable')}>
                   {t('twoFactor.action.disable')}
                 </Button>
                 <Button variant="ghost" onClick={props.onCancel} disabled={busy}>
@@ -186,7 +186,7 @@ export function TwoFactorSettingsView(props: TwoFactorSettingsViewProps) {
             <Stack gap={3}>
               {codeField}
               <HStack gap={2}>
-                <Button type="submit" colorPalette="blue" loading={busy}>
+                <Button type="submit" colorPalette="blue" loading={busy} loadingText={t('twoFactor.action.regenerate')}>
                   {t('twoFactor.action.regenerate')}
                 </Button>
                 <Button variant="ghost" onClick={props.onCancel} disabled={busy}>
