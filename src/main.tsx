@@ -78,6 +78,7 @@ import type { userTableMachine } from './machines/userList';
 import type { tokenKeyCopyMachine, tokenTableMachine } from './machines/tokenList';
 import type { SaveTokenInput, tokenFormMachine } from './machines/tokenForm';
 import type { Token } from './domain/token';
+import type { twoFactorSettingsMachine } from './machines/twoFactorSettings';
 import type { wechatLoginMachine } from './machines/wechatLogin';
 import type { User } from './domain/user';
 import { App } from './views/app/App';
@@ -98,6 +99,7 @@ const session = sessionMachine.provide({
   actors: {
     loadStatus: fromApi((api) => () => api.status.getStatus()),
     logIn: fromApi((api) => api.auth.login),
+    verifySecondFactor: fromApi((api) => api.auth.loginSecondFactor),
     logOut: fromApi((api) => () => api.auth.logout()),
     watchSession: watchSession({ unauthorized }),
   },
@@ -272,6 +274,16 @@ const implementations = implementAll([
     },
   }),
   implement<typeof tokenKeyCopyMachine>('tokenKeyCopy', { actors: { copyText: copyTextActor } }),
+  implement<typeof twoFactorSettingsMachine>('twoFactorSettings', {
+    actors: {
+      loadTwoFactorStatus: fromApi((api) => () => api.auth.twoFactorStatus()),
+      startTwoFactorSetup: fromApi((api) => () => api.auth.twoFactorSetup()),
+      enableTwoFactor: fromApi((api) => api.auth.twoFactorEnable),
+      disableTwoFactor: fromApi((api) => api.auth.twoFactorDisable),
+      regenerateRecoveryCodes: fromApi((api) => api.auth.twoFactorRecoveryCodes),
+      copyText: copyTextActor,
+    },
+  }),
   implement<typeof tokenFormMachine>('tokenForm', {
     actors: {
       loadToken: fromApi((api) => ({ id }: { readonly id: number }) => api.token.get(id)),

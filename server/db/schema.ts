@@ -169,6 +169,36 @@ export interface RelayReservationsTable {
   created_at: number;
 }
 
+/** Our own table (server/db/migrations/twoFactor.ts): a user's TOTP secret. Times in Unix seconds. */
+export interface UserTotpTable {
+  user_id: number;
+  secret: string;
+  /** Null until a code confirmed the enrolment. */
+  enabled_at: Nullable<number>;
+  created_at: number;
+  /** The last TOTP time step accepted (each step is usable once). */
+  last_step: Defaulted<number>;
+}
+
+/** Our own table: one-time recovery codes, SHA-256 hex. */
+export interface UserRecoveryCodesTable {
+  user_id: number;
+  code_hash: string;
+  created_at: number;
+  used_at: Nullable<number>;
+}
+
+/** Our own table: a password login waiting for its second factor. */
+export interface LoginChallengesTable {
+  id: string;
+  user_id: number;
+  /** The password hash when the password was checked: a change meanwhile voids the challenge. */
+  password_hash: string;
+  created_at: number;
+  expires_at: number;
+  attempts: Defaulted<number>;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -181,10 +211,16 @@ export interface Database {
   verification_codes: VerificationCodesTable;
   oa_relay_instances: RelayInstancesTable;
   oa_relay_reservations: RelayReservationsTable;
+  oa_user_totp: UserTotpTable;
+  oa_user_recovery_codes: UserRecoveryCodesTable;
+  oa_login_challenges: LoginChallengesTable;
 }
 
 /** The tables of `tableSpecs` (one-api's and the sessions/codes tables). */
-export type TableName = Exclude<keyof Database, 'oa_relay_instances' | 'oa_relay_reservations'>;
+export type TableName = Exclude<
+  keyof Database,
+  'oa_relay_instances' | 'oa_relay_reservations' | 'oa_user_totp' | 'oa_user_recovery_codes' | 'oa_login_challenges'
+>;
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;

@@ -10,6 +10,7 @@ import { optionRoutes } from '../routes/option';
 import { redemptionRoutes, topUpRoutes } from '../routes/redemption';
 import { statusRoutes } from '../routes/status';
 import { tokenRoutes } from '../routes/token';
+import { twoFactorRoutes } from '../routes/twoFactor';
 import { userRoutes } from '../routes/user';
 import { crossSiteGuard } from './csrf';
 import { fail, invalidUrl } from './envelope';
@@ -62,6 +63,7 @@ function mountRoutes(app: Hono<AppEnv>): void {
   app.route('/api', mailRoutes());
   // /api/user/topup (redeem a code) before the account routes' /api/user/:id
   app.route('/api/user', topUpRoutes());
+  app.route('/api/user', twoFactorRoutes());
   app.route('/api/user', userRoutes());
   app.route('/api/token', tokenRoutes());
   app.route('/api/redemption', redemptionRoutes());

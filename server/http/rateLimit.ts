@@ -194,6 +194,7 @@ export function createRateLimiters(config: Config, store: RateLimitStore = creat
 /** The routes one-api guards with the critical limiter (contract §2.0 "Crit"), by method. */
 export const criticalRoutes: readonly (readonly [method: 'GET' | 'POST', path: string])[] = [
   ['POST', '/api/user/login'],
+  ['POST', '/api/user/login/2fa'],
   ['POST', '/api/user/register'],
   ['GET', '/api/verification'],
   ['GET', '/api/reset_password'],

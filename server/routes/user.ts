@@ -21,7 +21,7 @@ import { checkFields } from '../services/numberRanges';
 import { logQuota, logQuotaKeys, readOptions } from '../services/options';
 import { newAccessToken } from '../db/bootstrap';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from '../services/password';
-import { findUserForLogin, loginUserJson, userJson, emptyUserJson } from '../services/users';
+import { findUserForLogin, userJson, emptyUserJson } from '../services/users';
 import {
   UserBody,
   createUser,
@@ -44,6 +44,7 @@ import type { UserRow, UserUpdate } from '../db/schema';
 import { consumeCode, restoreCode, type ConsumedCode } from '../services/verification';
 import { revokeOtherCredentials, sessionStillValid } from '../services/credentials';
 import { dashboardRequest, dashboardRows } from '../services/dashboard';
+import { loginData, secondStepIfNeeded } from './twoFactor';
 
 /**
  * Account and user administration endpoints under /api/user (contract §2.3.1–§2.3.3, §2.4,
@@ -108,6 +109,8 @@ async function login(c: Ctx): Promise<Response> {
   }
   const user = await checkCredentials(c, body.right.username, body.right.password);
   if (user === null) return fail(c, messages.loginFailed);
+  const secondStep = await secondStepIfNeeded(c, user);
+  if (secondStep !== null) return secondStep;
   try {
     const sessionId = await startSession(c, user.id);
     // The password may have changed since it was checked: such a session must not outlive the change.
@@ -118,7 +121,7 @@ async function login(c: Ctx): Promise<Response> {
   } catch {
     return fail(c, messages.sessionSaveFailed);
   }
-  return ok(c, loginUserJson(user));
+  return ok(c, await loginData(c, user));
 }
 
 /** `GET /api/user/logout`: ends the server session and clears the cookie; always succeeds. */

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiError } from '../domain/apiError';
+import { LoginAnswer, RecoveryCodes, TwoFactorSetup, TwoFactorStatus, type TwoFactorDisableBody } from '../domain/twoFactor';
 import { User, type LoginPayload, type RegisterPayload } from '../domain/user';
 import { readData, readHead, readNoData, type ApiClient, type BodyReader } from './client';
 import { decodeAt } from './decode';
@@ -16,8 +17,20 @@ export interface OAuthCallback {
 
 /** Sign-in, registration, verification and account binding (spec §7 "Status and session", contract §2.3). */
 export interface AuthApi {
-  /** POST /api/user/login {username, password}: the (sparse) user record. */
-  readonly login: (payload: LoginPayload) => TaskEither<ApiError, User>;
+  /** POST /api/user/login {username, password}: the (sparse) user record, or `{require_2fa: true}`. */
+  readonly login: (payload: LoginPayload) => TaskEither<ApiError, LoginAnswer>;
+  /** POST /api/user/login/2fa {code}: completes a login waiting for its second factor. */
+  readonly loginSecondFactor: (payload: { readonly code: string }) => TaskEither<ApiError, User>;
+  /** GET /api/user/2fa/status. */
+  readonly twoFactorStatus: () => TaskEither<ApiError, TwoFactorStatus>;
+  /** POST /api/user/2fa/setup: a new secret and its otpauth:// URI. */
+  readonly twoFactorSetup: () => TaskEither<ApiError, TwoFactorSetup>;
+  /** POST /api/user/2fa/enable {code}: the recovery codes, once. */
+  readonly twoFactorEnable: (payload: { readonly code: string }) => TaskEither<ApiError, RecoveryCodes>;
+  /** POST /api/user/2fa/disable {code} or {password}. */
+  readonly twoFactorDisable: (payload: TwoFactorDisableBody) => TaskEither<ApiError, void>;
+  /** POST /api/user/2fa/recovery-codes {code}: new recovery codes, once. */
+  readonly twoFactorRecoveryCodes: (payload: { readonly code: string }) => TaskEither<ApiError, RecoveryCodes>;
   /** GET /api/user/logout. */
   readonly logout: () => TaskEither<ApiError, void>;
   /** POST /api/user/register?turnstile=: the registration payload. */
@@ -53,7 +66,14 @@ export const readOAuthResult: BodyReader<OAuthResult> = (body, call) => {
 
 export const createAuthApi = (client: ApiClient): AuthApi => ({
   login: ({ username, password }) =>
-    client.request({ method: 'POST', path: '/api/user/login', body: { username, password }, read: readData(User) }),
+    client.request({ method: 'POST', path: '/api/user/login', body: { username, password }, read: readData(LoginAnswer) }),
+  loginSecondFactor: ({ code }) => client.request({ method: 'POST', path: '/api/user/login/2fa', body: { code }, read: readData(User) }),
+  twoFactorStatus: () => client.request({ method: 'GET', path: '/api/user/2fa/status', read: readData(TwoFactorStatus) }),
+  twoFactorSetup: () => client.request({ method: 'POST', path: '/api/user/2fa/setup', read: readData(TwoFactorSetup) }),
+  twoFactorEnable: ({ code }) => client.request({ method: 'POST', path: '/api/user/2fa/enable', body: { code }, read: readData(RecoveryCodes) }),
+  twoFactorDisable: (body) => client.request({ method: 'POST', path: '/api/user/2fa/disable', body, read: readNoData }),
+  twoFactorRecoveryCodes: ({ code }) =>
+    client.request({ method: 'POST', path: '/api/user/2fa/recovery-codes', body: { code }, read: readData(RecoveryCodes) }),
   logout: () => client.request({ method: 'GET', path: '/api/user/logout', read: readNoData }),
   register: (payload, turnstile) =>
     client.request({ method: 'POST', path: '/api/user/register', query: { turnstile }, body: payload, read: readNoData }),

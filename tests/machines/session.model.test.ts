@@ -8,6 +8,7 @@ import {
 } from 'xstate';
 import { failure, httpError, networkError } from '../../src/domain/apiError';
 import type { Status } from '../../src/domain/status';
+import type { LoginAnswer } from '../../src/domain/twoFactor';
 import type { LoginPayload, User } from '../../src/domain/user';
 import { isMessageKey, renderMessage } from '../../src/i18n';
 import {
@@ -16,6 +17,7 @@ import {
   selectIsRoot,
   selectIsSignedIn,
   selectIsSigningIn,
+  selectSecondFactor,
   selectStatus,
   selectStatusPhase,
   selectUser,
@@ -49,6 +51,12 @@ const fixtures: EventFixtures<typeof sessionMachine> = {
     { type: 'session.storageChanged', user: null },
   ],
   'status.reload': [{ type: 'status.reload' }],
+  'secondFactor.submit': [
+    { type: 'secondFactor.submit', code: ' 123456 ' },
+    { type: 'secondFactor.submit', code: '  ' },
+  ],
+  'secondFactor.modeToggle': [{ type: 'secondFactor.modeToggle' }],
+  'secondFactor.cancel': [{ type: 'secondFactor.cancel' }],
 };
 const [aliceLogin, rootLogin, noUsername, noPassword] = fixtures['login.submit'] as unknown as [AnyEventObject, AnyEventObject, AnyEventObject, AnyEventObject];
 const signedInElsewhere = fixtures['session.signedIn'][0]!;
@@ -57,6 +65,9 @@ const logout = fixtures['logout.request'][0]!;
 const expired = fixtures['session.expired'][0]!;
 const [otherTabIn, otherTabOut] = fixtures['session.storageChanged'] as unknown as [AnyEventObject, AnyEventObject];
 const reload = fixtures['status.reload'][0]!;
+const [codeSent, emptyCode] = fixtures['secondFactor.submit'] as unknown as [AnyEventObject, AnyEventObject];
+const modeToggle = fixtures['secondFactor.modeToggle'][0]!;
+const cancelSecond = fixtures['secondFactor.cancel'][0]!;
 
 const statusLoaded = doneActor('loadStatus', status);
 const statusFailed = errorActor('loadStatus', networkError('getStatus', 'Failed to fetch'));
@@ -64,6 +75,10 @@ const loggedIn = doneActor('logIn', alice);
 const rootLoggedIn = doneActor('logIn', root);
 const loginRefused = errorActor('logIn', failure('login', '用户名或密码错误，或用户已被封禁'));
 const loggedOut = doneActor('logOut');
+const secondFactorAsked = doneActor('logIn', { require_2fa: true });
+const adminMustEnrol = doneActor('logIn', { ...admin, require_2fa_setup: true });
+const secondFactorPassed = doneActor('verifySecondFactor', alice);
+const secondFactorRefused = errorActor('verifySecondFactor', failure('loginSecondFactor', '验证码错误或已使用，请输入验证器当前显示的 6 位数字'));
 const logoutFailed = errorActor('logOut', httpError('logout', 500, 'Internal Server Error'));
 
 const signedOutInput: SessionInput = { user: null, status: null, buildVersion: 'v0.1.0' };
@@ -71,9 +86,11 @@ const signedInInput: SessionInput = { user: alice, status, buildVersion: 'v0.1.0
 
 type Snap = SnapshotFrom<typeof sessionMachine>;
 const serializeState = (s: Snap) =>
-  JSON.stringify([s.value, s.context.user, s.context.status?.version ?? null, s.context.pendingLogin, s.status]);
-const model = (input: SessionInput, internal: readonly AnyEventObject[]) => ({ fixtures, internal, input, serializeState });
-const outInternal = [statusLoaded, statusFailed, loggedIn, loginRefused, loggedOut, logoutFailed];
+  JSON.stringify([s.value, s.context.user, s.context.status?.version ?? null, s.context.pendingLogin, s.context.secondFactor, s.status]);
+const model = (input: SessionInput, internal: readonly AnyEventObject[]) => ({ fixtures, internal, input, serializeState, limit: 50_000 });
+const outInternal = [
+  statusLoaded, statusFailed, loggedIn, loginRefused, loggedOut, logoutFailed, secondFactorAsked, secondFactorPassed, secondFactorRefused,
+];
 
 function journey(input: SessionInput, events: readonly AnyEventObject[]): Snap {
   return walk(sessionMachine, input, events);
@@ -102,10 +119,13 @@ describe('session model', () => {
       'session.storageChanged': [otherTabOut] as never,
       'session.userUpdated': [],
       'status.reload': [],
+      'secondFactor.submit': [codeSent] as never,
+      // (the mode switch only flips a flag; the pinned journeys cover it)
+      'secondFactor.modeToggle': [],
     };
     const paths = simplePaths(sessionMachine, {
       fixtures: authOnly,
-      internal: [loggedIn, loginRefused, loggedOut],
+      internal: [loggedIn, loginRefused, loggedOut, secondFactorAsked, secondFactorPassed, secondFactorRefused],
       input: signedOutInput,
       serializeState,
     }).filter(isRealistic);
@@ -117,10 +137,14 @@ describe('session model', () => {
         if (s.matches({ auth: 'signedIn' })) expect(s.context.user).not.toBeNull();
         if (s.matches({ auth: 'signedOut' })) expect(s.context.user).toBeNull();
         // a login plan exists exactly while a login runs, and never holds a password
-        expect(s.context.pendingLogin !== null).toBe(s.matches({ auth: 'signingIn' }));
+        const loginRuns = s.matches({ auth: 'signingIn' }) || s.matches({ auth: 'secondFactor' }) || s.matches({ auth: 'verifyingSecondFactor' });
+        expect(s.context.pendingLogin !== null).toBe(loginRuns);
+        // the second step's data exists exactly while it is asked
+        expect(s.context.secondFactor !== null).toBe(s.matches({ auth: 'secondFactor' }) || s.matches({ auth: 'verifyingSecondFactor' }));
+        expect(selectSecondFactor(s) !== null).toBe(s.context.secondFactor !== null);
         expect(JSON.stringify(s.context)).not.toContain('secret123');
         // one login or logout at a time, besides the status load and the watcher
-        const running = Object.keys(s.children).filter((id) => id === 'logIn' || id === 'logOut');
+        const running = Object.keys(s.children).filter((id) => id === 'logIn' || id === 'logOut' || id === 'verifySecondFactor');
         expect(running.length).toBeLessThanOrEqual(1);
         expect(selectIsSigningIn(s)).toBe(s.matches({ auth: 'signingIn' }));
         expect(Object.keys(s.children)).toContain('watchSession');
@@ -161,6 +185,25 @@ describe('session model', () => {
       expect(selectIsSignedIn(journey(signedInInput, [otherTabOut]))).toBe(false);
       expect(selectUser(journey(signedOutInput, [otherTabIn]))).toEqual(root);
     });
+    it('a second factor: no user until the code passes; an empty code is named; a refusal stays on the step', () => {
+      const asked = journey(signedOutInput, [aliceLogin, secondFactorAsked]);
+      expect(asked.matches({ auth: 'secondFactor' })).toBe(true);
+      expect(selectUser(asked)).toBeNull();
+      expect(selectSecondFactor(asked)).toEqual({ recovery: false, error: null });
+      expect(selectSecondFactor(journey(signedOutInput, [aliceLogin, secondFactorAsked, emptyCode]))?.error).toEqual({
+        key: 'twoFactor.error.codeRequired',
+      });
+      expect(selectSecondFactor(journey(signedOutInput, [aliceLogin, secondFactorAsked, modeToggle]))?.recovery).toBe(true);
+      const refused = journey(signedOutInput, [aliceLogin, secondFactorAsked, codeSent, secondFactorRefused]);
+      expect(refused.matches({ auth: 'secondFactor' })).toBe(true);
+      expect(selectSecondFactor(refused)?.error).toEqual({ text: '验证码错误或已使用，请输入验证器当前显示的 6 位数字' });
+      const passed = journey(signedOutInput, [aliceLogin, secondFactorAsked, codeSent, secondFactorPassed]);
+      expect(selectUser(passed)).toEqual(alice);
+      expect(passed.context.secondFactor).toBeNull();
+      const back = journey(signedOutInput, [aliceLogin, secondFactorAsked, cancelSecond]);
+      expect(back.matches({ auth: 'signedOut' })).toBe(true);
+      expect(back.context.pendingLogin).toBeNull();
+    });
     it('the profile update replaces the user', () => {
       expect(selectUser(journey(signedInInput, [profileEdited]))?.display_name).toBe('Alice B.');
     });
@@ -175,8 +218,8 @@ describe('session model', () => {
   describe('replay on a real actor with stub actors', () => {
     async function replay(input: SessionInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
-      const logIn = controlled<User, LoginPayload>();
-      const stubs = { loadStatus: controlled<Status, unknown>(), logIn, logOut: controlled<void, unknown>() };
+      const logIn = controlled<LoginAnswer, LoginPayload>();
+      const stubs = { loadStatus: controlled<Status, unknown>(), logIn, logOut: controlled<void, unknown>(), verifySecondFactor: controlled<User, unknown>() };
       const stored: SessionStorageCommand[] = [];
       const watchSession = fromCallback<EventObject>(({ receive }) => {
         receive((e) => stored.push(e as SessionStorageCommand));
@@ -226,6 +269,18 @@ describe('session model', () => {
       const r = await replay(signedOutInput, [{ type: 'xstate.init' }, aliceLogin, loginRefused]);
       expect(r.rendered).toEqual(['用户名或密码错误，或用户已被封禁']);
       expect(r.stored).toEqual([]);
+    });
+
+    it('a second factor sends the trimmed code, then stores the user and goes to the origin', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, aliceLogin, secondFactorAsked, codeSent, secondFactorPassed]);
+      expect(r.stored).toEqual([{ type: 'user.save', user: alice }]);
+      expect(r.rendered).toEqual(['登录成功！', '/log?p=2']);
+    });
+
+    it('an admin who must enrol is stored without the flag and sent to the personal settings', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, aliceLogin, adminMustEnrol]);
+      expect(r.stored).toEqual([{ type: 'user.save', user: admin }]);
+      expect(r.rendered).toEqual(['登录成功！', '/setting', '管理员已要求管理员账户开启两步验证，请现在绑定。']);
     });
 
     it('an unreachable server says so', async () => {

@@ -6,6 +6,7 @@ import { changeMarksTable } from '../../server/db/migrations/changeMarks';
 import { rollupTables } from '../../server/db/migrations/logRollups';
 import { queryIndexesOf, redundantIndexes } from '../../server/db/migrations/queryIndexes';
 import { relayLedgerTables } from '../../server/db/migrations/relayLedger';
+import { twoFactorTables } from '../../server/db/migrations/twoFactor';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
 import { dbTargets, type TestDatabase } from './support/targets';
@@ -15,6 +16,7 @@ const allIndexes = tableSpecs.flatMap((t) => t.indexes.map((i) => i.name));
 const ourTablesOf = (kind: 'sqlite' | 'postgres'): string[] => [
   ...rollupTables.map((t) => t.name),
   ...(kind === 'sqlite' ? [changeMarksTable] : relayLedgerTables),
+  ...twoFactorTables,
 ];
 
 for (const target of dbTargets) {

@@ -22,6 +22,7 @@ import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
 import { rules } from './rules';
+import { twoFactor } from './twoFactor';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
 export const en: Record<keyof typeof zh, string> = {
@@ -48,4 +49,5 @@ export const en: Record<keyof typeof zh, string> = {
   ...tokenForm,
   ...logs,
   ...numbers,
+  ...twoFactor,
 };

@@ -21,6 +21,7 @@ import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
 import { rules } from './rules';
+import { twoFactor } from './twoFactor';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
 export const zh = {
@@ -47,4 +48,5 @@ export const zh = {
   ...tokenForm,
   ...logs,
   ...numbers,
+  ...twoFactor,
 } as const;

@@ -1,7 +1,8 @@
 import { assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup, type EventObject } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
-import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { Status } from '../../domain/status';
+import { needsSecondFactor, type LoginAnswer } from '../../domain/twoFactor';
 import type { LoginPayload, User } from '../../domain/user';
 
 export interface SessionInput {
@@ -20,11 +21,21 @@ export interface PendingLogin {
   readonly defaultPassword: boolean;
 }
 
+/** The second step of a password login (TOTP or recovery code). */
+export interface SecondFactorStep {
+  /** The user chose to type a recovery code instead of a TOTP code. */
+  readonly recovery: boolean;
+  /** The last refusal, or the empty field named. */
+  readonly error: Message | null;
+}
+
 export interface SessionContext {
   readonly user: User | null;
   readonly status: Status | null;
   readonly buildVersion: string;
   readonly pendingLogin: PendingLogin | null;
+  /** Set while the login waits for its second factor. */
+  readonly secondFactor: SecondFactorStep | null;
 }
 
 export type SessionEvent =
@@ -39,7 +50,13 @@ export type SessionEvent =
   | { readonly type: 'session.expired' }
   /** Another tab changed or removed localStorage `user`. */
   | { readonly type: 'session.storageChanged'; readonly user: User | null }
-  | { readonly type: 'status.reload' };
+  | { readonly type: 'status.reload' }
+  /** The second step's code (TOTP or recovery code) was sent. */
+  | { readonly type: 'secondFactor.submit'; readonly code: string }
+  /** Switch between the TOTP code and a recovery code. */
+  | { readonly type: 'secondFactor.modeToggle' }
+  /** Give up the second step (back to the password form). */
+  | { readonly type: 'secondFactor.cancel' };
 
 /** What the session tells its storage actor (`watchSession`) to persist. */
 export type SessionStorageCommand =
@@ -50,6 +67,8 @@ export type SessionEmitted = NotifyEvent | NavigateEvent;
 
 /** Where a normal password login lands (spec §2). */
 export const afterLogin = '/token';
+/** Where an admin who must enrol in two-factor sign-in is sent (the personal settings). */
+export const twoFactorEnrolment = '/setting';
 /** Where the default root account is sent to change its password. */
 export const afterDefaultLogin = '/user/edit';
 export const expiredLogin = '/login?expired=true';
@@ -64,6 +83,14 @@ export const hasNewVersion = (serverVersion: string, buildVersion: string): bool
   serverVersion !== '' && serverVersion !== 'v0.0.0' && serverVersion !== buildVersion;
 
 type LoginSubmit = Extract<SessionEvent, { type: 'login.submit' }>;
+type SecondFactorSubmit = Extract<SessionEvent, { type: 'secondFactor.submit' }>;
+
+/** The user of a login answer, without the enrolment flag. */
+const userOf = (answer: LoginAnswer): User => {
+  if (needsSecondFactor(answer)) throw new Error('no user in a second-factor answer');
+  const { require_2fa_setup: _flag, ...user } = answer;
+  return user;
+};
 
 /**
  * The app-lifetime session, two regions:
@@ -92,8 +119,11 @@ export const sessionMachine = setup({
     loadStatus: fromPromise<Status>(() => {
       throw new Error('loadStatus not provided');
     }),
-    logIn: fromPromise<User, LoginPayload>(() => {
+    logIn: fromPromise<LoginAnswer, LoginPayload>(() => {
       throw new Error('logIn not provided');
+    }),
+    verifySecondFactor: fromPromise<User, { readonly code: string }>(() => {
+      throw new Error('verifySecondFactor not provided');
     }),
     logOut: fromPromise<void>(() => {
       throw new Error('logOut not provided');
@@ -107,6 +137,9 @@ export const sessionMachine = setup({
     canLogIn: (_, params: { event: LoginSubmit }) =>
       params.event.username.trim() !== '' && params.event.password !== '',
     isNewUser: (_, params: { user: User | null }) => params.user !== null,
+    isSecondFactorNeeded: (_, params: { answer: LoginAnswer }) => needsSecondFactor(params.answer),
+    hasCode: (_, params: { event: SecondFactorSubmit }) => params.event.code.trim() !== '',
+    mustEnrol: (_, params: { answer: LoginAnswer }) => !needsSecondFactor(params.answer) && params.answer.require_2fa_setup === true,
   },
   actions: {
     takeUser: assign({ user: (_, params: { user: User | null }) => params.user }),
@@ -134,7 +167,22 @@ export const sessionMachine = setup({
           ? { to: afterDefaultLogin, defaultPassword: true }
           : { to: params.event.from ?? afterLogin, defaultPassword: false },
     }),
-    forgetLogin: assign({ pendingLogin: null }),
+    forgetLogin: assign({ pendingLogin: null, secondFactor: null }),
+    askSecondFactor: assign({ secondFactor: { recovery: false, error: null } }),
+    toggleSecondFactorMode: assign({
+      secondFactor: ({ context }) => ({ recovery: !(context.secondFactor?.recovery ?? false), error: null }),
+    }),
+    needSecondFactorCode: assign({
+      secondFactor: ({ context }) => ({ recovery: context.secondFactor?.recovery ?? false, error: msg('twoFactor.error.codeRequired') }),
+    }),
+    refuseSecondFactor: assign({
+      secondFactor: ({ context }, params: { error: unknown }) => ({
+        recovery: context.secondFactor?.recovery ?? false,
+        error: describeApiError(params.error as ApiError).message,
+      }),
+    }),
+    planEnrolment: assign({ pendingLogin: { to: twoFactorEnrolment, defaultPassword: false } }),
+    notifyEnrolmentRequired: emit(() => notify('warning', msg('twoFactor.status.required'))),
     announceLogin: enqueueActions(({ context, enqueue }) => {
       const plan = context.pendingLogin ?? { to: afterLogin, defaultPassword: false };
       enqueue.emit(notify('success', msg('signIn.loggedIn')));
@@ -153,6 +201,7 @@ export const sessionMachine = setup({
     status: input.status,
     buildVersion: input.buildVersion,
     pendingLogin: null,
+    secondFactor: null,
   }),
   invoke: { id: 'watchSession', src: 'watchSession' },
   type: 'parallel',
@@ -233,14 +282,32 @@ export const sessionMachine = setup({
               const e = event as LoginSubmit;
               return { username: e.username.trim(), password: e.password };
             },
-            onDone: {
-              target: 'signedIn',
-              actions: [
-                { type: 'takeUser', params: ({ event }) => ({ user: event.output }) },
-                { type: 'saveUser', params: ({ event }) => ({ user: event.output }) },
-                'announceLogin',
-              ],
-            },
+            onDone: [
+              {
+                guard: { type: 'isSecondFactorNeeded', params: ({ event }) => ({ answer: event.output }) },
+                target: 'secondFactor',
+                actions: 'askSecondFactor',
+              },
+              {
+                guard: { type: 'mustEnrol', params: ({ event }) => ({ answer: event.output }) },
+                target: 'signedIn',
+                actions: [
+                  { type: 'takeUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  { type: 'saveUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  'planEnrolment',
+                  'announceLogin',
+                  'notifyEnrolmentRequired',
+                ],
+              },
+              {
+                target: 'signedIn',
+                actions: [
+                  { type: 'takeUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  { type: 'saveUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  'announceLogin',
+                ],
+              },
+            ],
             // A refused login leaves an earlier session (a re-login while signed in) as it was.
             onError: [
               {
@@ -250,6 +317,37 @@ export const sessionMachine = setup({
               },
               { target: 'signedOut', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
             ],
+          },
+        },
+        /** The password was right; the server waits for a TOTP or recovery code (no session yet). */
+        secondFactor: {
+          on: {
+            'secondFactor.submit': [
+              { guard: { type: 'hasCode', params: ({ event }) => ({ event }) }, target: 'verifyingSecondFactor' },
+              { actions: 'needSecondFactorCode' },
+            ],
+            'secondFactor.modeToggle': { actions: 'toggleSecondFactorMode' },
+            'secondFactor.cancel': 'restoring',
+          },
+        },
+        verifyingSecondFactor: {
+          tags: ['busy'],
+          invoke: {
+            id: 'verifySecondFactor',
+            src: 'verifySecondFactor',
+            input: ({ event }) => ({ code: (event as SecondFactorSubmit).code.trim() }),
+            onDone: {
+              target: 'signedIn',
+              actions: [
+                { type: 'takeUser', params: ({ event }) => ({ user: event.output }) },
+                { type: 'saveUser', params: ({ event }) => ({ user: event.output }) },
+                'announceLogin',
+              ],
+            },
+            onError: {
+              target: 'secondFactor',
+              actions: { type: 'refuseSecondFactor', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         signedIn: {

@@ -4,7 +4,7 @@ import type { QuotaDisplay } from '../../domain/format';
 import { quotaDisplayOf } from '../../domain/shellRules';
 import type { Status } from '../../domain/status';
 import type { User } from '../../domain/user';
-import type { sessionMachine } from './session.machine';
+import type { SecondFactorStep, sessionMachine } from './session.machine';
 
 type Snapshot = SnapshotFrom<typeof sessionMachine>;
 
@@ -28,6 +28,10 @@ export const selectQuotaDisplay = (s: Snapshot): QuotaDisplay => {
   return display;
 };
 export const selectIsSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'signingIn' });
+/** The login's second step (TOTP or recovery code), or null when none is asked. */
+export const selectSecondFactor = (s: Snapshot): SecondFactorStep | null =>
+  s.matches({ auth: 'secondFactor' }) || s.matches({ auth: 'verifyingSecondFactor' }) ? s.context.secondFactor : null;
+export const selectIsVerifyingSecondFactor = (s: Snapshot): boolean => s.matches({ auth: 'verifyingSecondFactor' });
 export const selectIsSigningOut = (s: Snapshot): boolean => s.matches({ auth: 'signingOut' });
 export type StatusPhase = 'loading' | 'ready' | 'failed';
 export const selectStatusPhase = (s: Snapshot): StatusPhase =>

@@ -34,6 +34,7 @@ export const pageMachineIds = [
   'selfDelete',
   'wechatBind',
   'emailBind',
+  'twoFactorSettings',
   'logClean',
   'updateCheck',
   'logListPage',

@@ -278,3 +278,60 @@ export const AllAlternateLoginsInteraction: Story = {
     await waitFor(() => expect(dialog.getByRole('img', { name: '微信公众号二维码' })).toHaveAttribute('src', qrCode));
   },
 };
+
+/** Session `secondFactor`: the password was right; the TOTP code is asked (no session yet). */
+export const SecondFactor: Story = {
+  render: () => (
+    <LoginStory
+      snapshot={seedSession({
+        auth: 'secondFactor',
+        pendingLogin: { to: '/token', defaultPassword: false },
+        secondFactor: { recovery: false, error: null },
+      })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('heading', { name: '两步验证' })).toBeVisible();
+    await expect(c.getByLabelText('验证码')).toBeVisible();
+    await expect(c.getByRole('button', { name: '改用恢复码' })).toBeEnabled();
+    await expect(c.queryByLabelText('密码')).toBeNull();
+  },
+};
+
+/** `secondFactor` in recovery-code mode, after a refusal: the field names the problem. */
+export const SecondFactorRecoveryRefused: Story = {
+  render: () => (
+    <LoginStory
+      snapshot={seedSession({
+        auth: 'secondFactor',
+        pendingLogin: { to: '/token', defaultPassword: false },
+        secondFactor: { recovery: true, error: { text: '恢复码错误或已使用' } },
+      })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('恢复码')).toBeVisible();
+    await expect(c.getByText('恢复码错误或已使用')).toBeVisible();
+    await expect(c.getByRole('button', { name: '改用验证码' })).toBeEnabled();
+  },
+};
+
+/** Session `verifyingSecondFactor`: the code is being checked. */
+export const VerifyingSecondFactor: Story = {
+  render: () => (
+    <LoginStory
+      snapshot={seedSession({
+        auth: 'verifyingSecondFactor',
+        pendingLogin: { to: '/token', defaultPassword: false },
+        secondFactor: { recovery: false, error: null },
+      })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('button', { name: '验证' })).toHaveAttribute('data-loading');
+    await expect(c.getByRole('button', { name: '返回登录' })).toBeDisabled();
+  },
+};

@@ -1,10 +1,16 @@
 import { lazy, Suspense } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { passwordLoginEnabled } from '../../domain/status';
-import { selectIsSigningIn, selectStatus } from '../../machines/session/session.selectors';
+import {
+  selectIsSigningIn,
+  selectIsVerifyingSecondFactor,
+  selectSecondFactor,
+  selectStatus,
+} from '../../machines/session/session.selectors';
 import { SessionContext } from '../app/sessionContext';
 import { LoginPageView } from './LoginPageView';
 import { alternateLogins, hasAlternateLogins, OAuthButtons } from './OAuthButtons';
+import { SecondFactorView } from './SecondFactorView';
 
 // The WeChat code dialog (dialog and focus-trap code) loads only where the server enables it.
 const WeChatLoginDialog = lazy(() => import('./WeChatLoginDialog').then((m) => ({ default: m.WeChatLoginDialog })));
@@ -25,7 +31,8 @@ export function originFrom(state: unknown): string | undefined {
 /**
  * Route page for /login. The password login is the app session's: the form sends
  * `login.submit` (the session checks both fields, signs in and navigates to the origin or
- * /token). The alternate logins appear only when the status enables them.
+ * /token). The alternate logins appear only when the status enables them. When the account has
+ * two-factor sign-in on, the session asks for the code next and this page shows that step.
  */
 export function LoginPage() {
   const session = SessionContext.useActorRef();
@@ -34,6 +41,20 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const location = useLocation();
   const methods = alternateLogins(status);
+  const secondFactor = SessionContext.useSelector(selectSecondFactor);
+  const verifying = SessionContext.useSelector(selectIsVerifyingSecondFactor);
+  if (secondFactor !== null) {
+    return (
+      <SecondFactorView
+        recovery={secondFactor.recovery}
+        error={secondFactor.error}
+        verifying={verifying}
+        onSubmit={(code) => session.send({ type: 'secondFactor.submit', code })}
+        onToggleMode={() => session.send({ type: 'secondFactor.modeToggle' })}
+        onCancel={() => session.send({ type: 'secondFactor.cancel' })}
+      />
+    );
+  }
   return (
     <LoginPageView
       expired={params.get('expired') === 'true'}

@@ -19,6 +19,8 @@ import {
   type SendBindCodeInput,
 } from '../../machines/personalSettings';
 import { oauthLaunchMachine } from '../../machines/oauthLaunch';
+import { twoFactorSettingsMachine } from '../../machines/twoFactorSettings';
+import type { RecoveryCodes, TwoFactorDisableBody, TwoFactorSetup, TwoFactorStatus } from '../../domain/twoFactor';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyStatus, storyUsers } from '../app/stories/SessionStory';
 import { PersonalSettings } from './PersonalSettings';
@@ -98,6 +100,22 @@ const wechatState = (value: string) => wechatBindMachine.resolveState({ value })
 const emailState = (dialog: string, sender: SenderStatus, over: Partial<EmailBindContext> = {}) =>
   emailBindMachine.resolveState({ value: dialog, context: { turnstileEnabled: false, email: '', code: '', sender, ...over } });
 
+/** The two-factor section (its own stories: TwoFactorSettings.stories.tsx), frozen with 2FA off. */
+const twoFactorFrozen = twoFactorSettingsMachine.provide({
+  actors: {
+    loadTwoFactorStatus: fromPromise<TwoFactorStatus>(() => never<TwoFactorStatus>()),
+    startTwoFactorSetup: fromPromise<TwoFactorSetup>(() => never<TwoFactorSetup>()),
+    enableTwoFactor: fromPromise<RecoveryCodes, { readonly code: string }>(() => never<RecoveryCodes>()),
+    disableTwoFactor: fromPromise<void, TwoFactorDisableBody>(() => never<void>()),
+    regenerateRecoveryCodes: fromPromise<RecoveryCodes, { readonly code: string }>(() => never<RecoveryCodes>()),
+    copyText: fromPromise<void, CopyTextInput>(() => never<void>()),
+  },
+});
+const twoFactorReady = twoFactorSettingsMachine.resolveState({
+  value: 'ready',
+  context: { status: { enabled: false, recovery_codes_left: 0, required: false }, setup: null, recoveryCodes: [], code: '', password: '', error: null },
+});
+
 const status = { ...storyStatus, wechat_login: true, github_oauth: true, github_client_id: 'gh-client', lark_client_id: 'cli_lark' };
 
 function Frame({
@@ -112,7 +130,10 @@ function Frame({
   return (
     <SessionStory snapshot={seedSession({ user: alice, status })}>
       <EffectsProvider value={effects}>
-        <MachineRegistryProvider machines={machines} snapshots={{ personalSettings: settingsState('ready'), ...snapshots }}>
+        <MachineRegistryProvider
+          machines={[...machines, twoFactorFrozen]}
+          snapshots={{ personalSettings: settingsState('ready'), twoFactorSettings: twoFactorReady, ...snapshots }}
+        >
           {children}
         </MachineRegistryProvider>
       </EffectsProvider>

@@ -27,6 +27,8 @@ import { SessionContext } from '../app/sessionContext';
 import { alternateLogins } from '../auth/OAuthButtons';
 import { Turnstile, turnstileSettings, useTurnstile } from '../auth/Turnstile';
 import { PersonalSettingsView } from './PersonalSettingsView';
+import { TwoFactorSettings } from './TwoFactorSettings';
+import { Stack } from '@chakra-ui/react';
 
 /**
  * The personal settings tab of /setting (no props: it reads the session). Five small workflows:
@@ -78,55 +80,58 @@ export function PersonalSettings() {
   const codeSecondsLeft = useSelector(email, selectCodeSecondsLeft);
 
   return (
-    <PersonalSettingsView
-      account={account}
-      loadingAccount={loadingAccount}
-      generatingToken={generatingToken}
-      copyingInvite={copyingInvite}
-      busy={busy}
-      shown={shown}
-      providers={{ wechat: methods.wechat !== null, github: methods.github !== null, lark: methods.lark !== null }}
-      launching={launching !== null}
-      onGenerateToken={() => settings.send({ type: 'token.generate' })}
-      onCopyInvite={() => settings.send({ type: 'invite.copy' })}
-      onDismissShown={() => settings.send({ type: 'secret.dismiss' })}
-      onOAuthBind={(provider) => {
-        const clientId = provider === 'github' ? methods.github : methods.lark;
-        if (clientId !== null) oauth.send({ type: 'oauth.launch', provider, clientId });
-      }}
-      selfDelete={{
-        open: deleteOpen,
-        deleting,
-        username: user?.username ?? '',
-        confirmation,
-        onOpen: () => deletion.send({ type: 'delete.open' }),
-        onCancel: () => deletion.send({ type: 'delete.cancel' }),
-        onConfirmationChange: (value) => deletion.send({ type: 'confirmation.change', value }),
-        onConfirm: () => deletion.send({ type: 'delete.confirm' }),
-      }}
-      wechat={{
-        open: wechatOpen,
-        binding: bindingWeChat,
-        qrCodeUrl: status?.wechat_qrcode ?? '',
-        onOpen: () => wechat.send({ type: 'wechat.open' }),
-        onCancel: () => wechat.send({ type: 'wechat.cancel' }),
-        onSubmit: (code) => wechat.send({ type: 'wechat.submit', code }),
-      }}
-      email={{
-        open: emailOpen,
-        binding: bindingEmail,
-        email: emailValue,
-        code: emailCode,
-        sendingCode,
-        canSendCode,
-        codeSecondsLeft,
-        turnstile: bot.enabled ? <Turnstile actorRef={turnstile.actorRef} siteKey={bot.siteKey} /> : undefined,
-        onOpen: () => email.send({ type: 'email.open' }),
-        onCancel: () => email.send({ type: 'email.cancel' }),
-        onChange: (field, value) => email.send({ type: 'field.change', field, value }),
-        onSendCode: () => email.send({ type: 'code.send', turnstileToken: turnstile.token }),
-        onSubmit: () => email.send({ type: 'email.submit' }),
-      }}
-    />
+    <Stack gap={6}>
+      <PersonalSettingsView
+        account={account}
+        loadingAccount={loadingAccount}
+        generatingToken={generatingToken}
+        copyingInvite={copyingInvite}
+        busy={busy}
+        shown={shown}
+        providers={{ wechat: methods.wechat !== null, github: methods.github !== null, lark: methods.lark !== null }}
+        launching={launching !== null}
+        onGenerateToken={() => settings.send({ type: 'token.generate' })}
+        onCopyInvite={() => settings.send({ type: 'invite.copy' })}
+        onDismissShown={() => settings.send({ type: 'secret.dismiss' })}
+        onOAuthBind={(provider) => {
+          const clientId = provider === 'github' ? methods.github : methods.lark;
+          if (clientId !== null) oauth.send({ type: 'oauth.launch', provider, clientId });
+        }}
+        selfDelete={{
+          open: deleteOpen,
+          deleting,
+          username: user?.username ?? '',
+          confirmation,
+          onOpen: () => deletion.send({ type: 'delete.open' }),
+          onCancel: () => deletion.send({ type: 'delete.cancel' }),
+          onConfirmationChange: (value) => deletion.send({ type: 'confirmation.change', value }),
+          onConfirm: () => deletion.send({ type: 'delete.confirm' }),
+        }}
+        wechat={{
+          open: wechatOpen,
+          binding: bindingWeChat,
+          qrCodeUrl: status?.wechat_qrcode ?? '',
+          onOpen: () => wechat.send({ type: 'wechat.open' }),
+          onCancel: () => wechat.send({ type: 'wechat.cancel' }),
+          onSubmit: (code) => wechat.send({ type: 'wechat.submit', code }),
+        }}
+        email={{
+          open: emailOpen,
+          binding: bindingEmail,
+          email: emailValue,
+          code: emailCode,
+          sendingCode,
+          canSendCode,
+          codeSecondsLeft,
+          turnstile: bot.enabled ? <Turnstile actorRef={turnstile.actorRef} siteKey={bot.siteKey} /> : undefined,
+          onOpen: () => email.send({ type: 'email.open' }),
+          onCancel: () => email.send({ type: 'email.cancel' }),
+          onChange: (field, value) => email.send({ type: 'field.change', field, value }),
+          onSendCode: () => email.send({ type: 'code.send', turnstileToken: turnstile.token }),
+          onSubmit: () => email.send({ type: 'email.submit' }),
+        }}
+      />
+      <TwoFactorSettings />
+    </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { Status } from '../../../domain/status';
+import type { LoginAnswer } from '../../../domain/twoFactor';
 import type { User } from '../../../domain/user';
 import { sessionMachine, type SessionContext as SessionCtx } from '../../../machines/session/session.machine';
 import { preferencesMachine } from '../../../machines/preferences/preferences.machine';
@@ -41,11 +42,21 @@ export const storyUsers = {
 const never = <T,>() => new Promise<T>(() => undefined);
 
 /** The session with stub actors: status/login/logout never answer unless given; nothing is stored. */
-export function stubSession(over: { readonly logIn?: (input: { username: string; password: string }) => Promise<User> } = {}) {
+export function stubSession(
+  over: {
+    readonly logIn?: (input: { username: string; password: string }) => Promise<LoginAnswer>;
+    readonly verifySecondFactor?: (input: { readonly code: string }) => Promise<User>;
+  } = {},
+) {
   return sessionMachine.provide({
     actors: {
       loadStatus: fromPromise<Status>(() => never<Status>()),
-      logIn: fromPromise<User, { username: string; password: string }>(({ input }) => (over.logIn ?? (() => never<User>()))(input)),
+      logIn: fromPromise<LoginAnswer, { username: string; password: string }>(({ input }) =>
+        (over.logIn ?? (() => never<LoginAnswer>()))(input),
+      ),
+      verifySecondFactor: fromPromise<User, { readonly code: string }>(({ input }) =>
+        (over.verifySecondFactor ?? (() => never<User>()))(input),
+      ),
       logOut: fromPromise<void>(() => never<void>()),
       watchSession: fromCallback<EventObject>(() => undefined),
     },
@@ -58,11 +69,12 @@ export interface SessionSeed {
   /** The status region: 'ready' by default. */
   readonly phase?: 'loading' | 'ready' | 'failed';
   /** The auth region: signed in when a user is given, else signed out. */
-  readonly auth?: 'signedOut' | 'signingIn' | 'signedIn' | 'signingOut';
+  readonly auth?: 'signedOut' | 'signingIn' | 'secondFactor' | 'verifyingSecondFactor' | 'signedIn' | 'signingOut';
   readonly user?: User | null;
   /** The server status; the story status by default (null before the first answer). */
   readonly status?: Status | null;
   readonly pendingLogin?: SessionCtx['pendingLogin'];
+  readonly secondFactor?: SessionCtx['secondFactor'];
 }
 
 /** A frozen session snapshot: signed out with the story status unless told otherwise. */
@@ -75,6 +87,7 @@ export function seedSession(seed: SessionSeed = {}) {
       status: seed.status === undefined ? storyStatus : seed.status,
       buildVersion: 'v0.1.0',
       pendingLogin: seed.pendingLogin ?? null,
+      secondFactor: seed.secondFactor ?? null,
     },
   });
 }

@@ -1,0 +1,2 @@
+export * from './twoFactorSettings.machine';
+export * from './twoFactorSettings.selectors';
