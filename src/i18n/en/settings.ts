@@ -26,6 +26,7 @@ export const settings: Record<keyof typeof zh, string> = {
   'settings.theme.air': 'Air',
   'settings.confirmToggle.title': 'Turn off password login?',
   'settings.confirmToggle.body': 'Once it is off, nobody (administrators included) can sign in with a username and password, only through the other configured sign-in methods. Turn it off?',
+  'settings.confirmToggle.lockout': 'Warning: no other sign-in method (GitHub, Lark, WeChat) is enabled. Once password login is off, nobody, administrators included, can sign in. Enable another method first, or cancel.',
   'settings.confirmToggle.accept': 'Turn off',
   'settings.confirmLeave.title': 'Discard unsaved changes?',
   'settings.confirmLeave.body': 'This tab has changes that are not saved yet; leaving it discards them.',

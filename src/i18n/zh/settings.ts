@@ -24,6 +24,7 @@ export const settings = {
   'settings.theme.air': 'Air 主题',
   'settings.confirmToggle.title': '关闭密码登录？',
   'settings.confirmToggle.body': '关闭后，所有用户（包括管理员）都不能再用用户名和密码登录，只能使用已配置的其他登录方式。确定要关闭吗？',
+  'settings.confirmToggle.lockout': '注意：当前没有启用任何其他登录方式（GitHub、飞书、微信）。关闭后，包括管理员在内的所有人都将无法登录。请先启用其他登录方式，或取消。',
   'settings.confirmToggle.accept': '确认关闭',
   'settings.confirmLeave.title': '放弃未保存的更改？',
   'settings.confirmLeave.body': '当前标签页有尚未保存的更改，离开后这些更改将被丢弃。',
