@@ -16,8 +16,6 @@ export interface OptionSectionViewProps {
   readonly saving: boolean;
   /** The section has unsaved changes: its save button answers. */
   readonly changed: boolean;
-  /** The switch whose change waits for confirmation, if any. */
-  readonly confirmingKey?: string | null;
   /** The whitelist entry being typed (the e-mail domain section). */
   readonly whitelistEntry?: string;
   readonly canAddWhitelistEntry?: boolean;
@@ -53,15 +51,22 @@ export function OptionSectionView(props: OptionSectionViewProps) {
         <Stack gap={3} role="group" aria-labelledby={headingId}>
           {switches.map((f) => (
             <Switch.Root
-              // The switch shows the stored value only: it starts afresh whenever a change is
-              // asked, sent or dropped, so its own checked state never drifts from the value.
-              key={`${f.key}:${values[f.key] ?? ''}:${String(busy)}:${String(props.confirmingKey === f.key)}`}
+              // Fully controlled by the stored value: a click (or Space) only asks the machine
+              // (`option.toggle`) and is cancelled, so the box never flips by itself; it shows a
+              // new value once the machine stores one (the key renews the hidden box then, whose
+              // own checked flag follows only its first value).
+              key={`${f.key}:${values[f.key] ?? ''}`}
               checked={values[f.key] === 'true'}
               disabled={busy}
-              onCheckedChange={() => props.onToggle(f.key)}
               alignItems="flex-start"
             >
-              <Switch.HiddenInput name={f.key} />
+              <Switch.HiddenInput
+                name={f.key}
+                onClick={(e) => {
+                  e.preventDefault();
+                  props.onToggle(f.key);
+                }}
+              />
               <Switch.Control mt="0.5" />
               <Switch.Label fontWeight="normal">{render({ key: f.labelKey })}</Switch.Label>
             </Switch.Root>

@@ -136,6 +136,28 @@ export const ConfirmToggle: Story = {
   },
 };
 
+/** Turning PasswordLoginEnabled off with no other sign-in method enabled: the confirmation warns of the lockout and offers cancel. */
+export const ConfirmToggleLockout: Story = {
+  args: { tab: 'system', confirmingToggle: 'PasswordLoginEnabled', toggleLocksOut: true },
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
+    await expect(within(dialog).getByText(/当前没有启用任何其他登录方式/)).toBeVisible();
+    await expect(within(dialog).getByText('取消')).toBeVisible();
+  },
+};
+
+/** The lockout warning in English. */
+export const ConfirmToggleLockoutEnglish: Story = {
+  args: { tab: 'system', confirmingToggle: 'PasswordLoginEnabled', toggleLocksOut: true },
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: 'Turn off password login?' });
+    await expect(within(dialog).getByText(/no other sign-in method \(GitHub, Lark, WeChat\) is enabled/)).toBeVisible();
+  },
+};
+
 /** The confirmation's buttons answer: cancel, then confirm. */
 export const ConfirmToggleInteraction: Story = {
   args: ConfirmToggle.args,
