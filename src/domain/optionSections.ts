@@ -211,6 +211,21 @@ export const statusOptionKeys: ReadonlySet<string> = new Set([
 
 export const affectsStatus = (keys: readonly string[]): boolean => keys.some((k) => statusOptionKeys.has(k));
 
+/**
+ * JSON text laid out for reading: two-space indentation, one entry a line. Text that is not
+ * JSON stays as it is (the save then names the option and refuses it).
+ */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** An option's stored value as the page edits it: JSON options (the ratio tables) pretty-printed. */
+export const editableValueOf = (key: string, value: string): string => (fieldOf(key)?.kind === 'json' && value.trim() !== '' ? prettyJson(value) : value);
+
 /** Splits the EmailDomainWhitelist value into entries (empty pieces dropped). */
 export const whitelistEntries = (value: string): readonly string[] =>
   value

@@ -19,6 +19,7 @@ import {
   selectSavingSection,
   selectTab,
   selectTabs,
+  selectToggleLocksOut,
   settingsPathOf,
   tabChanges,
   valuesOf,
@@ -346,6 +347,29 @@ describe('optionSettings model', () => {
       const on = transition(optionSettingsMachine, stored, toggle('PasswordLoginEnabled') as never)[0];
       expect(on.value).toBe('saving');
       expect(on.context.queue).toEqual([['PasswordLoginEnabled', 'true']]);
+    });
+    it('the confirmation warns of a lockout exactly when no other sign-in method is stored; cancel, then a new click asks again', () => {
+      const asked = journey(root, [loaded, toggle('PasswordLoginEnabled')]);
+      expect(selectToggleLocksOut(asked)).toBe(true);
+      const cancelled = transition(optionSettingsMachine, asked, { type: 'confirm.cancel' })[0];
+      expect(selectToggleLocksOut(cancelled)).toBe(false);
+      const again = transition(optionSettingsMachine, cancelled, toggle('PasswordLoginEnabled') as never)[0];
+      expect(again.value).toBe('confirmingToggle');
+      expect(selectConfirmingToggle(again)).toBe('PasswordLoginEnabled');
+      const withWeChat = doneActor('listOptions', [...entries, { key: 'WeChatAuthEnabled', value: 'true' }]);
+      expect(selectToggleLocksOut(journey(root, [withWeChat, toggle('PasswordLoginEnabled')]))).toBe(false);
+      const withLark = doneActor('listOptions', [...entries, { key: 'LarkClientId', value: 'lark-app' }]);
+      expect(selectToggleLocksOut(journey(root, [withLark, toggle('PasswordLoginEnabled')]))).toBe(false);
+    });
+    it('JSON options load pretty-printed (two spaces); saving one sends the edited, valid JSON', () => {
+      const s = journey(root, [loaded]);
+      expect(s.context.drafts['ModelRatio']).toBe('{\n  "gpt-4": 15\n}');
+      expect(s.context.baseline['GroupRatio']).toBe('{\n  "default": 1\n}');
+      expect(s.context.drafts['CompletionRatio']).toBe('{}');
+      expect(selectChangedSections(s)).toBe('');
+      const edited = '{\n  "gpt-4": 30\n}';
+      const saving = journey(root, [loaded, change('ModelRatio', edited), save('ratio')]);
+      expect(saving.context.queue).toEqual([['ModelRatio', edited]]);
     });
     it('other switches save at once', () => {
       const s = journey(root, [loaded, toggle('LogConsumeEnabled')]);

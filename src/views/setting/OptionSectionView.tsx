@@ -95,7 +95,9 @@ export function OptionSectionView(props: OptionSectionViewProps) {
         {aside === undefined ? (
           fields
         ) : (
-          <Flex gap={6} direction={{ base: 'column', lg: 'row' }} align="stretch">
+          // Side by side only where the aside (the price table) keeps room for all its columns;
+          // below that (1366 px laptops included) it sits under the fields at full width.
+          <Flex gap={6} direction={{ base: 'column', '2xl': 'row' }} align="stretch">
             {fields}
             <Box minW={0} flex="1">
               {aside}
