@@ -12,6 +12,7 @@ export const settings: Record<keyof typeof zh, string> = {
   'settings.loadFailed': 'The settings could not be loaded.',
   'settings.retry': 'Retry',
   'settings.save': 'Save {section}',
+  'settings.saveLatin': 'Save {section}',
   'settings.unsaved': 'Unsaved changes',
   'settings.on': 'On',
   'settings.off': 'Off',

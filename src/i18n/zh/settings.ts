@@ -10,6 +10,7 @@ export const settings = {
   'settings.loadFailed': '无法加载设置。',
   'settings.retry': '重试',
   'settings.save': '保存{section}',
+  'settings.saveLatin': '保存 {section}',
   'settings.unsaved': '有未保存的更改',
   'settings.on': '已开启',
   'settings.off': '已关闭',

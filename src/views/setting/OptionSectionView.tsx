@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Button, Card, Field, Flex, Heading, Input, NativeSelect, Stack, Switch, Tag, Text, Textarea, Wrap } from '@chakra-ui/react';
 import type { Message } from '../../domain/message';
 import { hasSaveButton, isThemeChoice, themeChoices, whitelistEntries, type OptionField, type OptionSection } from '../../domain/optionSections';
+import { opensWithLatin } from '../../i18n';
 import { useRenderMessage, useT } from '../app/i18n';
 
 export interface OptionSectionViewProps {
@@ -41,6 +42,7 @@ export function OptionSectionView(props: OptionSectionViewProps) {
   const t = useT();
   const render = useRenderMessage();
   const title = render({ key: section.titleKey });
+  const saveLabel = t(opensWithLatin(title) ? 'settings.saveLatin' : 'settings.save', { section: title });
   const headingId = `section-${section.id}`;
   const switches = section.fields.filter((f) => f.kind === 'boolean');
   const inputs = section.fields.filter((f) => f.kind !== 'boolean');
@@ -112,9 +114,9 @@ export function OptionSectionView(props: OptionSectionViewProps) {
             onClick={onSave}
             disabled={busy || !changed}
             loading={saving}
-            loadingText={t('settings.save', { section: title })}
+            loadingText={saveLabel}
           >
-            {t('settings.save', { section: title })}
+            {saveLabel}
           </Button>
           {changed && !saving && (
             <Text textStyle="sm" color="fg.muted">

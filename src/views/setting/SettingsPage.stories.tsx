@@ -327,7 +327,7 @@ export const Saving: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText('SMTP 服务器地址')).toBeDisabled();
-    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeDisabled();
+    await expect(c.getByRole('button', { name: '保存 SMTP 邮件' })).toBeDisabled();
   },
 };
 

@@ -83,7 +83,7 @@ export const System: Story = {
     const c = within(canvasElement);
     for (const name of ['登录注册', '邮箱域名白名单', 'SMTP 邮件', 'GitHub OAuth', '飞书授权登录', '微信服务器', '消息推送', 'Turnstile 人机校验', '服务器地址'])
       await expect(c.getByRole('heading', { name })).toBeVisible();
-    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '保存 SMTP 邮件' })).toBeEnabled();
   },
 };
 
@@ -209,7 +209,7 @@ export const Saving: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText('SMTP 服务器地址')).toBeDisabled();
-    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeDisabled();
+    await expect(c.getByRole('button', { name: '保存 SMTP 邮件' })).toBeDisabled();
   },
 };
 
