@@ -4,6 +4,7 @@ import type { Message } from '../../domain/message';
 import { hasSaveButton, isThemeChoice, themeChoices, whitelistEntries, type OptionField, type OptionSection } from '../../domain/optionSections';
 import { opensWithLatin } from '../../i18n';
 import { useRenderMessage, useT } from '../app/i18n';
+import { saveButtonLook } from '../app/theme';
 
 export interface OptionSectionViewProps {
   readonly section: OptionSection;
@@ -114,6 +115,10 @@ export function OptionSectionView(props: OptionSectionViewProps) {
             onClick={onSave}
             disabled={busy || !changed}
             loading={saving}
+            // Nothing to save: an outline button, readable (not a half-transparent solid one).
+            {...(changed || saving
+              ? { variant: 'solid' as const }
+              : { variant: 'outline' as const, color: saveButtonLook.idle.color, _disabled: { opacity: 1, cursor: 'not-allowed' } })}
             loadingText={saveLabel}
           >
             {saveLabel}
