@@ -32,8 +32,9 @@ export interface OptionField {
   readonly hintKey?: MessageKey;
   /** Catalogue key of the placeholder, if any. */
   readonly placeholderKey?: MessageKey;
-  /** Number inputs: the smallest value and the step. */
+  /** Number inputs: the smallest and largest value (as numberRules allows) and the step. */
   readonly min?: number;
+  readonly max?: number;
   readonly step?: number;
 }
 
@@ -86,14 +87,14 @@ export const optionSections: readonly OptionSection[] = [
     field('TopUpLink', 'text', { placeholderKey: 'settings.placeholder.TopUpLink' }),
     field('ChatLink', 'text', { placeholderKey: 'settings.placeholder.ChatLink' }),
     hinted('QuotaPerUnit', 'number', { step: 0.01, min: 0 }),
-    hinted('RetryTimes', 'number', { step: 1, min: 0 }),
+    hinted('RetryTimes', 'number', { step: 1, min: 0, max: 10 }),
     field('LogConsumeEnabled', 'boolean'),
     field('DisplayInCurrencyEnabled', 'boolean'),
     field('DisplayTokenStatEnabled', 'boolean'),
     field('ApproximateTokenEnabled', 'boolean'),
   ]),
   section('monitor', 'operation', [
-    hinted('ChannelDisableThreshold', 'number', { min: 0, step: 1 }),
+    hinted('ChannelDisableThreshold', 'number', { min: 0, max: 86_400, step: 1 }),
     hinted('QuotaRemindThreshold', 'number', { min: 0, step: 1 }),
     field('AutomaticDisableChannelEnabled', 'boolean'),
     field('AutomaticEnableChannelEnabled', 'boolean'),
@@ -127,7 +128,7 @@ export const optionSections: readonly OptionSection[] = [
     'system',
     [
       field('SMTPServer', 'text'),
-      hinted('SMTPPort', 'number', { min: 0, step: 1, placeholderKey: 'settings.placeholder.SMTPPort' }),
+      hinted('SMTPPort', 'number', { min: 1, max: 65_535, step: 1, placeholderKey: 'settings.placeholder.SMTPPort' }),
       field('SMTPAccount', 'text'),
       field('SMTPFrom', 'text'),
       hinted('SMTPToken', 'secret'),

@@ -198,7 +198,7 @@ function OptionFieldView({ field, ...props }: OptionSectionViewProps & { readonl
           placeholder={placeholder}
           autoComplete={field.kind === 'secret' ? 'new-password' : 'off'}
           {...(field.kind === 'secret' ? { type: 'password' } : {})}
-          {...(field.kind === 'number' ? { type: 'number', inputMode: 'decimal' as const, min: field.min, step: field.step } : {})}
+          {...(field.kind === 'number' ? { type: 'number', inputMode: 'decimal' as const, min: field.min, max: field.max, step: field.step } : {})}
         />
       );
   }

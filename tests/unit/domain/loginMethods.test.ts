@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alternateLogins, alternateLoginsOfOptions, hasAlternateLogins, loginOffer, passwordOffLocksOut } from '../../src/domain/loginMethods';
-import type { Status } from '../../src/domain/status';
+import { alternateLogins, alternateLoginsOfOptions, hasAlternateLogins, loginOffer, passwordOffLocksOut } from '../../../src/domain/loginMethods';
+import type { Status } from '../../../src/domain/status';
 
 const status: Status = {
   version: 'v0',
