@@ -470,6 +470,22 @@ describe('optionSettings model', () => {
       expect(saveOption.calls).toEqual([]);
       expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { key: 'validation.ratio.model' } }]);
     });
+    it('an out-of-range number (RetryTimes -3, ChannelDisableThreshold 0) is refused by name and sends nothing', async () => {
+      const retry = await replay(root, [loaded, change('RetryTimes', '-3'), save('general')]);
+      expect(retry.saveOption.calls).toEqual([]);
+      expect(retry.emitted).toEqual([
+        { type: 'notify', level: 'error', message: { key: 'number.range', params: { min: 0, max: 10, field: 'settings.option.RetryTimes' } } },
+      ]);
+      const threshold = await replay(root, [loaded, change('ChannelDisableThreshold', '0'), save('monitor')]);
+      expect(threshold.saveOption.calls).toEqual([]);
+      expect(threshold.emitted).toEqual([
+        {
+          type: 'notify',
+          level: 'error',
+          message: { key: 'number.positiveRange', params: { min: 0, max: 86_400, field: 'settings.option.ChannelDisableThreshold' } },
+        },
+      ]);
+    });
     it('a tab change rewrites the address (?tab=)', async () => {
       const { emitted } = await replay(root, [loaded, select('system'), select('personal')]);
       expect(emitted).toEqual([
