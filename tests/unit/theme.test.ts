@@ -83,7 +83,6 @@ describe('the slim Chakra system', () => {
   });
 });
 
-type TokenTree = { readonly [name: string]: TokenTree | { readonly value: unknown } };
 const lookup = (tree: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], tree);
 
@@ -92,13 +91,13 @@ function colourOf(name: string, mode: '_light' | '_dark'): string {
   if (name.startsWith('#')) return name;
   if (name === 'white') return '#ffffff';
   if (name === 'black') return '#000000';
-  const semantic = lookup(semanticTokens.colors as TokenTree, name) as { value?: unknown; DEFAULT?: { value: unknown } } | undefined;
+  const semantic = lookup(semanticTokens.colors, name) as { value?: unknown; DEFAULT?: { value: unknown } } | undefined;
   const entry = semantic?.value ?? semantic?.DEFAULT?.value;
   if (entry !== undefined) {
     const v = typeof entry === 'object' && entry !== null ? (entry as Record<string, string>)[mode] ?? (entry as Record<string, string>).base : (entry as string);
     return colourOf(String(v).replace(/^\{colors\.(.+)\}$/, '$1'), mode);
   }
-  const plain = lookup(tokens.colors as TokenTree, name) as { value: string } | undefined;
+  const plain = lookup(tokens.colors, name) as { value: string } | undefined;
   if (plain === undefined) throw new Error(`unknown colour token ${name}`);
   return colourOf(plain.value, mode);
 }
