@@ -46,8 +46,11 @@ export const numberRules = {
   redemptionCount: intRange(1, maxRedemptionCount),
   retryTimes: intRange(0, maxRetryTimes),
   port: intRange(1, 65535),
-  /** Seconds (ChannelDisableThreshold: a response slower than this disables the channel). */
-  seconds: { kind: 'real', min: 0, max: 86_400 } as NumberRule,
+  /**
+   * Seconds (ChannelDisableThreshold: a response slower than this disables the channel). More
+   * than 0: at 0 every test would disable its channel.
+   */
+  seconds: { kind: 'real', min: 0, max: 86_400, minExclusive: true } as NumberRule,
   quotaPerUnit: { kind: 'real', min: 0, max: maxRatio, minExclusive: true } as NumberRule,
   ratio: { kind: 'real', min: 0, max: maxRatio } as NumberRule,
   expiry: { kind: 'expiry' } as NumberRule,

@@ -32,8 +32,9 @@ export interface OptionField {
   readonly hintKey?: MessageKey;
   /** Catalogue key of the placeholder, if any. */
   readonly placeholderKey?: MessageKey;
-  /** Number inputs: the smallest value and the step. */
+  /** Number inputs: the smallest and largest value (as numberRules allows) and the step. */
   readonly min?: number;
+  readonly max?: number;
   readonly step?: number;
 }
 
@@ -86,14 +87,14 @@ export const optionSections: readonly OptionSection[] = [
     field('TopUpLink', 'text', { placeholderKey: 'settings.placeholder.TopUpLink' }),
     field('ChatLink', 'text', { placeholderKey: 'settings.placeholder.ChatLink' }),
     hinted('QuotaPerUnit', 'number', { step: 0.01, min: 0 }),
-    hinted('RetryTimes', 'number', { step: 1, min: 0 }),
+    hinted('RetryTimes', 'number', { step: 1, min: 0, max: 10 }),
     field('LogConsumeEnabled', 'boolean'),
     field('DisplayInCurrencyEnabled', 'boolean'),
     field('DisplayTokenStatEnabled', 'boolean'),
     field('ApproximateTokenEnabled', 'boolean'),
   ]),
   section('monitor', 'operation', [
-    hinted('ChannelDisableThreshold', 'number', { min: 0, step: 1 }),
+    hinted('ChannelDisableThreshold', 'number', { min: 0, max: 86_400, step: 1 }),
     hinted('QuotaRemindThreshold', 'number', { min: 0, step: 1 }),
     field('AutomaticDisableChannelEnabled', 'boolean'),
     field('AutomaticEnableChannelEnabled', 'boolean'),
@@ -127,7 +128,7 @@ export const optionSections: readonly OptionSection[] = [
     'system',
     [
       field('SMTPServer', 'text'),
-      hinted('SMTPPort', 'number', { min: 0, step: 1, placeholderKey: 'settings.placeholder.SMTPPort' }),
+      hinted('SMTPPort', 'number', { min: 1, max: 65_535, step: 1, placeholderKey: 'settings.placeholder.SMTPPort' }),
       field('SMTPAccount', 'text'),
       field('SMTPFrom', 'text'),
       hinted('SMTPToken', 'secret'),
@@ -210,6 +211,21 @@ export const statusOptionKeys: ReadonlySet<string> = new Set([
 ]);
 
 export const affectsStatus = (keys: readonly string[]): boolean => keys.some((k) => statusOptionKeys.has(k));
+
+/**
+ * JSON text laid out for reading: two-space indentation, one entry a line. Text that is not
+ * JSON stays as it is (the save then names the option and refuses it).
+ */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** An option's stored value as the page edits it: JSON options (the ratio tables) pretty-printed. */
+export const editableValueOf = (key: string, value: string): string => (fieldOf(key)?.kind === 'json' && value.trim() !== '' ? prettyJson(value) : value);
 
 /** Splits the EmailDomainWhitelist value into entries (empty pieces dropped). */
 export const whitelistEntries = (value: string): readonly string[] =>

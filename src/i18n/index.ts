@@ -19,6 +19,12 @@ export function interpolate(template: string, params?: Readonly<Record<string, s
   });
 }
 
+/**
+ * Whether `text` opens with a Latin letter or a digit: Chinese text puts a space before such a
+ * word ("保存 SMTP 邮件", not "保存SMTP 邮件"), so a message that joins one picks its spaced form.
+ */
+export const opensWithLatin = (text: string): boolean => /^[A-Za-z0-9]/.test(text);
+
 export function translate(lang: Lang, key: MessageKey, params?: Readonly<Record<string, string | number>>): string {
   return interpolate(catalogues[lang][key], params);
 }

@@ -51,4 +51,23 @@ describe('the password login switch on the real gateway', () => {
     await again.getByRole('button', { name: /^账户菜单：/ }).waitFor();
     await on.close();
   });
+
+  it('password login off and no other method enabled: no form, no empty "below", a message to contact the administrator', async () => {
+    const { db } = gw.database;
+    await setOption(db, 'PasswordLoginEnabled', 'false');
+    await setOption(db, 'GitHubOAuthEnabled', 'false');
+    await setOption(db, 'WeChatAuthEnabled', 'false');
+    await setOption(db, 'LarkClientId', '');
+    const visitor = await gw.newContext();
+    const page = await visitor.newPage();
+    const toasts = await watchToasts(page);
+    await page.goto(`${gw.url}/login`);
+    await page.getByText('管理员已关闭密码登录，且未启用其他登录方式，请联系管理员。').waitFor();
+    expect(await page.getByText('管理员已关闭密码登录，请使用下方的其他登录方式。').count()).toBe(0);
+    expect(await page.getByText('其他登录方式', { exact: true }).count()).toBe(0);
+    expect(await page.locator('input[type="password"]').count()).toBe(0);
+    expectNoUnexpectedErrors(toasts);
+    await visitor.close();
+    await setOption(db, 'PasswordLoginEnabled', 'true');
+  });
 });

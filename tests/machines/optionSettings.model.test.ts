@@ -19,6 +19,7 @@ import {
   selectSavingSection,
   selectTab,
   selectTabs,
+  selectToggleLocksOut,
   settingsPathOf,
   tabChanges,
   valuesOf,
@@ -347,6 +348,29 @@ describe('optionSettings model', () => {
       expect(on.value).toBe('saving');
       expect(on.context.queue).toEqual([['PasswordLoginEnabled', 'true']]);
     });
+    it('the confirmation warns of a lockout exactly when no other sign-in method is stored; cancel, then a new click asks again', () => {
+      const asked = journey(root, [loaded, toggle('PasswordLoginEnabled')]);
+      expect(selectToggleLocksOut(asked)).toBe(true);
+      const cancelled = transition(optionSettingsMachine, asked, { type: 'confirm.cancel' })[0];
+      expect(selectToggleLocksOut(cancelled)).toBe(false);
+      const again = transition(optionSettingsMachine, cancelled, toggle('PasswordLoginEnabled') as never)[0];
+      expect(again.value).toBe('confirmingToggle');
+      expect(selectConfirmingToggle(again)).toBe('PasswordLoginEnabled');
+      const withWeChat = doneActor('listOptions', [...entries, { key: 'WeChatAuthEnabled', value: 'true' }]);
+      expect(selectToggleLocksOut(journey(root, [withWeChat, toggle('PasswordLoginEnabled')]))).toBe(false);
+      const withLark = doneActor('listOptions', [...entries, { key: 'LarkClientId', value: 'lark-app' }]);
+      expect(selectToggleLocksOut(journey(root, [withLark, toggle('PasswordLoginEnabled')]))).toBe(false);
+    });
+    it('JSON options load pretty-printed (two spaces); saving one sends the edited, valid JSON', () => {
+      const s = journey(root, [loaded]);
+      expect(s.context.drafts['ModelRatio']).toBe('{\n  "gpt-4": 15\n}');
+      expect(s.context.baseline['GroupRatio']).toBe('{\n  "default": 1\n}');
+      expect(s.context.drafts['CompletionRatio']).toBe('{}');
+      expect(selectChangedSections(s)).toBe('');
+      const edited = '{\n  "gpt-4": 30\n}';
+      const saving = journey(root, [loaded, change('ModelRatio', edited), save('ratio')]);
+      expect(saving.context.queue).toEqual([['ModelRatio', edited]]);
+    });
     it('other switches save at once', () => {
       const s = journey(root, [loaded, toggle('LogConsumeEnabled')]);
       expect(s.value).toBe('saving');
@@ -445,6 +469,22 @@ describe('optionSettings model', () => {
       const { emitted, saveOption } = await replay(root, [loaded, change('ModelRatio', 'nope'), save('ratio')]);
       expect(saveOption.calls).toEqual([]);
       expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { key: 'validation.ratio.model' } }]);
+    });
+    it('an out-of-range number (RetryTimes -3, ChannelDisableThreshold 0) is refused by name and sends nothing', async () => {
+      const retry = await replay(root, [loaded, change('RetryTimes', '-3'), save('general')]);
+      expect(retry.saveOption.calls).toEqual([]);
+      expect(retry.emitted).toEqual([
+        { type: 'notify', level: 'error', message: { key: 'number.range', params: { min: 0, max: 10, field: 'settings.option.RetryTimes' } } },
+      ]);
+      const threshold = await replay(root, [loaded, change('ChannelDisableThreshold', '0'), save('monitor')]);
+      expect(threshold.saveOption.calls).toEqual([]);
+      expect(threshold.emitted).toEqual([
+        {
+          type: 'notify',
+          level: 'error',
+          message: { key: 'number.positiveRange', params: { min: 0, max: 86_400, field: 'settings.option.ChannelDisableThreshold' } },
+        },
+      ]);
     });
     it('a tab change rewrites the address (?tab=)', async () => {
       const { emitted } = await replay(root, [loaded, select('system'), select('personal')]);

@@ -150,7 +150,14 @@ for (const target of dbTargets) {
         ['QuotaRemindThreshold', '-1', 'QuotaRemindThreshold must be between 0 and 1000000000000000'],
         ['SMTPPort', '0', 'SMTPPort must be between 1 and 65535'],
         ['SMTPPort', '70000', 'SMTPPort must be between 1 and 65535'],
-        ['ChannelDisableThreshold', '-5', 'ChannelDisableThreshold must be between 0 and 86400'],
+        ['ChannelDisableThreshold', '-5', 'ChannelDisableThreshold must be greater than 0 and at most 86400'],
+        ['ChannelDisableThreshold', '0', 'ChannelDisableThreshold must be greater than 0 and at most 86400'],
+        ['ChannelDisableThreshold', '86401', 'ChannelDisableThreshold must be greater than 0 and at most 86400'],
+        ['QuotaForNewUser', '1.5', 'QuotaForNewUser must be an integer'],
+        ['QuotaForInviter', '-1', 'QuotaForInviter must be between 0 and 1000000000000000'],
+        ['QuotaForInvitee', '-1', 'QuotaForInvitee must be between 0 and 1000000000000000'],
+        ['QuotaPerUnit', 'abc', 'QuotaPerUnit must be a number'],
+        ['SMTPPort', '-1', 'SMTPPort must be between 1 and 65535'],
         ['ChannelDisableThreshold', 'x', 'ChannelDisableThreshold must be a number'],
         ['QuotaPerUnit', '0', 'QuotaPerUnit must be greater than 0 and at most 1000000000'],
         ['QuotaPerUnit', '-500000', 'QuotaPerUnit must be greater than 0 and at most 1000000000'],
@@ -161,7 +168,8 @@ for (const target of dbTargets) {
 
       it('in zh, and sensible values still save', async () => {
         await refused(() => asRoot('PUT', '/api/option/', { key: 'RetryTimes', value: '-3' }, zh), 'RetryTimes 必须在 0 到 10 之间');
-        for (const [key, value] of [['RetryTimes', '3'], ['PreConsumedQuota', '0'], ['ChannelDisableThreshold', '2.5'], ['QuotaPerUnit', '500000'], ['SMTPPort', '465']]) {
+        await refused(() => asRoot('PUT', '/api/option/', { key: 'ChannelDisableThreshold', value: '0' }, zh), 'ChannelDisableThreshold 必须大于 0 且不大于 86400');
+        for (const [key, value] of [['RetryTimes', '3'], ['RetryTimes', '0'], ['RetryTimes', '10'], ['PreConsumedQuota', '0'], ['QuotaForNewUser', '0'], ['QuotaRemindThreshold', '0'], ['ChannelDisableThreshold', '2.5'], ['QuotaPerUnit', '500000'], ['SMTPPort', '465']]) {
           expect((await asRoot('PUT', '/api/option/', { key, value })).body, `${key}=${value}`).toEqual({ success: true, message: '' });
         }
       });

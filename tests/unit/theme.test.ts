@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { system } from '../../src/views/app/theme';
+import { semanticTokens, tokens } from '@chakra-ui/react/theme';
+import { contrastRatio, minTextContrast } from '../../src/views/app/contrast';
+import { saveButtonLook, system } from '../../src/views/app/theme';
 
 /** Chakra components and the recipe each one styles itself with. */
 const recipeOf: Readonly<Record<string, string>> = {
@@ -78,5 +80,43 @@ describe('the slim Chakra system', () => {
   it('keeps the default tokens and the dark condition', () => {
     expect(system.token('colors.blue.500')).toBeDefined();
     expect(system.conditions.has('_dark')).toBe(true);
+  });
+});
+
+const lookup = (tree: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], tree);
+
+/** A colour token (`blue.solid`, `fg.muted`, `gray.400`, `white`) as a hex colour in one mode. */
+function colourOf(name: string, mode: '_light' | '_dark'): string {
+  if (name.startsWith('#')) return name;
+  if (name === 'white') return '#ffffff';
+  if (name === 'black') return '#000000';
+  const semantic = lookup(semanticTokens.colors, name) as { value?: unknown; DEFAULT?: { value: unknown } } | undefined;
+  const entry = semantic?.value ?? semantic?.DEFAULT?.value;
+  if (entry !== undefined) {
+    const v = typeof entry === 'object' && entry !== null ? (entry as Record<string, string>)[mode] ?? (entry as Record<string, string>).base : (entry as string);
+    return colourOf(String(v).replace(/^\{colors\.(.+)\}$/, '$1'), mode);
+  }
+  const plain = lookup(tokens.colors, name) as { value: string } | undefined;
+  if (plain === undefined) throw new Error(`unknown colour token ${name}`);
+  return colourOf(plain.value, mode);
+}
+
+describe('contrast', () => {
+  it('is 21 for black on white, 1 for a colour on itself, symmetric', () => {
+    expect(contrastRatio('#000', '#fff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#2563eb', '#2563eb')).toBe(1);
+    expect(contrastRatio('#2563eb', '#ffffff')).toBeCloseTo(contrastRatio('#ffffff', '#2563eb'), 10);
+    expect(contrastRatio('#2563eb', '#ffffff')).toBeCloseTo(5.17, 2);
+  });
+  it('the token resolver follows semantic tokens to the palette', () => {
+    expect(colourOf('fg.muted', '_light').toLowerCase()).toBe('#52525b');
+    expect(colourOf('fg.muted', '_dark').toLowerCase()).toBe('#a1a1aa');
+  });
+  it.each(['_light', '_dark'] as const)('save buttons keep a text contrast of at least 4.5:1 (%s)', (mode) => {
+    for (const [state, look] of Object.entries(saveButtonLook)) {
+      const ratio = contrastRatio(colourOf(look.color, mode), colourOf(look.bg, mode));
+      expect(ratio, `${state} ${mode}`).toBeGreaterThanOrEqual(minTextContrast);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { optionValueProblem } from '../../domain/numberRules';
 import type { OptionEntry } from '../../domain/option';
 import {
   affectsStatus,
+  editableValueOf,
   fieldOf,
   isOptionTab,
   keysOfTab,
@@ -97,10 +98,13 @@ export const settingsPathOf = (tab: SettingsTab): string => (tab === 'personal' 
 /** The tab a person may open: root any, others only the personal tab. */
 export const canOpenTab = (isRoot: boolean, tab: SettingsTab): boolean => isRoot || !isOptionTab(tab);
 
-/** The page's values from the option list: every key a section shows, '' when the server has none. */
+/**
+ * The page's values from the option list: every key a section shows, '' when the server has none;
+ * JSON options pretty-printed (two spaces) for the text areas.
+ */
 export function valuesOf(entries: readonly OptionEntry[]): OptionValues {
   const values: Record<string, string> = Object.fromEntries(optionFields.map((f) => [f.key, '']));
-  for (const { key, value } of entries) if (key in values) values[key] = value;
+  for (const { key, value } of entries) if (key in values) values[key] = editableValueOf(key, value);
   return values;
 }
 

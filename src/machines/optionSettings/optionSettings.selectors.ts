@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import { passwordOffLocksOut } from '../../domain/loginMethods';
 import type { Message } from '../../domain/message';
 import { optionSections, settingsTabs, type SectionId, type SettingsTab } from '../../domain/optionSections';
 import { sectionChanges, tabChanges, type OptionValues, type optionSettingsMachine } from './optionSettings.machine';
@@ -25,6 +26,12 @@ export const selectProblems = (s: Snapshot): Readonly<Record<string, Message>> =
 export const selectSavingSection = (s: Snapshot): SectionId | null => (s.matches('saving') ? s.context.savingSection : null);
 /** The switch whose change waits for confirmation (PasswordLoginEnabled off). */
 export const selectConfirmingToggle = (s: Snapshot): string | null => (s.matches('confirmingToggle') ? s.context.toggleKey : null);
+/**
+ * The switch waiting for confirmation is PasswordLoginEnabled and no other sign-in method is
+ * enabled in the stored options: turning it off would lock everyone out (the dialog says so).
+ */
+export const selectToggleLocksOut = (s: Snapshot): boolean =>
+  selectConfirmingToggle(s) === 'PasswordLoginEnabled' && passwordOffLocksOut(s.context.baseline);
 /** The tab asked for while the current one has unsaved changes. */
 export const selectConfirmingLeave = (s: Snapshot): SettingsTab | null => (s.matches('confirmingLeave') ? s.context.pendingTab : null);
 /** The whitelist entry being typed. */

@@ -96,3 +96,15 @@ export const system = createSystem(
     theme: { breakpoints, keyframes, tokens, semanticTokens, recipes, slotRecipes, textStyles, layerStyles, animationStyles },
   }),
 );
+
+/**
+ * How a section's save button looks (semantic colour tokens, text on background). With unsaved
+ * changes: solid blue. With nothing to save: an outline button at full opacity with muted text on
+ * the card, instead of a half-transparent solid one (too pale to read in dark mode). Both keep a
+ * text contrast of at least 4.5:1 in light and dark mode (tests/unit/theme.test.ts).
+ */
+export const saveButtonLook = {
+  pending: { color: 'blue.contrast', bg: 'blue.solid' },
+  idle: { color: 'fg.muted', bg: 'bg.panel' },
+} as const;
+

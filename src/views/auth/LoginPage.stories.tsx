@@ -195,6 +195,20 @@ export const PasswordLoginDisabled: Story = {
   },
 };
 
+/** Status `password_login: false` with every alternate login off: no form, no separator, a message to contact the administrator. */
+export const NoLoginMethod: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...noLogins, password_login: false } })} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('alert')).toHaveTextContent('管理员已关闭密码登录，且未启用其他登录方式，请联系管理员。');
+    await expect(c.queryByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeNull();
+    await expect(c.queryByText('其他登录方式')).toBeNull();
+    await expect(c.queryByLabelText('密码')).toBeNull();
+    await expect(c.queryByRole('button', { name: '登录' })).toBeNull();
+  },
+};
+
 /** Status `password_login: true` (sent explicitly): the form as usual. */
 export const PasswordLoginEnabled: Story = {
   render: () => <LoginStory snapshot={seedSession({ auth: 'signedOut', status: { ...storyStatus, password_login: true } })} />,

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
-import { passwordLoginEnabled } from '../../domain/status';
+import { alternateLogins, hasAlternateLogins, loginOffer } from '../../domain/loginMethods';
 import {
   selectIsSigningIn,
   selectIsVerifyingSecondFactor,
@@ -9,7 +9,7 @@ import {
 } from '../../machines/session/session.selectors';
 import { SessionContext } from '../app/sessionContext';
 import { LoginPageView } from './LoginPageView';
-import { alternateLogins, hasAlternateLogins, OAuthButtons } from './OAuthButtons';
+import { OAuthButtons } from './OAuthButtons';
 import { SecondFactorView } from './SecondFactorView';
 
 // The WeChat code dialog (dialog and focus-trap code) loads only where the server enables it.
@@ -59,7 +59,7 @@ export function LoginPage() {
     <LoginPageView
       expired={params.get('expired') === 'true'}
       signingIn={signingIn}
-      passwordLogin={passwordLoginEnabled(status)}
+      offer={loginOffer(status)}
       onSubmit={({ username, password }) => {
         const from = originFrom(location.state);
         session.send(

@@ -51,13 +51,37 @@ export const English: Story = { args: { alternate }, parameters: { lang: 'en' } 
 
 /** PasswordLoginEnabled off: no username/password form, a short note, the alternate logins stay. */
 export const PasswordLoginDisabled: Story = {
-  args: { alternate, passwordLogin: false },
+  args: { alternate, offer: 'alternateOnly' },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('管理员已关闭密码登录，请使用下方的其他登录方式。')).toBeVisible();
     await expect(c.queryByLabelText('密码')).toBeNull();
     await expect(c.queryByRole('button', { name: '登录' })).toBeNull();
     await expect(c.getByRole('button', { name: '使用 GitHub 登录' })).toBeVisible();
+  },
+};
+
+/** PasswordLoginEnabled off and no alternate login enabled: no form, no empty "below", a message to contact the administrator. */
+export const NoLoginMethod: Story = {
+  args: { offer: 'none' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('alert')).toHaveTextContent('管理员已关闭密码登录，且未启用其他登录方式，请联系管理员。');
+    await expect(c.queryByText(/请使用下方的其他登录方式/)).toBeNull();
+    await expect(c.queryByText('其他登录方式')).toBeNull();
+    await expect(c.queryByLabelText('密码')).toBeNull();
+  },
+};
+
+/** The same in English. */
+export const NoLoginMethodEnglish: Story = {
+  args: { offer: 'none' },
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('alert')).toHaveTextContent(
+      'The administrator has turned password login off and no other sign-in method is enabled; please contact the administrator.',
+    );
   },
 };
 

@@ -1,6 +1,7 @@
 import type { FormEvent, ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Alert, Button, Card, Field, Flex, Heading, Input, Link, Separator, Stack, Text } from '@chakra-ui/react';
+import type { LoginOffer } from '../../domain/loginMethods';
 import { useT } from '../app/i18n';
 
 export interface Credentials {
@@ -16,8 +17,11 @@ export interface LoginPageViewProps {
   readonly onSubmit: (credentials: Credentials) => void;
   /** The alternate logins the server enables, if any. */
   readonly alternate?: ReactNode;
-  /** status.password_login: false hides the username/password form (default: shown). */
-  readonly passwordLogin?: boolean;
+  /**
+   * What the server offers (loginOffer): the password form (default), only the alternate logins
+   * below it, or nothing at all (a message says to contact the administrator).
+   */
+  readonly offer?: LoginOffer;
 }
 
 const text = (data: FormData, name: string): string => {
@@ -26,7 +30,7 @@ const text = (data: FormData, name: string): string => {
 };
 
 /** The /login form: username (or e-mail) and password, read on submit. */
-export function LoginPageView({ expired, signingIn, onSubmit, alternate, passwordLogin = true }: LoginPageViewProps) {
+export function LoginPageView({ expired, signingIn, onSubmit, alternate, offer = 'password' }: LoginPageViewProps) {
   const t = useT();
   const handleSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -49,13 +53,19 @@ export function LoginPageView({ expired, signingIn, onSubmit, alternate, passwor
                 <Alert.Title>{t('signIn.login.expired')}</Alert.Title>
               </Alert.Root>
             )}
-            {!passwordLogin && (
+            {offer === 'alternateOnly' && (
               <Alert.Root status="info">
                 <Alert.Indicator />
                 <Alert.Title>{t('settingsExtras.login.passwordDisabled')}</Alert.Title>
               </Alert.Root>
             )}
-            {passwordLogin && (
+            {offer === 'none' && (
+              <Alert.Root status="warning" role="alert">
+                <Alert.Indicator />
+                <Alert.Title>{t('settingsExtras.login.noMethod')}</Alert.Title>
+              </Alert.Root>
+            )}
+            {offer === 'password' && (
               <form onSubmit={handleSubmit} noValidate aria-label={t('signIn.login.title')}>
                 <Stack gap={4}>
                   <Field.Root>

@@ -5,7 +5,8 @@ import { failure } from '../../domain/apiError';
 import type { NotifyEvent } from '../../domain/message';
 import { authorizeUrl, oauthLaunchMachine } from '../../machines/oauthLaunch';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
-import { OAuthButtons, type AlternateLogins } from './OAuthButtons';
+import type { AlternateLogins } from '../../domain/loginMethods';
+import { OAuthButtons } from './OAuthButtons';
 
 const origin = 'https://console.example.com';
 const methods: AlternateLogins = { github: 'gh-client', lark: 'cli_lark', wechat: null };

@@ -1,30 +1,9 @@
 import type { ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
-import type { Status } from '../../domain/status';
+import type { AlternateLogins } from '../../domain/loginMethods';
 import { oauthLaunchMachine, selectLaunching } from '../../machines/oauthLaunch';
 import { useMachineActor } from '../app/machineRegistry';
 import { OAuthButtonsView } from './OAuthButtonsView';
-
-/** The alternate logins the server enables (contract §5.7); null = not offered. */
-export interface AlternateLogins {
-  /** status.github_oauth -> github_client_id. */
-  readonly github: string | null;
-  /** status.lark_client_id when non-empty (Lark has no enable flag). */
-  readonly lark: string | null;
-  /** status.wechat_login -> wechat_qrcode. */
-  readonly wechat: string | null;
-}
-
-export function alternateLogins(status: Status | null): AlternateLogins {
-  if (status === null) return { github: null, lark: null, wechat: null };
-  return {
-    github: status.github_oauth ? status.github_client_id : null,
-    lark: status.lark_client_id !== undefined && status.lark_client_id !== '' ? status.lark_client_id : null,
-    wechat: status.wechat_login ? status.wechat_qrcode : null,
-  };
-}
-
-export const hasAlternateLogins = (m: AlternateLogins): boolean => m.github !== null || m.lark !== null || m.wechat !== null;
 
 /**
  * The login page's GitHub and Lark buttons: each opens the provider's page in a new window

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { msg } from '../../domain/message';
 import { sectionOf } from '../../domain/optionSections';
+import { contrastRatio } from '../app/contrast';
 import { OptionSectionView } from './OptionSectionView';
 import { storyOptionValues } from './settings.fixtures';
 
@@ -70,7 +71,66 @@ export const RatioInvalid: Story = {
     const c = within(canvasElement);
     await expect(c.getByText('模型倍率不是合法的 JSON 字符串')).toBeVisible();
     await expect(c.getByLabelText('模型倍率')).toHaveAttribute('aria-invalid', 'true');
-    await expect(c.getByLabelText('分组倍率')).toHaveValue('{"default":1,"vip":1}');
+    await expect(c.getByLabelText('分组倍率')).toHaveValue('{\n  "default": 1,\n  "vip": 1\n}');
+  },
+};
+
+/** Ratio: the JSON options as loaded, pretty-printed (two spaces, one entry a line). */
+export const RatioPretty: Story = {
+  args: { section: sectionOf('ratio') },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('模型倍率')).toHaveValue('{\n  "gpt-4": 15,\n  "gpt-3.5-turbo": 0.75\n}');
+    await expect(c.getByRole('button', { name: '保存倍率设置' })).toBeDisabled();
+  },
+};
+
+/** The text contrast of a button: its colour on its own background, or the first opaque one behind it. */
+function textContrastOf(el: HTMLElement): number {
+  const rgb = (css: string): [number, number, number, number] => {
+    const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
+    return [r, g, b, css.startsWith('rgba') ? a : 1];
+  };
+  const hex = ([r, g, b]: readonly number[]) => `#${[r, g, b].map((v) => Math.round(v ?? 0).toString(16).padStart(2, '0')).join('')}`;
+  let node: HTMLElement | null = el;
+  let bg = rgb('rgba(0, 0, 0, 0)');
+  while (node !== null && bg[3] === 0) {
+    bg = rgb(getComputedStyle(node).backgroundColor);
+    node = node.parentElement;
+  }
+  const fg = rgb(getComputedStyle(el).color);
+  const opacity = Number(getComputedStyle(el).opacity);
+  // text drawn at the button's opacity over the background
+  const seen = fg.slice(0, 3).map((v, i) => v * opacity + (bg[i] ?? 0) * (1 - opacity));
+  return contrastRatio(hex(seen), hex(bg));
+}
+
+/** Dark mode, unsaved changes: the solid save button reads at >= 4.5:1. */
+export const UnsavedDark: Story = {
+  args: Changed.args,
+  parameters: { colorMode: 'dark' },
+  play: async ({ canvasElement }) => {
+    const button = within(canvasElement).getByRole('button', { name: '保存通用设置' });
+    await expect(button).toBeEnabled();
+    await expect(textContrastOf(button)).toBeGreaterThanOrEqual(4.5);
+  },
+};
+
+/** Dark mode, nothing to save: the idle save button is an outline one, still readable (>= 4.5:1), not half-transparent. */
+export const NothingToSaveDark: Story = {
+  parameters: { colorMode: 'dark' },
+  play: async ({ canvasElement }) => {
+    const button = within(canvasElement).getByRole('button', { name: '保存通用设置' });
+    await expect(button).toBeDisabled();
+    await expect(textContrastOf(button)).toBeGreaterThanOrEqual(4.5);
+  },
+};
+
+/** Light mode, both looks of the save button read at >= 4.5:1. */
+export const SaveButtonLight: Story = {
+  args: { section: sectionOf('quota') },
+  play: async ({ canvasElement }) => {
+    await expect(textContrastOf(within(canvasElement).getByRole('button', { name: '保存额度设置' }))).toBeGreaterThanOrEqual(4.5);
   },
 };
 

@@ -2,7 +2,9 @@ import type { ReactNode } from 'react';
 import { Box, Button, Card, Field, Flex, Heading, Input, NativeSelect, Stack, Switch, Tag, Text, Textarea, Wrap } from '@chakra-ui/react';
 import type { Message } from '../../domain/message';
 import { hasSaveButton, isThemeChoice, themeChoices, whitelistEntries, type OptionField, type OptionSection } from '../../domain/optionSections';
+import { opensWithLatin } from '../../i18n';
 import { useRenderMessage, useT } from '../app/i18n';
+import { saveButtonLook } from '../app/theme';
 
 export interface OptionSectionViewProps {
   readonly section: OptionSection;
@@ -16,8 +18,6 @@ export interface OptionSectionViewProps {
   readonly saving: boolean;
   /** The section has unsaved changes: its save button answers. */
   readonly changed: boolean;
-  /** The switch whose change waits for confirmation, if any. */
-  readonly confirmingKey?: string | null;
   /** The whitelist entry being typed (the e-mail domain section). */
   readonly whitelistEntry?: string;
   readonly canAddWhitelistEntry?: boolean;
@@ -43,6 +43,7 @@ export function OptionSectionView(props: OptionSectionViewProps) {
   const t = useT();
   const render = useRenderMessage();
   const title = render({ key: section.titleKey });
+  const saveLabel = t(opensWithLatin(title) ? 'settings.saveLatin' : 'settings.save', { section: title });
   const headingId = `section-${section.id}`;
   const switches = section.fields.filter((f) => f.kind === 'boolean');
   const inputs = section.fields.filter((f) => f.kind !== 'boolean');
@@ -53,15 +54,22 @@ export function OptionSectionView(props: OptionSectionViewProps) {
         <Stack gap={3} role="group" aria-labelledby={headingId}>
           {switches.map((f) => (
             <Switch.Root
-              // The switch shows the stored value only: it starts afresh whenever a change is
-              // asked, sent or dropped, so its own checked state never drifts from the value.
-              key={`${f.key}:${values[f.key] ?? ''}:${String(busy)}:${String(props.confirmingKey === f.key)}`}
+              // Fully controlled by the stored value: a click (or Space) only asks the machine
+              // (`option.toggle`) and is cancelled, so the box never flips by itself; it shows a
+              // new value once the machine stores one (the key renews the hidden box then, whose
+              // own checked flag follows only its first value).
+              key={`${f.key}:${values[f.key] ?? ''}`}
               checked={values[f.key] === 'true'}
               disabled={busy}
-              onCheckedChange={() => props.onToggle(f.key)}
               alignItems="flex-start"
             >
-              <Switch.HiddenInput name={f.key} />
+              <Switch.HiddenInput
+                name={f.key}
+                onClick={(e) => {
+                  e.preventDefault();
+                  props.onToggle(f.key);
+                }}
+              />
               <Switch.Control mt="0.5" />
               <Switch.Label fontWeight="normal">{render({ key: f.labelKey })}</Switch.Label>
             </Switch.Root>
@@ -90,7 +98,9 @@ export function OptionSectionView(props: OptionSectionViewProps) {
         {aside === undefined ? (
           fields
         ) : (
-          <Flex gap={6} direction={{ base: 'column', lg: 'row' }} align="stretch">
+          // Side by side only where the aside (the price table) keeps room for all its columns;
+          // below that (1366 px laptops included) it sits under the fields at full width.
+          <Flex gap={6} direction={{ base: 'column', '2xl': 'row' }} align="stretch">
             {fields}
             <Box minW={0} flex="1">
               {aside}
@@ -105,9 +115,13 @@ export function OptionSectionView(props: OptionSectionViewProps) {
             onClick={onSave}
             disabled={busy || !changed}
             loading={saving}
-            loadingText={t('settings.save', { section: title })}
+            // Nothing to save: an outline button, readable (not a half-transparent solid one).
+            {...(changed || saving
+              ? { variant: 'solid' as const }
+              : { variant: 'outline' as const, color: saveButtonLook.idle.color, _disabled: { opacity: 1, cursor: 'not-allowed' } })}
+            loadingText={saveLabel}
           >
-            {t('settings.save', { section: title })}
+            {saveLabel}
           </Button>
           {changed && !saving && (
             <Text textStyle="sm" color="fg.muted">
@@ -184,7 +198,7 @@ function OptionFieldView({ field, ...props }: OptionSectionViewProps & { readonl
           placeholder={placeholder}
           autoComplete={field.kind === 'secret' ? 'new-password' : 'off'}
           {...(field.kind === 'secret' ? { type: 'password' } : {})}
-          {...(field.kind === 'number' ? { type: 'number', inputMode: 'decimal' as const, min: field.min, step: field.step } : {})}
+          {...(field.kind === 'number' ? { type: 'number', inputMode: 'decimal' as const, min: field.min, max: field.max, step: field.step } : {})}
         />
       );
   }

@@ -24,7 +24,7 @@ import { personalSettingsPageMachine } from '../../machines/personalSettingsPage
 import { selectStatus, selectUser } from '../../machines/session/session.selectors';
 import { useMachineActor } from '../app/machineRegistry';
 import { SessionContext } from '../app/sessionContext';
-import { alternateLogins } from '../auth/OAuthButtons';
+import { alternateLogins } from '../../domain/loginMethods';
 import { Turnstile, turnstileSettings, useTurnstile } from '../auth/Turnstile';
 import { PersonalSettingsView } from './PersonalSettingsView';
 import { TwoFactorSettings } from './TwoFactorSettings';

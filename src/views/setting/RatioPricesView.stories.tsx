@@ -109,6 +109,17 @@ export const InvalidJson: Story = {
   },
 };
 
+/** The price table's scroll box and its first header cell (the model column). */
+const priceTable = (canvas: HTMLElement) => {
+  const model = within(canvas).getByRole('columnheader', { name: /^(模型|Model)$/ });
+  const table = model.closest('table')!;
+  return { model, table, scroll: table.parentElement! };
+};
+
+/**
+ * A narrow box: the columns are never clipped; the table scrolls sideways inside its own box and
+ * the model column stays in view (sticky).
+ */
 export const Narrow: Story = {
   decorators: [
     (Story) => (
@@ -117,6 +128,42 @@ export const Narrow: Story = {
       </Box>
     ),
   ],
+  play: async ({ canvasElement }) => {
+    const { model, table, scroll } = priceTable(canvasElement);
+    await expect(getComputedStyle(scroll).overflowX).toMatch(/auto|scroll/);
+    await expect(table.scrollWidth).toBeGreaterThan(scroll.clientWidth);
+    await expect(scroll.getBoundingClientRect().right).toBeLessThanOrEqual(canvasElement.getBoundingClientRect().right + 0.5);
+    await expect(getComputedStyle(model).position).toBe('sticky');
+    scroll.scrollLeft = 200;
+    const cell = within(canvasElement).getByRole('cell', { name: 'gpt-4o' });
+    await expect(Math.abs(cell.getBoundingClientRect().left - scroll.getBoundingClientRect().left)).toBeLessThan(2);
+    // the last column can be reached
+    scroll.scrollLeft = scroll.scrollWidth;
+    const output = within(canvasElement).getByRole('columnheader', { name: '输出价格' });
+    await expect(output.getBoundingClientRect().right).toBeLessThanOrEqual(scroll.getBoundingClientRect().right + 0.5);
+  },
+};
+
+/** At a laptop's width (1366 px, the page's content box) every column fits: nothing scrolls, nothing is clipped. */
+export const LaptopWidth: Story = {
+  args: {
+    modelRatio: JSON.stringify({ 'meta/llama-3.1-405b-instruct-turbo': 1.75, 'claude-3-5-sonnet-20240620': 1.5, 'gpt-4o': 2.5 }),
+  },
+  parameters: { lang: 'en' },
+  decorators: [
+    (Story) => (
+      <Box maxW="1100px" borderWidth="1px" p={2}>
+        <Story />
+      </Box>
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const { table, scroll } = priceTable(canvasElement);
+    await expect(table.scrollWidth).toBeLessThanOrEqual(scroll.clientWidth);
+    for (const th of within(table).getAllByRole('columnheader')) {
+      await expect(th.getBoundingClientRect().right).toBeLessThanOrEqual(scroll.getBoundingClientRect().right + 0.5);
+    }
+  },
 };
 export const English: Story = { parameters: { lang: 'en' } };
 export const Dark: Story = { parameters: { colorMode: 'dark' } };

@@ -31,16 +31,30 @@ function InvalidNote({ name }: { readonly name: string }) {
   );
 }
 
+/**
+ * The model column stays in view while the other columns scroll sideways inside the table's own
+ * box (never clipped by the page): sticky at the left edge, on the table's background.
+ */
+const stickyFirst = {
+  position: 'sticky',
+  left: 0,
+  zIndex: 1,
+  bg: 'bg',
+  minW: '10rem',
+  maxW: '16rem',
+  borderEndWidth: '1px',
+} as const;
+
 function PriceRow({ row }: { readonly row: ModelPrice }) {
   const t = useT();
   return (
     <Table.Row>
-      <Table.Cell fontFamily="mono" wordBreak="break-all">
+      <Table.Cell fontFamily="mono" wordBreak="break-all" {...stickyFirst}>
         {row.model}
       </Table.Cell>
-      <Table.Cell textAlign="end">{ratioText(row.modelRatio)}</Table.Cell>
-      <Table.Cell textAlign="end">${formatPrice(row.input)}</Table.Cell>
-      <Table.Cell textAlign="end">
+      <Table.Cell textAlign="end" whiteSpace="nowrap">{ratioText(row.modelRatio)}</Table.Cell>
+      <Table.Cell textAlign="end" whiteSpace="nowrap">${formatPrice(row.input)}</Table.Cell>
+      <Table.Cell textAlign="end" whiteSpace="nowrap">
         {row.completionRatio === null ? t('settingsExtras.ratio.default') : ratioText(row.completionRatio)}
         {row.completionSource === 'rule' && (
           <Text as="span" color="fg.muted" fontSize="xs">
@@ -48,7 +62,7 @@ function PriceRow({ row }: { readonly row: ModelPrice }) {
           </Text>
         )}
       </Table.Cell>
-      <Table.Cell textAlign="end">{row.output === null ? t('settingsExtras.ratio.default') : `$${formatPrice(row.output)}`}</Table.Cell>
+      <Table.Cell textAlign="end" whiteSpace="nowrap">{row.output === null ? t('settingsExtras.ratio.default') : `$${formatPrice(row.output)}`}</Table.Cell>
     </Table.Row>
   );
 }
@@ -86,15 +100,25 @@ export function RatioPricesView({ modelRatio, completionRatio, groupRatio, quota
             {t('settingsExtras.ratio.count', { shown: shown.matching, total: shown.total })}
             {shown.limited && ` ${t('settingsExtras.ratio.limited', { limit: priceRowLimit })}`}
           </Text>
-          <Table.ScrollArea borderWidth="1px" rounded="md" maxH="28rem" tabIndex={0} aria-labelledby="ratio-prices-title">
+          <Table.ScrollArea
+            borderWidth="1px"
+            rounded="md"
+            maxH="28rem"
+            maxW="full"
+            overflow="auto"
+            tabIndex={0}
+            aria-labelledby="ratio-prices-title"
+          >
             <Table.Root size="sm" stickyHeader>
               <Table.Header>
                 <Table.Row>
-                  <Table.ColumnHeader>{t('settingsExtras.ratio.col.model')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('settingsExtras.ratio.col.ratio')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('settingsExtras.ratio.col.input')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('settingsExtras.ratio.col.completion')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('settingsExtras.ratio.col.output')}</Table.ColumnHeader>
+                  <Table.ColumnHeader {...stickyFirst} zIndex={2}>
+                    {t('settingsExtras.ratio.col.model')}
+                  </Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end" whiteSpace="nowrap">{t('settingsExtras.ratio.col.ratio')}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end" whiteSpace="nowrap">{t('settingsExtras.ratio.col.input')}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end" whiteSpace="nowrap">{t('settingsExtras.ratio.col.completion')}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end" whiteSpace="nowrap">{t('settingsExtras.ratio.col.output')}</Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
               <Table.Body>

@@ -233,27 +233,57 @@ export const Ready: Story = {
   },
 };
 
-/** State `confirmingToggle`: the confirmation is open over the system tab. */
+const withWeChat = { ...storyOptionValues, WeChatAuthEnabled: 'true' };
+
+/** State `confirmingToggle` (WeChat login enabled): the confirmation is open over the system tab, no lockout warning. */
 export const ConfirmingToggle: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: frozen(seed('confirmingToggle', { toggleKey: 'PasswordLoginEnabled', baseline: withWeChat, drafts: withWeChat })),
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
+    await expect(within(dialog).getByRole('button', { name: '确认关闭' })).toBeEnabled();
+    await expect(within(dialog).queryByText(/当前没有启用任何其他登录方式/)).toBeNull();
+  },
+};
+
+/** State `confirmingToggle` with no other sign-in method stored: the dialog warns that everyone would be locked out. */
+export const ConfirmingToggleLockout: Story = {
   tags: ['!dev', '!autodocs'],
   render: frozen(seed('confirmingToggle', { toggleKey: 'PasswordLoginEnabled' })),
   play: async ({ canvasElement }) => {
     const body = within(canvasElement.ownerDocument.body);
     const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
-    await expect(within(dialog).getByRole('button', { name: '确认关闭' })).toBeEnabled();
+    await expect(within(dialog).getByText(/当前没有启用任何其他登录方式/)).toBeVisible();
+    await expect(within(dialog).getByText('取消')).toBeVisible();
   },
 };
 
-/** From `confirmingToggle`, cancel keeps PasswordLoginEnabled on: nothing is saved. */
+/**
+ * From `confirmingToggle`, cancel keeps PasswordLoginEnabled on (nothing is saved, the switch shows
+ * the stored value), and a second click on the switch asks again.
+ */
 export const CancelToggleInteraction: Story = {
   tags: ['interaction', '!autodocs'],
-  render: ConfirmingToggle.render,
+  render: ConfirmingToggleLockout.render,
   play: async ({ canvasElement }) => {
     saves.mockClear();
     const body = within(canvasElement.ownerDocument.body);
+    const c = within(canvasElement);
     const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
     await userEvent.click(within(dialog).getByText('取消'));
     await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull());
+    await expect(saves).not.toHaveBeenCalled();
+    const input = c.getByRole('checkbox', { name: '允许密码登录' });
+    await expect(input).toBeChecked();
+    for (let round = 0; round < 2; round += 1) {
+      await userEvent.click(c.getByText('允许密码登录'));
+      const again = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
+      await expect(within(again).getByText(/当前没有启用任何其他登录方式/)).toBeVisible();
+      await userEvent.click(within(again).getByText('取消'));
+      await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull());
+      await expect(c.getByRole('checkbox', { name: '允许密码登录' })).toBeChecked();
+    }
     await expect(saves).not.toHaveBeenCalled();
   },
 };
@@ -297,7 +327,7 @@ export const Saving: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText('SMTP 服务器地址')).toBeDisabled();
-    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeDisabled();
+    await expect(c.getByRole('button', { name: '保存 SMTP 邮件' })).toBeDisabled();
   },
 };
 

@@ -16,6 +16,7 @@ import {
   selectSavingSection,
   selectTab,
   selectTabs,
+  selectToggleLocksOut,
   selectWhitelistEntry,
 } from '../../machines/optionSettings';
 import { useMachineActor } from '../app/machineRegistry';
@@ -66,6 +67,7 @@ export function SettingsPage() {
   const canAddWhitelistEntry = useSelector(actorRef, selectCanAddWhitelistEntry);
   const confirmingToggle = useSelector(actorRef, selectConfirmingToggle);
   const confirmingLeave = useSelector(actorRef, selectConfirmingLeave);
+  const toggleLocksOut = useSelector(actorRef, selectToggleLocksOut);
   return (
     <SettingsPageView
       tabs={tabs}
@@ -80,6 +82,7 @@ export function SettingsPage() {
       whitelistEntry={whitelistEntry}
       canAddWhitelistEntry={canAddWhitelistEntry}
       confirmingToggle={confirmingToggle}
+      toggleLocksOut={toggleLocksOut}
       confirmingLeave={confirmingLeave}
       personal={<PersonalSettings />}
       logClean={<LogCleanPanel />}

@@ -83,7 +83,7 @@ export const System: Story = {
     const c = within(canvasElement);
     for (const name of ['登录注册', '邮箱域名白名单', 'SMTP 邮件', 'GitHub OAuth', '飞书授权登录', '微信服务器', '消息推送', 'Turnstile 人机校验', '服务器地址'])
       await expect(c.getByRole('heading', { name })).toBeVisible();
-    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: '保存 SMTP 邮件' })).toBeEnabled();
   },
 };
 
@@ -133,6 +133,28 @@ export const ConfirmToggle: Story = {
     const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
     await expect(within(dialog).getByRole('button', { name: '确认关闭' })).toBeEnabled();
     await expect(within(dialog).getByText('取消')).toBeVisible();
+  },
+};
+
+/** Turning PasswordLoginEnabled off with no other sign-in method enabled: the confirmation warns of the lockout and offers cancel. */
+export const ConfirmToggleLockout: Story = {
+  args: { tab: 'system', confirmingToggle: 'PasswordLoginEnabled', toggleLocksOut: true },
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '关闭密码登录？' });
+    await expect(within(dialog).getByText(/当前没有启用任何其他登录方式/)).toBeVisible();
+    await expect(within(dialog).getByText('取消')).toBeVisible();
+  },
+};
+
+/** The lockout warning in English. */
+export const ConfirmToggleLockoutEnglish: Story = {
+  args: { tab: 'system', confirmingToggle: 'PasswordLoginEnabled', toggleLocksOut: true },
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: 'Turn off password login?' });
+    await expect(within(dialog).getByText(/no other sign-in method \(GitHub, Lark, WeChat\) is enabled/)).toBeVisible();
   },
 };
 
@@ -187,7 +209,7 @@ export const Saving: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByLabelText('SMTP 服务器地址')).toBeDisabled();
-    await expect(c.getByRole('button', { name: '保存SMTP 邮件' })).toBeDisabled();
+    await expect(c.getByRole('button', { name: '保存 SMTP 邮件' })).toBeDisabled();
   },
 };
 

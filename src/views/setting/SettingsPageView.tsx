@@ -25,6 +25,8 @@ export interface SettingsPageViewProps {
   readonly canAddWhitelistEntry: boolean;
   /** The switch waiting for confirmation (PasswordLoginEnabled off), or null. */
   readonly confirmingToggle: string | null;
+  /** Turning the confirmed switch off leaves no way to sign in (no other login method enabled). */
+  readonly toggleLocksOut?: boolean;
   /** The tab asked for while the current one has unsaved changes, or null. */
   readonly confirmingLeave: SettingsTab | null;
   /** The personal tab's content. */
@@ -109,7 +111,6 @@ export function SettingsPageView(props: SettingsPageViewProps) {
             busy={props.busy}
             saving={props.savingSection === section.id}
             changed={props.changedSections.includes(section.id)}
-            confirmingKey={confirmingToggle}
             whitelistEntry={props.whitelistEntry}
             canAddWhitelistEntry={props.canAddWhitelistEntry}
             onChange={props.onChange}
@@ -156,6 +157,7 @@ export function SettingsPageView(props: SettingsPageViewProps) {
         open={confirmingToggle !== null}
         title={t('settings.confirmToggle.title')}
         body={t('settings.confirmToggle.body')}
+        warning={props.toggleLocksOut === true ? t('settings.confirmToggle.lockout') : null}
         confirmLabel={t('settings.confirmToggle.accept')}
         danger
         onConfirm={props.onConfirmToggle}

@@ -1,10 +1,12 @@
-import { Button, CloseButton, Dialog, Portal, Text } from '@chakra-ui/react';
+import { Alert, Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
 import { useT } from '../app/i18n';
 
 export interface ConfirmDialogViewProps {
   readonly open: boolean;
   readonly title?: string;
   readonly body: string;
+  /** A stronger warning under the body (a consequence the person may not expect), if any. */
+  readonly warning?: string | null;
   readonly confirmLabel?: string;
   /** A destructive action: the confirm button is red. */
   readonly danger?: boolean;
@@ -14,7 +16,7 @@ export interface ConfirmDialogViewProps {
 }
 
 /** A confirmation (delete, delete disabled, bulk actions): says what will change; Escape cancels. */
-export function ConfirmDialogView({ open, title, body, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
+export function ConfirmDialogView({ open, title, body, warning = null, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
   const t = useT();
   return (
     <Dialog.Root open={open} role="alertdialog" onOpenChange={(d) => !d.open && onCancel()} placement="center" size={{ base: 'xs', sm: 'sm' }}>
@@ -26,9 +28,17 @@ export function ConfirmDialogView({ open, title, body, confirmLabel, danger = fa
               <Dialog.Title>{title ?? t('table.confirm.title')}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
-              <Dialog.Description asChild>
-                <Text>{body}</Text>
-              </Dialog.Description>
+              <Stack gap={3}>
+                <Dialog.Description asChild>
+                  <Text>{body}</Text>
+                </Dialog.Description>
+                {warning !== null && (
+                  <Alert.Root status="warning">
+                    <Alert.Indicator />
+                    <Alert.Description>{warning}</Alert.Description>
+                  </Alert.Root>
+                )}
+              </Stack>
             </Dialog.Body>
             <Dialog.Footer>
               <Button variant="outline" onClick={onCancel} disabled={busy}>

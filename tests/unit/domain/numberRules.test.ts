@@ -45,7 +45,9 @@ describe('checkNumber', () => {
   it('reals: finite numbers in range; QuotaPerUnit must be above 0', () => {
     expect(checkNumber(numberRules.seconds, '2.5')).toBeNull();
     expect(checkNumber(numberRules.seconds, '1e400')).toEqual({ key: 'number.number', params: {} });
-    expect(checkNumber(numberRules.seconds, '-1')).toEqual({ key: 'number.range', params: { min: 0, max: 86_400 } });
+    expect(checkNumber(numberRules.seconds, '-1')).toEqual({ key: 'number.positiveRange', params: { min: 0, max: 86_400 } });
+    expect(checkNumber(numberRules.seconds, '0')).toEqual({ key: 'number.positiveRange', params: { min: 0, max: 86_400 } });
+    expect(checkNumber(numberRules.seconds, '0.5')).toBeNull();
     expect(checkNumber(numberRules.quotaPerUnit, '0')).toEqual({ key: 'number.positiveRange', params: { min: 0, max: 1e9 } });
     expect(checkNumber(numberRules.quotaPerUnit, '500000')).toBeNull();
   });
