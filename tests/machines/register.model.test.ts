@@ -161,6 +161,8 @@ describe('register model', () => {
     const few: EventFixtures<typeof registerMachine> = {
       'session.changed': [statusOf(input)],
       'register.submit': [valid, noToken],
+      // typing changes only the field messages (pinned below)
+      'field.edit': [],
       'code.send': [codeOk, codeNoEmail],
       // the sender's facts change nothing but what is said (pinned below)
       'send.succeeded': [],

@@ -146,7 +146,7 @@ const userFormActors = {
 };
 
 /** The rules of a submit, in order (spec §5). */
-function checkUserForm(context: UserFormContext): SubmitVerdict<Message> {
+function checkUserForm(context: UserFormContext): SubmitVerdict<UserFormErrors> {
   const isEdit = isEditOf(context);
   // create with an empty username or password: nothing is sent and nothing is said
   if (!isEdit && !isCreateComplete(context.form)) return { ok: false, notice: null };
