@@ -1,3 +1,5 @@
+import { describeApiError, refusedError } from '../../../src/domain/apiError';
+import { renderMessage } from '../../../src/i18n';
 import { describe, expect, it } from 'vitest';
 import * as E from 'fp-ts/Either';
 import * as TE from 'fp-ts/TaskEither';
@@ -128,7 +130,14 @@ describe('channel row actions', () => {
 
   it('the last model cannot be removed', async () => {
     const { api, calls } = fakeApi({ get: () => TE.right({ ...stored, models: 'gpt-4o' }) });
-    expect(E.isLeft(await run(api, 'removeModel', 'gpt-4o'))).toBe(true);
+    const result = await run(api, 'removeModel', 'gpt-4o');
+    expect(result).toEqual(E.left(refusedError('PUT /api/channel/', { key: 'error.refused.lastModel', params: { model: 'gpt-4o' } })));
+    // said in the person's language (a catalogue key, not a fixed text)
+    if (E.isLeft(result)) {
+      const said = describeApiError(result.left).message;
+      expect(renderMessage('zh', said)).toBe('不能移除渠道的最后一个模型（gpt-4o）');
+      expect(renderMessage('en', said)).toBe('The last model (gpt-4o) of a channel cannot be removed');
+    }
     expect(calls.filter((c) => c.name === 'update')).toEqual([]);
   });
 
