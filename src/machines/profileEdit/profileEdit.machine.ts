@@ -77,7 +77,7 @@ export function profileErrors(form: ProfileForm): ProfileErrors {
     ['password', form.password === '' ? null : accountFieldProblem('password', form.password)],
     ['display_name', accountFieldProblem('displayName', form.display_name)],
   ];
-  return Object.fromEntries(found.filter(([, m]) => m !== null)) as ProfileErrors;
+  return Object.fromEntries(found.filter(([, m]) => m !== null));
 }
 
 /** The first rule the form breaks, or null. */

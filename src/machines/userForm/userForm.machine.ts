@@ -129,7 +129,7 @@ export function userFormErrors(form: UserForm, isEdit: boolean): UserFormErrors 
     ['group', isEdit ? accountFieldProblem('group', form.group) : null],
     ['quota', isEdit ? quotaProblemOf(form.quota) : null],
   ];
-  return Object.fromEntries(found.filter(([, m]) => m !== null)) as UserFormErrors;
+  return Object.fromEntries(found.filter(([, m]) => m !== null));
 }
 
 /** The errors without a field's (it was typed into); null when none is left. */

@@ -13,7 +13,7 @@ const unusedApi = {} as RedemptionApi;
 
 describe('redemption row refusals', () => {
   it('a used code is refused without a call, in the person’s language', async () => {
-    const result = await redemptionRowAction(unusedApi)({ action: 'enable', row: used })();
+    const result = await redemptionRowAction(unusedApi)({ action: 'enable', row: used, value: '' })();
     expect(result).toEqual(E.left(refusedError('redemption.setStatus', { key: 'error.refused.redemptionUsed' })));
     if (E.isLeft(result)) {
       const said = describeApiError(result.left);
@@ -25,7 +25,7 @@ describe('redemption row refusals', () => {
     }
   });
   it('an unknown action names itself, in either language', async () => {
-    const result = await redemptionRowAction(unusedApi)({ action: 'explode' as never, row: used })();
+    const result = await redemptionRowAction(unusedApi)({ action: 'explode', row: used, value: '' })();
     if (!E.isLeft(result)) throw new Error('expected a refusal');
     const said = describeApiError(result.left).message;
     expect(renderMessage('en', said)).toBe('Unknown action: explode (nothing was sent)');
