@@ -61,7 +61,7 @@ export function RegisterPageView({
   }, [fieldErrors]);
   const errorOf = (field: RegistrationField) => {
     const m = fieldErrors[field];
-    return m === undefined ? null : <Field.ErrorText>{render(m)}</Field.ErrorText>;
+    return m === undefined ? null : <Field.ErrorText color="red.fg">{render(m)}</Field.ErrorText>;
   };
   const invalid = (field: RegistrationField) => fieldErrors[field] !== undefined;
   const edited = (field: RegistrationField) => () => {

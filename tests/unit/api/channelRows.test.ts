@@ -56,7 +56,7 @@ describe('channel row actions', () => {
     const { api } = fakeApi();
     for (const action of [...Object.values(channelRowActions), ...Object.values(channelBulkActions)]) {
       const result = await run(api, action, action === 'priority' || action === 'weight' ? '1' : 'gpt-4o');
-      expect(E.isRight(result) || (E.isLeft(result) && !JSON.stringify(result.left).includes('unknown action')), action).toBe(true);
+      expect(E.isRight(result) || (E.isLeft(result) && !JSON.stringify(result.left).includes('error.refused.unknownAction')), action).toBe(true);
     }
     expect(E.isLeft(await run(api, 'nonsense'))).toBe(true);
   });
