@@ -42,16 +42,32 @@ export const quotaToCurrency = (quota: number, quotaPerUnit: number): number => 
 export const currencyToQuota = (amount: number, quotaPerUnit: number): number =>
   Math.round(amount * effectiveQuotaPerUnit(quotaPerUnit));
 
+/** The most decimals a negative amount gets so it never reads as zero. */
+const maxNegativePrecision = 8;
+
+/**
+ * A currency amount as '$x.xx'. A negative one (a token or user that went below zero through use)
+ * shows its sign before the '$' and as many decimals as it takes not to read as zero
+ * ('-$0.000002', never '$-0.00').
+ */
+export function currencyText(amount: number, precision = 2): string {
+  if (!(amount < 0)) return `$${amount.toFixed(precision)}`;
+  const abs = -amount;
+  let p = precision;
+  while (p < maxNegativePrecision && Number(abs.toFixed(p)) === 0) p += 1;
+  return `-$${abs.toFixed(p)}`;
+}
+
 /** one-api's renderQuota: '$' + currency with `precision` decimals when on, else formatNumber. */
 export function formatQuota(quota: number, display: QuotaDisplay, precision = 2): string {
   if (!display.displayInCurrency) return formatNumber(quota);
-  return `$${quotaToCurrency(quota, display.quotaPerUnit).toFixed(precision)}`;
+  return currencyText(quotaToCurrency(quota, display.quotaPerUnit), precision);
 }
 
 /** The '(equivalent: $x.xx)' hint beside quota inputs, or null when not in currency mode. */
 export function quotaEquivalent(quota: number, display: QuotaDisplay): Message | null {
   if (!display.displayInCurrency) return null;
-  return msg('domain.quota.equivalent', { amount: `$${quotaToCurrency(quota, display.quotaPerUnit).toFixed(2)}` });
+  return msg('domain.quota.equivalent', { amount: currencyText(quotaToCurrency(quota, display.quotaPerUnit)) });
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
@@ -140,7 +156,7 @@ export const balanceUnsupportedKey = 'domain.balance.unsupported';
 export function formatBalance(type: number, balance: number, display: QuotaDisplay): BalanceText {
   switch (balanceUnitOf(type)) {
     case 'usd':
-      return { kind: 'amount', text: `$${balance.toFixed(2)}` };
+      return { kind: 'amount', text: currencyText(balance) };
     case 'cny':
       return { kind: 'amount', text: `¥${balance.toFixed(2)}` };
     case 'cny10000':

@@ -7,7 +7,9 @@ import {
   profileEditMachine,
   profileProblem,
   savePayload,
+  selectBindings,
   selectCanSubmit,
+  selectFieldErrors,
   selectForm,
   selectIsBusy,
   selectIsLoading,
@@ -22,7 +24,7 @@ import { replay as replayOn, journey as walk, follows } from './support/replay';
 
 type Snap = SnapshotFrom<typeof profileEditMachine>;
 
-const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
+const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1, github_id: 'alice-gh', email: 'alice@example.com' };
 const renamed: User = { ...alice, username: 'alice2', display_name: 'Alice Two' };
 
 /** A session stand-in that records the accounts it is handed. */
@@ -44,6 +46,7 @@ const fixtures: EventFixtures<typeof profileEditMachine> = {
   ],
   'profile.submit': [{ type: 'profile.submit' }],
   'profile.retry': [{ type: 'profile.retry' }],
+  'profile.cancel': [{ type: 'profile.cancel' }],
 };
 const loaded = doneActor('loadSelf', alice);
 const loadFailed = errorActor('loadSelf', httpError('loadSelf', 500, 'Internal Server Error'));
@@ -79,8 +82,10 @@ describe('profileEdit model', () => {
         expect(selectIsLoading(s)).toBe(s.matches('loading'));
         expect(selectIsSaving(s)).toBe(s.matches('saving') || s.matches('refreshing'));
         expect(selectLoadFailed(s)).toBe(s.matches('loadFailed'));
-        // the button sends only while editing, and never an empty username
-        expect(selectCanSubmit(s)).toBe(s.matches('editing') && selectForm(s).username.trim() !== '');
+        // the button answers while editing (a broken rule is said at its field)
+        expect(selectCanSubmit(s)).toBe(s.matches('editing'));
+        // a request in flight never carries field errors
+        if (s.matches('saving')) expect(selectFieldErrors(s)).toEqual({});
         // a typed password never outlives a save
         if (s.matches('refreshing')) expect(selectForm(s).password).toBe('');
         // nothing breaking a length rule is ever sent
@@ -107,10 +112,12 @@ describe('profileEdit model', () => {
       }
       expect(sent).toEqual([{ to: session, event: { type: 'session.userUpdated', user: renamed } }]);
     });
-    it('an empty username is not sent', () => {
+    it('an empty username is not sent: the field says it is required', () => {
       const s = journey([loaded, change('username', '  '), submit]);
       expect(s.value).toBe('editing');
-      expect(selectCanSubmit(s)).toBe(false);
+      expect(selectFieldErrors(s)).toEqual({ username: { key: 'rules.username.required' } });
+      // typing into it takes the message away
+      expect(selectFieldErrors(journey([loaded, change('username', '  '), submit, change('username', 'bob')]))).toEqual({});
     });
     it('a refused save keeps what was typed', () => {
       const s = journey([loaded, change('username', 'taken-name'), submit, refused]);
@@ -122,8 +129,9 @@ describe('profileEdit model', () => {
         const s = journey([loaded, change(field, value), submit]);
         expect(s.value, `${field}=${value}`).toBe('editing');
         expect(selectForm(s)[field]).toBe(value);
-        // the button still answers (with the message)
+        // the button still answers (with the message at the field)
         expect(selectCanSubmit(s)).toBe(true);
+        expect(Object.keys(selectFieldErrors(s))).toEqual([field]);
       }
       // at the limits it is sent
       expect(journey([loaded, change('username', 'u'.repeat(12)), change('password', 'p'.repeat(8)), submit]).value).toBe('saving');
@@ -183,15 +191,25 @@ describe('profileEdit model', () => {
       expect(emitted).toHaveLength(1);
       expect(emitted[0]).toMatchObject({ type: 'notify', level: 'error' });
     });
-    it('a broken length rule says which field and which rule, and sends nothing', async () => {
+    it('a broken length rule says which field and which rule at the field (no toast), and sends nothing', async () => {
       const say = async (field: 'username' | 'display_name' | 'password', value: string) => {
         const { emitted, save } = await replay([loaded, change(field, value), submit]);
         expect(save.calls).toEqual([]);
-        return emitted.map((e) => (e.type === 'notify' ? [e.level, renderMessage('zh', e.message), renderMessage('en', e.message)] : e.type));
+        expect(emitted).toEqual([]);
+        const m = selectFieldErrors(journey([loaded, change(field, value), submit]))[field]!;
+        return [renderMessage('zh', m), renderMessage('en', m)];
       };
-      expect(await say('username', 'u'.repeat(13))).toEqual([['error', '用户名长度不能超过 12 个字符', 'username must be at most 12 characters']]);
-      expect(await say('display_name', '名'.repeat(21))).toEqual([['error', '显示名称长度不能超过 20 个字符', 'display name must be at most 20 characters']]);
-      expect(await say('password', 'short')).toEqual([['error', '密码长度必须在 8 到 20 个字符之间', 'password must be 8 to 20 characters']]);
+      expect(await say('username', 'u'.repeat(13))).toEqual(['用户名长度不能超过 12 个字符', 'username must be at most 12 characters']);
+      expect(await say('display_name', '名'.repeat(21))).toEqual(['显示名称长度不能超过 20 个字符', 'display name must be at most 20 characters']);
+      expect(await say('password', 'short')).toEqual(['密码长度必须在 8 到 20 个字符之间', 'password must be 8 to 20 characters']);
+    });
+    it('shows the bindings read-only, and Cancel leads to the personal settings from any state', async () => {
+      expect(selectBindings(journey([loaded]))).toEqual({ github_id: 'alice-gh', wechat_id: '', email: 'alice@example.com' });
+      for (const events of [[], [loaded], [loadFailed], [loaded, submit]]) {
+        const { emitted, save } = await replay([...events, { type: 'profile.cancel' }]);
+        expect(emitted.filter((e) => e.type === 'navigate')).toEqual([{ type: 'navigate', to: '/setting', replace: false }]);
+        if (events.length < 2) expect(save.calls).toEqual([]);
+      }
     });
     it('every key it emits is in the catalogue', async () => {
       const { emitted } = await replay([loaded, submit, saved, doneActor('loadSelf', alice), change('password', 'short'), submit]);

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, createMachine, fromCallback, type Actor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
-import { checkTurnstile, validateRegistration } from '../../src/domain/validation';
+import { checkTurnstile } from '../../src/domain/validation';
 import { renderMessage, isMessageKey } from '../../src/i18n';
 import {
   afterRegistration,
   registerMachine,
   selectAffCode,
   selectCanSendCode,
+  selectFieldErrors,
   selectCodeSecondsLeft,
   selectIsRegistered,
   selectIsSendingCode,
@@ -85,6 +86,8 @@ const noToken = submit({}, '');
 const shortPassword = submit({ password: 'short', password2: 'short' });
 const mismatch = submit({ password2: 'secret124' });
 const noUsername = submit({ username: '' });
+const empty = submit({ username: '', password: '', password2: '', email: '', verification_code: '' });
+const editUsername = { type: 'field.edit', field: 'username' } as const;
 const longUsername = submit({ username: 'u'.repeat(13) });
 const longPassword = submit({ password: 'p'.repeat(21), password2: 'p'.repeat(21) });
 const sendCode = (email: string, turnstileToken = 'tok'): SendCode => ({ type: 'code.send', email, turnstileToken });
@@ -101,7 +104,8 @@ const ticked = sender.lastSecond;
 const cooled = sender.ready;
 const fixtures: EventFixtures<typeof registerMachine> = {
   'session.changed': [statusOf(full), statusOf(plain)],
-  'register.submit': [valid, noToken, shortPassword, mismatch, noUsername, longUsername, longPassword],
+  'register.submit': [valid, noToken, shortPassword, mismatch, noUsername, longUsername, longPassword, empty],
+  'field.edit': [editUsername],
   'code.send': [codeOk, codeNoEmail, codeNoToken],
   'send.succeeded': [codeSent],
   'send.failed': [codeFailed],
@@ -139,6 +143,9 @@ describe('register model', () => {
     expect(unreachedStates(registerMachine, paths)).toEqual([]);
     for (const p of paths) for (const s of snapshotsOf(p)) expect(selectCanSendCode(s)).toBe(true);
   });
+  it('invariant: a request in flight never carries field errors', () => {
+    for (const p of realShortest(full)) for (const s of snapshotsOf(p)) if (s.matches('submitting')) expect(selectFieldErrors(s)).toEqual({});
+  });
   it('with e-mail verification the code is sent and cooled down', () => {
     const paths = realShortest(full);
     expect(paths.some((p) => selectIsSendingCode(p.state))).toBe(true);
@@ -154,6 +161,8 @@ describe('register model', () => {
     const few: EventFixtures<typeof registerMachine> = {
       'session.changed': [statusOf(input)],
       'register.submit': [valid, noToken],
+      // typing changes only the field messages (pinned below)
+      'field.edit': [],
       'code.send': [codeOk, codeNoEmail],
       // the sender's facts change nothing but what is said (pinned below)
       'send.succeeded': [],
@@ -321,22 +330,31 @@ describe('register model', () => {
         aff_code: 'Ab3x',
       });
     });
-    it('the spec §5 messages, verbatim; empty username or password is silent', async () => {
+    it('field rules are said at their fields (no toast); the bot-check wait is a toast', async () => {
       const say = async (e: Submit, input = full) => (await replay(input, [e])).emitted.map(rendered);
-      expect(await say(shortPassword)).toEqual(['密码长度不得小于 8 位！']);
-      expect(await say(mismatch)).toEqual(['两次输入的密码不一致']);
+      const errorsAfter = (events: readonly AnyEventObject[], input: Case = full) =>
+        Object.fromEntries(Object.entries(selectFieldErrors(journey(events, input))).map(([f, m]) => [f, rendered({ type: 'notify', level: 'info', message: m })]));
       expect(await say(noToken)).toEqual(['请稍后几秒重试，Turnstile 正在检查用户环境！']);
-      expect(await say(noUsername)).toEqual([]);
-      // the lengths the server enforces, naming the field (before the bot check)
-      expect(await say(longUsername)).toEqual(['用户名长度不能超过 12 个字符']);
-      expect(await say(longPassword)).toEqual(['密码长度必须在 8 到 20 个字符之间']);
-      expect(await say(submit({ email: `${'e'.repeat(50)}@x.com` }))).toEqual(['邮箱地址长度不能超过 50 个字符']);
+      for (const e of [shortPassword, mismatch, noUsername, longUsername, longPassword, empty]) expect(await say(e)).toEqual([]);
+      expect(errorsAfter([empty])).toEqual({
+        username: '用户名不能为空',
+        password: '密码不能为空',
+        email: '邮箱地址不能为空',
+        verification_code: '验证码不能为空',
+      });
+      expect(errorsAfter([empty], plain)).toEqual({ username: '用户名不能为空', password: '密码不能为空' });
+      expect(errorsAfter([shortPassword])).toEqual({ password: '密码长度必须在 8 到 20 个字符之间' });
+      expect(errorsAfter([mismatch])).toEqual({ password2: '两次输入的密码不一致' });
+      expect(errorsAfter([longUsername])).toEqual({ username: '用户名长度不能超过 12 个字符' });
+      expect(errorsAfter([longPassword])).toEqual({ password: '密码长度必须在 8 到 20 个字符之间' });
+      expect(errorsAfter([submit({ email: `${'e'.repeat(50)}@x.com` })])).toEqual({ email: '邮箱地址长度不能超过 50 个字符' });
       // without e-mail verification the e-mail field is not sent, so not checked
-      expect(await say(submit({ email: `${'e'.repeat(50)}@x.com` }, ''), plain)).toEqual([]);
-      expect(await say(submit({ password: '', password2: '' }))).toEqual([]);
-      // the messages are exactly what the domain rules say
-      const v = validateRegistration({ username: 'alice', password: 'short', password2: 'short' });
-      expect(v.ok).toBe(false);
+      expect(errorsAfter([submit({ email: `${'e'.repeat(50)}@x.com`, verification_code: '' })], plain)).toEqual({});
+      // typing into a field takes its message away; the others stay
+      expect(Object.keys(selectFieldErrors(journey([empty, editUsername])))).toEqual(['password', 'email', 'verification_code']);
+      // a passing submit clears them all
+      expect(selectFieldErrors(journey([empty, valid]))).toEqual({});
+      expect(journey([empty, valid]).matches('submitting')).toBe(true);
       const t = checkTurnstile({ enabled: true, token: '', english: false });
       expect(t.ok).toBe(false);
     });

@@ -3,7 +3,7 @@ import { transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { Token } from '../../src/domain/token';
 import { checkTokenForm, emptyTokenForm, tokenFormOf, tokenPayloadOf, type TokenTextField } from '../../src/domain/tokenForm';
-import { isMessageKey } from '../../src/i18n';
+import { isMessageKey, renderMessage } from '../../src/i18n';
 import {
   selectAvailableModels,
   selectCanSubmit,
@@ -191,6 +191,15 @@ describe('tokenForm model', () => {
       const s = journey(null, [modelsLoaded, change('name', 'ci'), change('remainQuota', '-5'), submit]);
       expect(selectProblem(s)).toEqual({ field: 'remainQuota', message: { key: 'number.range', params: { min: 0, max: 1_000_000_000_000_000, field: 'number.field.remainQuota' } } });
       expect(s.matches('saving')).toBe(false);
+    });
+    it('edit: a token that went negative through use is not saved with that quota; unlimited lets it through', () => {
+      const negative = doneActor('loadToken', { ...stored, remain_quota: -1, unlimited_quota: false });
+      const s = journey(9, [modelsLoaded, negative, submit]);
+      expect(s.matches('editing')).toBe(true);
+      expect(selectProblem(s)).toEqual({ field: 'remainQuota', message: { key: 'number.range', params: { min: 0, max: 1_000_000_000_000_000, field: 'number.field.remainQuota' } } });
+      expect(renderMessage('zh', selectProblem(s)!.message)).toBe('额度 必须在 0 到 1000000000000000 之间');
+      expect(renderMessage('en', selectProblem(s)!.message)).toBe('Quota must be between 0 and 1000000000000000');
+      expect(journey(9, [modelsLoaded, negative, { type: 'unlimited.toggle' }, submit]).matches('saving')).toBe(true);
     });
     it('unlimited frees a bad quota', () => {
       const s = journey(null, [modelsLoaded, change('name', 'ci'), change('remainQuota', '12x'), submit]);

@@ -17,7 +17,8 @@ import {
   updatePayloadOf,
   userFormMachine,
   userFormOf,
-  userFormProblem,
+  userFormErrors,
+  selectFieldErrors,
   type SaveUserInput,
   type UserFormField,
 } from '../../src/machines/userForm';
@@ -124,7 +125,7 @@ describe('userForm model', () => {
         // a save never starts with an unparsable or out-of-range quota
         if (mode === 'edit' && s.matches('saving')) expect(quotaProblemOf(form.quota)).toBeNull();
         // nor with a field breaking its length rule
-        if (s.matches('saving')) expect(userFormProblem(form, mode === 'edit')).toBeNull();
+        if (s.matches('saving')) expect(userFormErrors(form, mode === 'edit')).toEqual({});
       }
     }
   });
@@ -236,15 +237,29 @@ describe('userForm model', () => {
         { type: 'navigate', to: '/user', replace: false },
       ]);
     });
-    it('a broken length rule names the field and the rule, and sends nothing', async () => {
+    it('a broken length rule is said at its field, naming it and the rule: no toast, nothing sent', async () => {
       const said = async (id: number | null, events: readonly AnyEventObject[]) => {
         const { emitted, saveUser } = await replay(id, events);
         expect(saveUser.calls).toEqual([]);
-        return emitted.map((e) => (e.type === 'notify' ? [e.level, renderMessage('zh', e.message)] : e.type));
+        expect(emitted).toEqual([]);
+        const s = journey(id, events);
+        return Object.fromEntries(Object.entries(selectFieldErrors(s)).map(([f, m]) => [f, renderMessage('zh', m)]));
       };
-      expect(await said(null, [change('username', 'u'.repeat(13)), change('password', 'bob-pass-1'), submit])).toEqual([['error', '用户名长度不能超过 12 个字符']]);
-      expect(await said(null, [change('username', 'bob'), change('password', 'short'), submit])).toEqual([['error', '密码长度必须在 8 到 20 个字符之间']]);
-      expect(await said(7, [loaded, groupsLoaded, change('group', 'g'.repeat(33)), submit])).toEqual([['error', '分组名称长度不能超过 32 个字符']]);
+      expect(await said(null, [change('username', 'u'.repeat(13)), change('password', 'bob-pass-1'), submit])).toEqual({ username: '用户名长度不能超过 12 个字符' });
+      expect(await said(null, [change('username', 'bob'), change('password', 'short'), submit])).toEqual({ password: '密码长度必须在 8 到 20 个字符之间' });
+      expect(
+        await said(null, [change('username', 'u'.repeat(13)), change('display_name', 'd'.repeat(21)), change('password', 'p'.repeat(21)), submit]),
+      ).toEqual({
+        username: '用户名长度不能超过 12 个字符',
+        display_name: '显示名称长度不能超过 20 个字符',
+        password: '密码长度必须在 8 到 20 个字符之间',
+      });
+      expect(await said(7, [loaded, groupsLoaded, change('group', 'g'.repeat(33)), submit])).toEqual({ group: '分组名称长度不能超过 32 个字符' });
+      // edit: the password is optional, but a typed one must be 8–20
+      expect(await said(7, [loaded, groupsLoaded, change('password', 'short'), submit])).toEqual({ password: '密码长度必须在 8 到 20 个字符之间' });
+      // typing into one field takes only its message away
+      const s = journey(null, [change('username', 'u'.repeat(13)), change('display_name', 'd'.repeat(21)), change('password', 'bob-pass-1'), submit, change('username', 'bob')]);
+      expect(Object.keys(selectFieldErrors(s))).toEqual(['display_name']);
     });
     it('create: an empty password sends nothing and says nothing', async () => {
       const { emitted, saveUser } = await replay(null, [change('username', 'bob'), submit]);
@@ -269,7 +284,9 @@ describe('userForm model', () => {
     it('edit: an invalid quota is said, not sent', async () => {
       const { emitted, saveUser } = await replay(7, [loaded, groupsLoaded, change('quota', 'lots'), submit]);
       expect(saveUser.calls).toEqual([]);
-      expect(emitted).toEqual([{ type: 'notify', level: 'error', message: { key: 'users.form.quotaInvalid' } }]);
+      // said at the field only (no duplicate toast)
+      expect(emitted).toEqual([]);
+      expect(selectQuotaProblem(journey(7, [loaded, groupsLoaded, change('quota', 'lots'), submit]))).toEqual({ key: 'users.form.quotaInvalid' });
     });
     it("cancel: edit goes to /setting (spec §2), create to /user; a refusal shows the server's message", async () => {
       expect((await replay(7, [loaded, groupsLoaded, { type: 'form.cancel' }])).emitted).toEqual([{ type: 'navigate', to: '/setting', replace: false }]);

@@ -198,6 +198,20 @@ for (const target of dbTargets) {
       expect(reply.body, reply.text).toMatchObject({ success: true, data: { name: '', remain_quota: 0, expired_time: -1, user_id: alice.id } });
     });
 
+    it('a negative remain_quota (not unlimited) is refused on create and update with a message naming the field; nothing changes', async () => {
+      const range = failure('remain_quota 必须在 0 到 1000000000000000 之间');
+      await refused({ method: 'POST', path: '/api/token/', body: { name: 'neg', remain_quota: -1 } }, range);
+      await refused({ method: 'POST', path: '/api/token/', body: { name: 'neg', remain_quota: -500000, unlimited_quota: false } }, range);
+      await refused({ method: 'PUT', path: '/api/token/', body: { id: aliceToken, name: 'mine', remain_quota: -1 } }, range);
+      await refused(
+        { method: 'PUT', path: '/api/token/', body: { id: aliceToken, name: 'mine', remain_quota: -3 }, headers: { 'Accept-Language': 'en' } },
+        failure('remain_quota must be between 0 and 1000000000000000'),
+      );
+      // an unlimited token keeps one-api's -1 there
+      const free = await send(suite.client(), alice, { method: 'POST', path: '/api/token/', body: { name: 'free', remain_quota: -1, unlimited_quota: true } });
+      expect(free.body, free.text).toMatchObject({ success: true, data: { remain_quota: -1, unlimited_quota: true } });
+    });
+
     it('a status-only update with a body of wrong-typed ignored fields still fails, and the state is unchanged', async () => {
       const before = await stableDump(db());
       const reply = await send(suite.client(), alice, {

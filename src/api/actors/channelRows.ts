@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as TE from 'fp-ts/TaskEither';
 import type { TaskEither } from 'fp-ts/TaskEither';
-import { failure, type ApiError } from '../../domain/apiError';
+import { refusedError, type ApiError } from '../../domain/apiError';
 import {
   balanceFailureMessage,
   channelModelNames,
@@ -14,7 +14,7 @@ import {
   type ChannelPayload,
   type ChannelRow,
 } from '../../domain/channel';
-import { msg } from '../../domain/message';
+import { msg, type Message } from '../../domain/message';
 import type { RowActionInput, RowActionOutcome } from '../../domain/rowAction';
 import type { ChannelApi } from '../channelApi';
 
@@ -30,7 +30,7 @@ const withoutKey = (channel: Channel): Partial<ChannelRow> => {
   return rest;
 };
 
-const refused = (call: string, message: string): TaskEither<ApiError, never> => TE.left(failure(call, message));
+const refused = (call: string, message: Message): TaskEither<ApiError, never> => TE.left(refusedError(call, message));
 
 /**
  * The body of a full `PUT /api/channel/` that changes only `models` or `group`: every other field
@@ -62,7 +62,7 @@ export function fullUpdateOf(channel: Channel, change: { readonly models?: strin
 const rewrite = (
   api: ChannelApi,
   id: number,
-  change: (channel: Channel) => { readonly models?: string; readonly group?: string } | { readonly refusal: string },
+  change: (channel: Channel) => { readonly models?: string; readonly group?: string } | { readonly refusal: Message },
 ): TaskEither<ApiError, Outcome> =>
   TE.chain((channel: Channel) => {
     const changed = change(channel);
@@ -134,7 +134,7 @@ const balanceRow = (api: ChannelApi, row: ChannelRow): TaskEither<ApiError, Outc
 export const channelRowAction =
   (api: ChannelApi) =>
   ({ action, row, value }: RowActionInput<ChannelRow>): TaskEither<ApiError, Outcome> => {
-    if (!isChannelAction(action)) return refused('runRowAction', `unknown action ${action}`);
+    if (!isChannelAction(action)) return refused('runRowAction', msg('error.refused.unknownAction', { action }));
     switch (action) {
       case 'test':
         return testRow(api, row, value);
@@ -149,7 +149,7 @@ export const channelRowAction =
       case 'priority':
       case 'weight': {
         const n = parseInlineNumber(value, action);
-        if (n === null) return refused('PUT /api/channel/', `${action}: ${value}`);
+        if (n === null) return refused('PUT /api/channel/', msg('error.refused.badValue', { action, value }));
         return TE.map(patched(true))(api.patch(action === 'priority' ? { id: row.id, priority: n } : { id: row.id, weight: n }));
       }
       case 'balance':
@@ -163,7 +163,7 @@ export const channelRowAction =
         return rewrite(api, row.id, (channel) => {
           const models = channelModelNames(channel.models).filter((m) => m !== value);
           // an empty models field is not written (contract §2.9.6): the last model cannot be removed
-          return models.length === 0 ? { refusal: `the last model (${value}) of a channel cannot be removed` } : { models: models.join(',') };
+          return models.length === 0 ? { refusal: msg('error.refused.lastModel', { model: value }) } : { models: models.join(',') };
         });
       case 'setGroup':
         return rewrite(api, row.id, () => ({ group: value }));

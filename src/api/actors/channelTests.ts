@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import { fromPromise, type PromiseActorLogic } from 'xstate';
-import type { ApiError } from '../../domain/apiError';
+import { errorText, type ApiError } from '../../domain/apiError';
 import type { Channel, ChannelTestResult } from '../../domain/channel';
 import { pageSize } from '../../domain/constants';
 import { whenAborted } from './fromApi';
@@ -37,7 +37,7 @@ export interface SingleTestOutcome {
   readonly test_time: number;
 }
 
-const textOf = (e: ApiError): string => (e._tag === 'Decode' ? `${e.call}: ${e.report}` : e.message);
+const textOf = (e: ApiError): string => errorText(e);
 
 /**
  * `testChannel` actor logic: GET /api/channel/test/:id?model=. A refused test (`success: false`)

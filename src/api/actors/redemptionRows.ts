@@ -1,7 +1,7 @@
 import * as TE from 'fp-ts/TaskEither';
 import { pipe } from 'fp-ts/function';
 import { fromPromise, type PromiseActorLogic } from 'xstate';
-import { failure, type ApiError } from '../../domain/apiError';
+import { refusedError, type ApiError } from '../../domain/apiError';
 import { canToggleRedemption, nextRedemptionStatus, redemptionStatusDisabled, redemptionStatusUnused } from '../../domain/constants';
 import { msg, type Message } from '../../domain/message';
 import type { Redemption, RedemptionPayload } from '../../domain/redemption';
@@ -20,7 +20,7 @@ type Outcome = RowActionOutcome<Redemption>;
 
 /** A used code keeps its status: the server would let it be re-enabled (contract §6 #36). */
 const usedCodeRefused = (): TE.TaskEither<ApiError, Outcome> =>
-  TE.left(failure('redemption.setStatus', '该兑换码已被使用，不能启用或禁用'));
+  TE.left(refusedError('redemption.setStatus', msg('error.refused.redemptionUsed')));
 
 const setStatus = (api: RedemptionApi, row: Redemption, status: number): TE.TaskEither<ApiError, Outcome> => {
   if (!canToggleRedemption(row.status)) return usedCodeRefused();
@@ -47,7 +47,7 @@ export const redemptionRowAction =
           TE.map((): Outcome => ({ removed: true, message: msg('common.success') })),
         );
       default:
-        return TE.left(failure('redemption.action', `unknown action ${action}`));
+        return TE.left(refusedError('redemption.action', msg('error.refused.unknownAction', { action })));
     }
   };
 

@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/TaskEither';
 import { pipe } from 'fp-ts/function';
-import { failure, type ApiError } from '../../domain/apiError';
+import { refusedError, type ApiError } from '../../domain/apiError';
 import { nextTokenStatus, tokenStatusDisabled, tokenStatusEnabled } from '../../domain/constants';
 import { msg } from '../../domain/message';
 import { secondsText } from '../../domain/format';
@@ -84,6 +84,6 @@ export const tokenRowAction =
           TE.map((): Outcome => ({ removed: true, message: msg('common.success') })),
         );
       default:
-        return TE.left(failure('token.action', `unknown action ${action}`));
+        return TE.left(refusedError('token.action', msg('error.refused.unknownAction', { action })));
     }
   };

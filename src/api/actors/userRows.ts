@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/TaskEither';
 import { pipe } from 'fp-ts/function';
-import { failure, type ApiError } from '../../domain/apiError';
+import { refusedError, type ApiError } from '../../domain/apiError';
 import { msg } from '../../domain/message';
 import type { RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
 import { UserManageAction, type User, type UserCreatePayload, type UserUpdatePayload } from '../../domain/user';
@@ -23,7 +23,7 @@ const statusDeleted = 3;
 export const userRowAction =
   (api: UserApi) =>
   ({ action, row }: RowActionInput<User>): TE.TaskEither<ApiError, Outcome> => {
-    if (!UserManageAction.is(action)) return TE.left(failure('user.manage', `unknown action ${action}`));
+    if (!UserManageAction.is(action)) return TE.left(refusedError('user.manage', msg('error.refused.unknownAction', { action })));
     return pipe(
       api.manageUser(row.username, action),
       TE.map(

@@ -59,4 +59,9 @@ export const account: Record<keyof typeof zh, string> = {
   'account.profile.loading': 'Loading user info…',
   'account.profile.loadFailed': 'Could not load the user info.',
   'account.profile.retry': 'Retry',
+  'account.profile.cancel': 'Cancel',
+  'account.profile.githubId': 'Bound GitHub account',
+  'account.profile.wechatId': 'Bound WeChat account',
+  'account.profile.email': 'Bound e-mail address',
+  'account.profile.bindingHint': 'Read-only: bind it with the buttons in your personal settings',
 };

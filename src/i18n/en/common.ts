@@ -7,5 +7,11 @@ export const common: Record<keyof typeof zh, string> = {
   'error.demoOnly': 'This site is for demonstration only, no server side!',
   'error.prefixed': 'Error: {message}',
   'error.decode': 'The server sent data in an unexpected shape ({call}): {report}',
+  'error.refused.redemptionUsed': 'This code has been used; it cannot be enabled or disabled',
+  'error.refused.lastModel': 'The last model ({model}) of a channel cannot be removed',
+  'error.refused.unknownAction': 'Unknown action: {action} (nothing was sent)',
+  'error.refused.badValue': '{action}: invalid value "{value}" (nothing was sent)',
+  'error.refused.clipboard': 'Cannot copy to the clipboard; please copy by hand',
+  'error.refused.download': 'Cannot download a file here',
   'common.success': 'Operation completed successfully!',
 };

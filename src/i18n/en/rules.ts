@@ -8,6 +8,8 @@ export const rules: Record<keyof typeof zh, string> = {
   'rules.password.required': 'password is required',
   'rules.password.length': 'password must be {min} to {max} characters',
   'rules.displayName.tooLong': 'display name must be at most {max} characters',
+  'rules.email.required': 'e-mail is required',
+  'rules.verificationCode.required': 'verification code is required',
   'rules.email.tooLong': 'e-mail must be at most {max} characters',
   'rules.group.tooLong': 'group must be at most {max} characters',
   'rules.role.invalid': 'role must be common user, admin or root',

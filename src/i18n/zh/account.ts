@@ -58,4 +58,9 @@ export const account = {
   'account.profile.loading': '正在加载用户信息……',
   'account.profile.loadFailed': '无法加载用户信息。',
   'account.profile.retry': '重试',
+  'account.profile.cancel': '取消',
+  'account.profile.githubId': '已绑定的 GitHub 账户',
+  'account.profile.wechatId': '已绑定的微信账户',
+  'account.profile.email': '已绑定的邮箱账户',
+  'account.profile.bindingHint': '此项只读，请在个人设置页面通过相关绑定按钮进行绑定',
 } as const;

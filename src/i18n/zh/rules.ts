@@ -9,6 +9,8 @@ export const rules = {
   'rules.password.required': '密码不能为空',
   'rules.password.length': '密码长度必须在 {min} 到 {max} 个字符之间',
   'rules.displayName.tooLong': '显示名称长度不能超过 {max} 个字符',
+  'rules.email.required': '邮箱地址不能为空',
+  'rules.verificationCode.required': '验证码不能为空',
   'rules.email.tooLong': '邮箱地址长度不能超过 {max} 个字符',
   'rules.group.tooLong': '分组名称长度不能超过 {max} 个字符',
   'rules.role.invalid': '角色取值无效，只能是普通用户、管理员或超级管理员',

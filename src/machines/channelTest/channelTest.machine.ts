@@ -1,5 +1,5 @@
 import { and, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { describeError, isApiError } from '../../domain/apiError';
+import { describeError, errorText as apiErrorText, isApiError } from '../../domain/apiError';
 import {
   defaultTestModelOf,
   isChannelDisabled,
@@ -120,7 +120,7 @@ const isNotFound = (error: unknown): boolean => isApiError(error) && error._tag 
 
 /** A failed call's text, kept as a failed result's message. */
 function errorText(error: unknown): string {
-  if (isApiError(error)) return error._tag === 'Decode' ? `${error.call}: ${error.report}` : error.message;
+  if (isApiError(error)) return apiErrorText(error);
   if (error instanceof Error) return error.message;
   return typeof error === 'string' ? error : 'unknown error';
 }

@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { isApiError, type ApiError } from '../../domain/apiError';
+import { errorText, isApiError, type ApiError } from '../../domain/apiError';
 import { defaultLogCleanTarget, parseDateTime, toDateTimeLocal } from '../../domain/format';
 import { msg, notify, type NotifyEvent } from '../../domain/message';
 
@@ -45,6 +45,8 @@ export function failureText(error: unknown): string {
       return `${e.status} ${e.message}`.trim();
     case 'Decode':
       return e.report;
+    case 'Refused':
+      return errorText(e);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
-import type { profileEditMachine, ProfileForm } from './profileEdit.machine';
+import type { ProfileBindings, ProfileErrors, profileEditMachine, ProfileForm } from './profileEdit.machine';
 
 type Snapshot = SnapshotFrom<typeof profileEditMachine>;
 
@@ -12,5 +12,9 @@ export const selectLoadFailed = (s: Snapshot): boolean => s.matches('loadFailed'
 export const selectIsBusy = (s: Snapshot): boolean => s.hasTag('busy');
 /** Saving or reloading after the save: the button shows its spinner. */
 export const selectIsSaving = (s: Snapshot): boolean => s.matches('saving') || s.matches('refreshing');
-/** The button can send now (a username is filled in). */
+/** The button answers now (editing). */
 export const selectCanSubmit = (s: Snapshot): boolean => s.can({ type: 'profile.submit' });
+/** The account's GitHub, WeChat and e-mail bindings (read-only here). */
+export const selectBindings = (s: Snapshot): ProfileBindings => s.context.bindings;
+/** Each field's broken rule from the last submit (empty: none). */
+export const selectFieldErrors = (s: Snapshot): ProfileErrors => s.context.fieldErrors;

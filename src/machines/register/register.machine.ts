@@ -1,9 +1,9 @@
 import { assertEvent, assign, emit, enqueueActions, fromPromise, setup, type ActorRefFrom, type AnyActorRef } from 'xstate';
-import { accountFieldsProblem } from '../../domain/accountRules';
+import { hasFieldErrors, registrationFieldErrors, type FieldErrors, type RegistrationField } from '../../domain/accountRules';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { RegisterPayload } from '../../domain/user';
-import { checkTurnstile, validateEmailForCode, validateRegistration, type Verdict } from '../../domain/validation';
+import { checkTurnstile, validateEmailForCode, type Verdict } from '../../domain/validation';
 import { relayChildren } from '../pageRelay/pageRelay';
 import {
   resendCooldownSeconds,
@@ -48,6 +48,8 @@ export interface RegisterFlags {
 export type RegisterEvent =
   /** The session's facts changed (also reported once at start): the flags are read from them. */
   | SessionChanged
+  /** A field was typed into: its inline message (from the last submit) goes away. */
+  | { readonly type: 'field.edit'; readonly field: RegistrationField }
   /** The form was submitted; `turnstileToken` is '' while the bot check has no result. */
   | { readonly type: 'register.submit'; readonly values: RegistrationValues; readonly turnstileToken: string }
   /** "Send code" was pressed with the e-mail field's current value. */
@@ -62,6 +64,8 @@ export interface RegisterContext {
   readonly affCode: string;
   /** The code sender (sendCooldown child) as last seen: sending, or seconds until it sends again. */
   readonly sender: SenderStatus;
+  /** The rules the last submit broke, per field (shown at each field, the first one focused). */
+  readonly fieldErrors: FieldErrors<RegistrationField>;
 }
 
 /** `registerUser`: POST /api/user/register?turnstile=. */
@@ -89,23 +93,13 @@ export const afterRegistration = '/login';
 type Submit = Extract<RegisterEvent, { type: 'register.submit' }>;
 type SendCode = Extract<RegisterEvent, { type: 'code.send' }>;
 
-/**
- * The spec §5 order: the form rules, then the field lengths the server enforces (username ≤ 12,
- * password ≤ 20, e-mail ≤ 50; the message names the field), then the bot check.
- */
+/** The fields' rules (each required, username ≤ 12, password 8–20, the repeat equal, e-mail and code when verification is on). */
+export const registrationErrorsOf = (context: RegisterContext, event: Submit): FieldErrors<RegistrationField> =>
+  registrationFieldErrors(event.values, context.emailVerification);
+
+/** After the fields pass: the bot check. */
 export function registrationVerdict(context: RegisterContext, event: Submit): Verdict {
-  const form = validateRegistration({
-    username: event.values.username,
-    password: event.values.password,
-    password2: event.values.password2,
-  });
-  if (!form.ok) return form;
-  const lengths = accountFieldsProblem({
-    username: event.values.username,
-    password: event.values.password,
-    email: context.emailVerification ? event.values.email : undefined,
-  });
-  if (lengths !== null) return { ok: false, message: lengths };
+  if (hasFieldErrors(registrationErrorsOf(context, event))) return { ok: false, message: null };
   return checkTurnstile({ enabled: context.turnstileEnabled, token: event.turnstileToken, english: false });
 }
 
@@ -128,8 +122,10 @@ const payloadOf = (context: RegisterContext, values: RegistrationValues): Regist
 
 /**
  * The /register workflow:
- * - the form: the submit checks the spec §5 rules (silent when username or password is empty,
- *   '密码长度不得小于 8 位！', '两次输入的密码不一致', then the Turnstile wait message), calls
+ * - the form: the submit checks each field (username required and ≤ 12 characters, password
+ *   8–20, the repeat equal, e-mail and code when verification is on); broken rules are kept per
+ *   field (`fieldErrors`, shown inline, nothing sent, no toast) until that field is typed into;
+ *   then the Turnstile wait message; then it calls
  *   `registerUser`, and on success says '注册成功！' and goes to /login.
  * - the code (only used with e-mail verification): "send code" does nothing with an empty
  *   e-mail or while the sender is busy; otherwise the `sendVerificationCode` child (sendCooldown)
@@ -162,6 +158,7 @@ export const registerMachine = setup({
   },
   guards: {
     canRegister: ({ context }, params: { event: Submit }) => registrationVerdict(context, params.event).ok,
+    hasFieldErrors: ({ context }, params: { event: Submit }) => hasFieldErrors(registrationErrorsOf(context, params.event)),
     isSenderReady: ({ context }) => context.sender.phase === 'ready',
     canSendCode: ({ context }, params: { event: SendCode }) => context.sender.phase === 'ready' && codeVerdict(context, params.event).ok,
   },
@@ -181,6 +178,14 @@ export const registerMachine = setup({
       emailVerification: params.emailVerification,
       turnstileEnabled: params.turnstileEnabled,
     })),
+    setFieldErrors: assign({ fieldErrors: (_, params: { errors: FieldErrors<RegistrationField> }) => params.errors }),
+    clearFieldError: assign({
+      fieldErrors: ({ context }, params: { field: RegistrationField }) => {
+        if (context.fieldErrors[params.field] === undefined) return context.fieldErrors;
+        const { [params.field]: _gone, ...rest } = context.fieldErrors;
+        return rest;
+      },
+    }),
     takeAffCode: assign({ affCode: (_, params: { affCode: string }) => params.affCode }),
     sendCode: enqueueActions(({ enqueue }, params: { event: SendCode }) => {
       enqueue.sendTo('sendVerificationCode', {
@@ -198,6 +203,7 @@ export const registerMachine = setup({
     turnstileEnabled: false,
     affCode: input.affCode.trim(),
     sender: senderReady,
+    fieldErrors: {},
   }),
   invoke: [
     {
@@ -248,10 +254,17 @@ export const registerMachine = setup({
   states: {
     editing: {
       on: {
+        'field.edit': { actions: { type: 'clearFieldError', params: ({ event }) => ({ field: event.field }) } },
         'register.submit': [
+          // a broken field rule: nothing is sent; each field says what is wrong (no toast)
+          {
+            guard: { type: 'hasFieldErrors', params: ({ event }) => ({ event }) },
+            actions: { type: 'setFieldErrors', params: ({ context, event }) => ({ errors: registrationErrorsOf(context, event) }) },
+          },
           {
             guard: { type: 'canRegister', params: ({ event }) => ({ event }) },
             target: 'submitting',
+            actions: { type: 'setFieldErrors', params: { errors: {} } },
           },
           {
             actions: {

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import type { FieldErrors, RegistrationField } from '../../domain/accountRules';
 import type { registerMachine } from './register.machine';
 
 type Snapshot = SnapshotFrom<typeof registerMachine>;
@@ -17,3 +18,5 @@ export const selectEmailVerification = (s: Snapshot): boolean => s.context.email
 export const selectAffCode = (s: Snapshot): string => s.context.affCode;
 /** status.turnstile_check, as the session last reported it: the bot check is shown. */
 export const selectTurnstileEnabled = (s: Snapshot): boolean => s.context.turnstileEnabled;
+/** Each field's broken rule from the last submit (empty: none). */
+export const selectFieldErrors = (s: Snapshot): FieldErrors<RegistrationField> => s.context.fieldErrors;

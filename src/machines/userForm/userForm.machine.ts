@@ -1,4 +1,4 @@
-import { accountFieldsProblem } from '../../domain/accountRules';
+import { accountFieldProblem, hasFieldErrors, type FieldErrors } from '../../domain/accountRules';
 import { msg, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import { fieldProblem, numberRules } from '../../domain/numberRules';
 import type { User, UserCreatePayload, UserUpdatePayload } from '../../domain/user';
@@ -28,13 +28,20 @@ export interface UserForm {
 /** The fields a person can type into (the bindings are read-only). */
 export type UserFormField = 'username' | 'display_name' | 'password' | 'group' | 'quota';
 
+/** Each field's broken rule (a message naming the field). */
+export type UserFormErrors = FieldErrors<UserFormField>;
+
+/** The form's fields in screen order (the first with a problem takes the focus). */
+export const userFormFieldOrder = (isEdit: boolean): readonly UserFormField[] =>
+  isEdit ? ['username', 'password', 'display_name', 'group', 'quota'] : ['username', 'display_name', 'password'];
+
 export interface UserFormContext {
   readonly id: number | null;
   readonly form: UserForm;
   /** Group names from `GET /api/group/` (empty when that call failed). */
   readonly groupOptions: readonly string[];
-  /** The rule the last submit broke (shown at its field until the field changes). */
-  readonly problem: Message | null;
+  /** The rules the last submit broke, per field (each shown at its field until that field changes). */
+  readonly problem: UserFormErrors | null;
 }
 
 export type UserFormEvent =
@@ -110,17 +117,26 @@ export function updatePayloadOf(id: number, form: UserForm): UserUpdatePayload |
 }
 
 /**
- * The length rule the form breaks (username ≤ 12, display name ≤ 20, a typed password 8–20, group
- * ≤ 32 on edit) as a message naming the field; null when none. Create's empty fields are the
- * silent rule's (spec §5), so only typed values are checked.
+ * The rules the form breaks, per field (username ≤ 12, display name ≤ 20, a typed password 8–20,
+ * on edit group ≤ 32 and the quota an integer in range), each a message naming the field. Create's
+ * empty fields are the silent rule's (spec §5), so only typed values are checked.
  */
-export function userFormProblem(form: UserForm, isEdit: boolean): Message | null {
-  return accountFieldsProblem({
-    username: form.username,
-    displayName: form.display_name,
-    password: form.password === '' ? undefined : form.password,
-    group: isEdit ? form.group : undefined,
-  });
+export function userFormErrors(form: UserForm, isEdit: boolean): UserFormErrors {
+  const found: [UserFormField, Message | null][] = [
+    ['username', accountFieldProblem('username', form.username)],
+    ['display_name', accountFieldProblem('displayName', form.display_name)],
+    ['password', form.password === '' ? null : accountFieldProblem('password', form.password)],
+    ['group', isEdit ? accountFieldProblem('group', form.group) : null],
+    ['quota', isEdit ? quotaProblemOf(form.quota) : null],
+  ];
+  return Object.fromEntries(found.filter(([, m]) => m !== null));
+}
+
+/** The errors without a field's (it was typed into); null when none is left. */
+function withoutField(errors: UserFormErrors | null, field: UserFormField): UserFormErrors | null {
+  if (errors === null || errors[field] === undefined) return errors;
+  const { [field]: _gone, ...rest } = errors;
+  return hasFieldErrors(rest) ? rest : null;
 }
 
 const userFormActors = {
@@ -130,15 +146,13 @@ const userFormActors = {
 };
 
 /** The rules of a submit, in order (spec §5). */
-function checkUserForm(context: UserFormContext): SubmitVerdict<Message> {
+function checkUserForm(context: UserFormContext): SubmitVerdict<UserFormErrors> {
   const isEdit = isEditOf(context);
   // create with an empty username or password: nothing is sent and nothing is said
   if (!isEdit && !isCreateComplete(context.form)) return { ok: false, notice: null };
-  // the lengths the server enforces, named before anything is sent
-  const field = userFormProblem(context.form, isEdit);
-  if (field !== null) return { ok: false, notice: { level: 'error', message: field } };
-  const quota = isEdit ? quotaProblemOf(context.form.quota) : null;
-  if (quota !== null) return { ok: false, problem: quota, notice: { level: 'error', message: quota } };
+  // the lengths the server enforces and the quota, each said at its field (no toast), nothing sent
+  const errors = userFormErrors(context.form, isEdit);
+  if (hasFieldErrors(errors)) return { ok: false, problem: errors, notice: null };
   return { ok: true };
 }
 
@@ -147,9 +161,9 @@ function checkUserForm(context: UserFormContext): SubmitVerdict<Message> {
  * input id null) and edit another user (/user/edit/:id). Edit loads the user and the group names
  * side by side: the user's failure stops the page with a retry; the groups' only says so (the
  * current group stays choosable). Create sends nothing while username or password is empty (spec
- * §5); a field breaking its length rule is not sent and the message names it. Create then says
+ * §5); a field breaking its length rule is not sent and its message, naming it, shows at the field. Create then says
  * '用户账户创建成功！' and goes to /user. Edit checks that the quota is an integer (else the field
- * says so and nothing is sent), saves, says '用户信息更新成功！' and stays, the password box emptied.
+ * says so and nothing is sent; no toast), saves, says '用户信息更新成功！' and stays, the password box emptied.
  * A failed save keeps the form. Cancel goes to /setting from edit (spec §2), to /user from create.
  */
 export const userFormMachine = createFormMachine<UserFormContext, UserFormEvent, UserFormInput, User, typeof userFormActors, UserFormEmitted, 'userForm'>({
@@ -169,7 +183,7 @@ export const userFormMachine = createFormMachine<UserFormContext, UserFormEvent,
   loadOnCreate: false,
   setField: (context, event) => ({
     form: { ...context.form, [event.field]: event.value },
-    problem: event.field === 'quota' ? null : context.problem,
+    problem: withoutField(context.problem, event.field),
   }),
   check: checkUserForm,
   save: {

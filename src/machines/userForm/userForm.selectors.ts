@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { Message } from '../../domain/message';
-import type { UserForm, userFormMachine } from './userForm.machine';
+import type { UserForm, UserFormErrors, userFormMachine } from './userForm.machine';
 
 type Snapshot = SnapshotFrom<typeof userFormMachine>;
 
@@ -9,7 +9,10 @@ export const selectForm = (s: Snapshot): UserForm => s.context.form;
 export const selectIsEdit = (s: Snapshot): boolean => s.context.id !== null;
 export const selectGroupOptions = (s: Snapshot): readonly string[] => s.context.groupOptions;
 /** Why the quota was refused at the last submit (null: nothing to say). */
-export const selectQuotaProblem = (s: Snapshot): Message | null => s.context.problem;
+export const selectQuotaProblem = (s: Snapshot): Message | null => s.context.problem?.quota ?? null;
+const noErrors: UserFormErrors = {};
+/** Each field's broken rule from the last submit (empty: none). */
+export const selectFieldErrors = (s: Snapshot): UserFormErrors => s.context.problem ?? noErrors;
 /** The user (and groups) are being loaded: a progress line instead of the fields. */
 export const selectIsLoading = (s: Snapshot): boolean => s.hasTag('loading');
 /** The user could not be loaded: the retry button. */

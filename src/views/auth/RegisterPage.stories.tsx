@@ -90,10 +90,10 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /**
- * E-mail verification off: no e-mail or code fields. The
- * spec §5 checks: empty fields send nothing silently; a short password, a differing repeat and a
- * username over 12 characters are reported (as `notify` events with the validation keys) and
- * nothing is sent.
+ * E-mail verification off: no e-mail or code fields. Each field's rule is checked before anything
+ * is sent: an empty submit says, under each field, that username and password are required and
+ * focuses the username; a short password, a differing repeat and a username over 12 characters are
+ * said at their fields. No toast, nothing sent.
  */
 export const EmailVerificationOffInteraction: Story = {
   tags: ['interaction'],
@@ -106,34 +106,27 @@ export const EmailVerificationOffInteraction: Story = {
     const submit = c.getByRole('button', { name: '注册' });
 
     await userEvent.click(submit);
-    await expect(notify).not.toHaveBeenCalled();
+    await expect(await c.findByText('用户名不能为空')).toBeVisible();
+    await expect(c.getByText('密码不能为空')).toBeVisible();
+    await waitFor(() => expect(c.getByLabelText(/^用户名/)).toHaveFocus());
+    await expect(c.getByLabelText(/^用户名/)).toHaveAttribute('aria-invalid', 'true');
 
     await fill(canvasElement, { username: 'alice', password: 'short1', password2: 'short1' });
+    await expect(c.queryByText('用户名不能为空')).toBeNull();
     await userEvent.click(submit);
-    await expect(notify).toHaveBeenCalledWith({
-      type: 'notify',
-      level: 'info',
-      message: { key: 'validation.register.passwordTooShort' },
-    });
+    await expect(await c.findByText('密码长度必须在 8 到 20 个字符之间')).toBeVisible();
+    await waitFor(() => expect(c.getByLabelText(/^密码/)).toHaveFocus());
 
     await fill(canvasElement, { username: 'alice', password: 'secret123', password2: 'secret124' });
     await userEvent.click(submit);
-    await expect(notify).toHaveBeenLastCalledWith({
-      type: 'notify',
-      level: 'info',
-      message: { key: 'validation.register.passwordMismatch' },
-    });
+    await expect(await c.findByText('两次输入的密码不一致')).toBeVisible();
 
     // the lengths the server enforces: the message names the field and the rule
     await fill(canvasElement, { username: 'u'.repeat(13), password: 'secret123', password2: 'secret123' });
     await userEvent.click(submit);
-    await expect(notify).toHaveBeenLastCalledWith({
-      type: 'notify',
-      level: 'info',
-      message: { key: 'rules.username.tooLong', params: { max: 12 } },
-    });
+    await expect(await c.findByText('用户名长度不能超过 12 个字符')).toBeVisible();
 
-    await expect(notify).toHaveBeenCalledTimes(3);
+    await expect(notify).not.toHaveBeenCalled();
     await expect(registerUser).not.toHaveBeenCalled();
     await expect(submit).toBeEnabled();
   },
@@ -156,6 +149,14 @@ export const EmailVerificationOnInteraction: Story = {
     await expect(sendVerificationCode).not.toHaveBeenCalled();
     await expect(notify).not.toHaveBeenCalled();
     await expect(send).toBeEnabled();
+
+    // a submit without e-mail or code names both fields
+    await fill(canvasElement, { username: 'alice', password: 'secret123', password2: 'secret123' });
+    await userEvent.click(c.getByRole('button', { name: '注册' }));
+    await expect(await c.findByText('邮箱地址不能为空')).toBeVisible();
+    await expect(c.getByText('验证码不能为空')).toBeVisible();
+    await waitFor(() => expect(c.getByLabelText(/^邮箱地址/)).toHaveFocus());
+    await expect(registerUser).not.toHaveBeenCalled();
   },
 };
 

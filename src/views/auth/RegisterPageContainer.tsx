@@ -4,6 +4,7 @@ import {
   selectCanSendCode,
   selectCodeSecondsLeft,
   selectEmailVerification,
+  selectFieldErrors,
   selectIsRegistered,
   selectIsSendingCode,
   selectIsSubmitting,
@@ -38,6 +39,7 @@ export function RegisterPageContainer({ session, turnstileSiteKey, affCode }: Re
   const sendingCode = useSelector(actorRef, selectIsSendingCode);
   const canSendCode = useSelector(actorRef, selectCanSendCode);
   const codeSecondsLeft = useSelector(actorRef, selectCodeSecondsLeft);
+  const fieldErrors = useSelector(actorRef, selectFieldErrors);
   return (
     <RegisterPageView
       emailVerification={emailVerification}
@@ -46,6 +48,8 @@ export function RegisterPageContainer({ session, turnstileSiteKey, affCode }: Re
       sendingCode={sendingCode}
       canSendCode={canSendCode}
       codeSecondsLeft={codeSecondsLeft}
+      fieldErrors={fieldErrors}
+      onFieldEdit={(field) => actorRef.send({ type: 'field.edit', field })}
       turnstile={turnstileEnabled ? <Turnstile actorRef={turnstile.actorRef} siteKey={turnstileSiteKey} /> : undefined}
       onSubmit={(values) => actorRef.send({ type: 'register.submit', values, turnstileToken: turnstile.token })}
       onSendCode={(email) => actorRef.send({ type: 'code.send', email, turnstileToken: turnstile.token })}

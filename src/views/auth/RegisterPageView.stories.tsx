@@ -131,3 +131,39 @@ export const Narrow: Story = {
     await expect(root.scrollWidth).toBeLessThanOrEqual(360);
   },
 };
+
+/** An empty submit was refused: each field says what it needs (the machine's `fieldErrors`). */
+export const EmptySubmitRefused: Story = {
+  args: {
+    fieldErrors: {
+      username: { key: 'rules.username.required' },
+      password: { key: 'rules.password.required' },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('用户名不能为空')).toBeVisible();
+    await expect(c.getByText('密码不能为空')).toBeVisible();
+    await expect(c.getByLabelText(/^用户名/)).toHaveFocus();
+  },
+};
+
+/** Every field refused, with e-mail verification on, in English. */
+export const FieldErrorsEnglish: Story = {
+  args: {
+    emailVerification: true,
+    fieldErrors: {
+      username: { key: 'rules.username.tooLong', params: { max: 12 } },
+      password: { key: 'rules.password.length', params: { min: 8, max: 20 } },
+      password2: { key: 'validation.register.passwordMismatch' },
+      email: { key: 'rules.email.required' },
+      verification_code: { key: 'rules.verificationCode.required' },
+    },
+  },
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('username must be at most 12 characters')).toBeVisible();
+    await expect(c.getByText('verification code is required')).toBeVisible();
+  },
+};

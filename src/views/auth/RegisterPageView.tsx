@@ -1,8 +1,9 @@
-import type { FormEvent, MouseEvent, ReactNode } from 'react';
+import { useEffect, useRef, type FormEvent, type MouseEvent, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Button, Card, Field, Flex, Group, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { firstErrorField, registrationFieldOrder, type FieldErrors, type RegistrationField } from '../../domain/accountRules';
 import type { RegistrationValues } from '../../machines/register';
-import { useT } from '../app/i18n';
+import { useRenderMessage, useT } from '../app/i18n';
 
 export interface RegisterPageViewProps {
   /** status.email_verification: the e-mail and code fields and the send-code button. */
@@ -15,6 +16,10 @@ export interface RegisterPageViewProps {
   readonly canSendCode: boolean;
   /** Seconds until the code can be sent again (0: it can). */
   readonly codeSecondsLeft: number;
+  /** The rules the last submit broke, per field (shown under each field; the first is focused). */
+  readonly fieldErrors?: FieldErrors<RegistrationField>;
+  /** A field was typed into (its message goes away). */
+  readonly onFieldEdit?: (field: RegistrationField) => void;
   /** The bot-check widget, when the server asks for one. */
   readonly turnstile?: ReactNode;
   /** The fields as typed; the workflow checks them. */
@@ -28,6 +33,8 @@ const text = (data: FormData, name: string): string => {
   return typeof v === 'string' ? v : '';
 };
 
+const noErrors: FieldErrors<RegistrationField> = {};
+
 /** The /register form: fields are read on submit (uncontrolled). */
 export function RegisterPageView({
   emailVerification,
@@ -37,10 +44,29 @@ export function RegisterPageView({
   canSendCode,
   codeSecondsLeft,
   turnstile,
+  fieldErrors = noErrors,
+  onFieldEdit,
   onSubmit,
   onSendCode,
 }: RegisterPageViewProps) {
   const t = useT();
+  const render = useRenderMessage();
+  const formRef = useRef<HTMLFormElement>(null);
+  // a refused submit: the first field with a problem takes the focus
+  useEffect(() => {
+    const first = firstErrorField(fieldErrors, registrationFieldOrder);
+    if (first === null) return;
+    const input = formRef.current?.elements.namedItem(first);
+    if (input instanceof HTMLInputElement) input.focus();
+  }, [fieldErrors]);
+  const errorOf = (field: RegistrationField) => {
+    const m = fieldErrors[field];
+    return m === undefined ? null : <Field.ErrorText color="red.fg">{render(m)}</Field.ErrorText>;
+  };
+  const invalid = (field: RegistrationField) => fieldErrors[field] !== undefined;
+  const edited = (field: RegistrationField) => () => {
+    if (invalid(field)) onFieldEdit?.(field);
+  };
   const handleSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
@@ -67,35 +93,43 @@ export function RegisterPageView({
         </Card.Header>
         <Card.Body px={{ base: 4, sm: 6 }}>
           <Stack gap={5}>
-            <form onSubmit={handleSubmit} noValidate aria-label={t('account.register.title')}>
+            <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label={t('account.register.title')}>
               <Stack gap={4}>
-                <Field.Root required>
+                <Field.Root required invalid={invalid('username')}>
                   <Field.Label>{t('account.register.username')}</Field.Label>
-                  <Input name="username" autoComplete="username" placeholder={t('account.register.usernamePlaceholder')} />
-                  <Field.HelperText>{t('account.register.usernameHint')}</Field.HelperText>
+                  <Input
+                    name="username"
+                    autoComplete="username"
+                    placeholder={t('account.register.usernamePlaceholder')}
+                    onInput={edited('username')}
+                  />
+                  {errorOf('username') ?? <Field.HelperText>{t('account.register.usernameHint')}</Field.HelperText>}
                 </Field.Root>
-                <Field.Root required>
+                <Field.Root required invalid={invalid('password')}>
                   <Field.Label>{t('account.register.password')}</Field.Label>
                   <Input
                     name="password"
                     type="password"
                     autoComplete="new-password"
                     placeholder={t('account.register.passwordPlaceholder')}
+                    onInput={edited('password')}
                   />
-                  <Field.HelperText>{t('account.register.passwordHint')}</Field.HelperText>
+                  {errorOf('password') ?? <Field.HelperText>{t('account.register.passwordHint')}</Field.HelperText>}
                 </Field.Root>
-                <Field.Root required>
+                <Field.Root required invalid={invalid('password2')}>
                   <Field.Label>{t('account.register.password2')}</Field.Label>
                   <Input
                     name="password2"
                     type="password"
                     autoComplete="new-password"
                     placeholder={t('account.register.password2Placeholder')}
+                    onInput={edited('password2')}
                   />
+                  {errorOf('password2')}
                 </Field.Root>
                 {emailVerification && (
                   <>
-                    <Field.Root required>
+                    <Field.Root required invalid={invalid('email')}>
                       <Field.Label>{t('account.register.email')}</Field.Label>
                       <Group attached w="full">
                         <Input
@@ -105,6 +139,7 @@ export function RegisterPageView({
                           placeholder={t('account.register.emailPlaceholder')}
                           flex="1"
                           minW={0}
+                          onInput={edited('email')}
                         />
                         <Button
                           type="button"
@@ -120,14 +155,17 @@ export function RegisterPageView({
                             : t('account.register.sendCode')}
                         </Button>
                       </Group>
+                      {errorOf('email')}
                     </Field.Root>
-                    <Field.Root required>
+                    <Field.Root required invalid={invalid('verification_code')}>
                       <Field.Label>{t('account.register.code')}</Field.Label>
                       <Input
                         name="verification_code"
                         autoComplete="one-time-code"
                         placeholder={t('account.register.codePlaceholder')}
+                        onInput={edited('verification_code')}
                       />
+                      {errorOf('verification_code')}
                     </Field.Root>
                   </>
                 )}

@@ -283,7 +283,7 @@ export const BulkReportWithFailures: Story = {
         ids: [12, 11],
         done: 2,
         succeeded: [12],
-        failures: [{ id: 11, message: { text: '该兑换码已被使用，不能启用或禁用' } }],
+        failures: [{ id: 11, message: msg('error.refused.redemptionUsed') }],
       }),
       idle: false,
     }),
@@ -293,6 +293,16 @@ export const BulkReportWithFailures: Story = {
     await expect(dialog).toHaveTextContent('成功 1 项，失败 1 项');
     await expect(dialog).toHaveTextContent('#11 spring-promo: 该兑换码已被使用，不能启用或禁用');
     await expect(within(dialog).getByRole('button', { name: '重试失败项' })).toBeEnabled();
+  },
+};
+
+/** The same report in English: the console's own refusal is translated (a catalogue key, not fixed text). */
+export const BulkReportRefusedEnglish: Story = {
+  args: BulkReportWithFailures.args,
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    const dialog = await within(canvasElement.ownerDocument.body).findByRole('alertdialog');
+    await expect(dialog).toHaveTextContent('#11 spring-promo: This code has been used; it cannot be enabled or disabled');
   },
 };
 

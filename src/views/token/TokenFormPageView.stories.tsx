@@ -123,6 +123,19 @@ export const SubnetInvalid: Story = {
     await expect(c.getByLabelText('IP 限制')).toHaveAttribute('aria-invalid', 'true');
   },
 };
+/** A negative remaining quota (a limited token) is refused at its field, naming it and the range. */
+export const RemainQuotaNegative: Story = {
+  args: {
+    form: { ...editForm, remainQuota: '-1' },
+    problem: { field: 'remainQuota', message: msg('number.range', { min: 0, max: 1_000_000_000_000_000, field: 'number.field.remainQuota' }) },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('额度 必须在 0 到 1000000000000000 之间')).toBeVisible();
+    await expect(c.getByLabelText(/^额度/)).toHaveAttribute('aria-invalid', 'true');
+    await expect(c.queryByText(/\$-0\.00/)).toBeNull();
+  },
+};
 export const ExpiryInvalid: Story = {
   args: { problem: { field: 'expiry', message: msg('validation.token.expiryInvalid') } },
   play: async ({ canvasElement }) => {

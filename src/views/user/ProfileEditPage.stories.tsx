@@ -10,7 +10,7 @@ import { SessionStory, seedSession, stubSession } from '../app/stories/SessionSt
 import { ProfileEditPage } from './ProfileEditPage';
 import { enterText } from '../app/stories/enterText';
 
-const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
+const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1, github_id: 'alice-gh', email: 'alice@example.com' };
 
 const notify = fn<(e: NotifyEvent) => void>();
 /** The user record the session stores (a save hands it the reloaded account). */
@@ -18,7 +18,8 @@ const sessionSaved = fn<(user: User | null) => void>();
 const session = stubSession().provide({ actions: { saveUser: (_, { user }) => sessionSaved(user) } });
 /** The session a seeded (frozen) page names: never started, nothing is sent to it in those stories. */
 const seededSession = createActor(stubSession(), { input: { user: null, status: null, buildVersion: 'v0.1.0' }, snapshot: seedSession({ user: alice }) });
-const effects = { notify, navigate: fn<(e: NavigateEvent) => void>() };
+const navigate = fn<(e: NavigateEvent) => void>();
+const effects = { notify, navigate };
 
 type Load = ReturnType<typeof fromPromise<User>>;
 type Save = ReturnType<typeof fromPromise<void, SaveSelfInput>>;
@@ -48,6 +49,8 @@ const pendingSave = fromPromise<void, SaveSelfInput>(() => new Promise<void>(() 
 const context = (over: Partial<ProfileEditContext['form']> = {}): ProfileEditContext => ({
   session: seededSession,
   form: { username: alice.username, display_name: alice.display_name, password: '', ...over },
+  bindings: { github_id: 'alice-gh', wechat_id: '', email: 'alice@example.com' },
+  fieldErrors: {},
 });
 const seed = (value: 'loading' | 'loadFailed' | 'editing' | 'saving' | 'refreshing', over?: Partial<ProfileEditContext['form']>) => ({
   [profileEditMachine.id]: profileEditMachine.resolveState({ value, context: context(over) }),
@@ -102,16 +105,49 @@ export const SaveInteraction: Story = {
   },
 };
 
-/** Editing with an empty username: the button stays disabled. */
+/** Editing with an empty username refused: the field says it is required (a state of its own context). */
 export const EmptyUsername: Story = {
-  tags: ['!dev', '!autodocs'],
   render: (args) => (
-    <MachineRegistryProvider machines={[machineWith(pendingLoad, pendingSave)]} snapshots={seed('editing', { username: '' })}>
+    <MachineRegistryProvider
+      machines={[machineWith(pendingLoad, pendingSave)]}
+      snapshots={{
+        [profileEditMachine.id]: profileEditMachine.resolveState({
+          value: 'editing',
+          context: { ...context({ username: '' }), fieldErrors: { username: { key: 'rules.username.required' } } },
+        }),
+      }}
+    >
       <ProfileEditPage {...args} />
     </MachineRegistryProvider>
   ),
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('button', { name: '提交' })).toBeDisabled();
+    const c = within(canvasElement);
+    await expect(c.getByText('用户名不能为空')).toBeVisible();
+    await expect(c.getByLabelText(/用户名/)).toHaveAttribute('aria-invalid', 'true');
+  },
+};
+
+/** Editing: the bindings are read-only, and Cancel leads to the personal settings without saving. */
+export const CancelAndBindingsInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: (args) => (
+    <EffectsProvider value={effects}>
+      <MachineRegistryProvider machines={[machineWith(loads, saveSpy)]} snapshots={seed('editing')}>
+        <ProfileEditPage {...args} />
+      </MachineRegistryProvider>
+    </EffectsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    navigate.mockClear();
+    saveCalls.mockClear();
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('已绑定的 GitHub 账户')).toHaveValue('alice-gh');
+    await expect(c.getByLabelText('已绑定的 GitHub 账户')).toHaveAttribute('readonly');
+    await expect(c.getByLabelText('已绑定的邮箱账户')).toHaveValue('alice@example.com');
+    await expect(c.getByLabelText('已绑定的微信账户')).toHaveAttribute('readonly');
+    await userEvent.click(c.getByRole('button', { name: '取消' }));
+    await expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/setting', replace: false });
+    await expect(saveCalls).not.toHaveBeenCalled();
   },
 };
 
@@ -134,7 +170,7 @@ export const SaveRefusedInteraction: Story = {
   },
 };
 
-/** A password shorter than the rule: nothing is sent, the toast names the field and the rule. */
+/** A password shorter than the rule: nothing is sent, the field names itself and the rule (no toast), and takes the focus. */
 export const PasswordBreaksRuleInteraction: Story = {
   tags: ['interaction', '!autodocs'],
   render: (args) => (
@@ -150,9 +186,9 @@ export const PasswordBreaksRuleInteraction: Story = {
     const c = within(canvasElement);
     await enterText(c.getByLabelText('密码'), 'short');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await waitFor(() =>
-      expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'rules.password.length', params: { min: 8, max: 20 } } }),
-    );
+    await expect(await c.findByText('密码长度必须在 8 到 20 个字符之间')).toBeVisible();
+    await waitFor(() => expect(c.getByLabelText('密码')).toHaveFocus());
+    await expect(notify).not.toHaveBeenCalled();
     await expect(saveCalls).not.toHaveBeenCalled();
     await expect(c.getByLabelText('密码')).toHaveValue('short');
   },

@@ -1,7 +1,9 @@
 import { useSelector } from '@xstate/react';
 import {
   profileEditMachine,
+  selectBindings,
   selectCanSubmit,
+  selectFieldErrors,
   selectForm,
   selectIsBusy,
   selectIsLoading,
@@ -25,6 +27,8 @@ export function ProfileEditPage() {
   const busy = useSelector(actorRef, selectIsBusy);
   const saving = useSelector(actorRef, selectIsSaving);
   const canSubmit = useSelector(actorRef, selectCanSubmit);
+  const bindings = useSelector(actorRef, selectBindings);
+  const fieldErrors = useSelector(actorRef, selectFieldErrors);
   return (
     <ProfileEditPageView
       form={form}
@@ -36,6 +40,9 @@ export function ProfileEditPage() {
       onChange={(field, value) => actorRef.send({ type: 'field.change', field, value })}
       onSubmit={() => actorRef.send({ type: 'profile.submit' })}
       onRetry={() => actorRef.send({ type: 'profile.retry' })}
+      bindings={bindings}
+      fieldErrors={fieldErrors}
+      onCancel={() => actorRef.send({ type: 'profile.cancel' })}
     />
   );
 }

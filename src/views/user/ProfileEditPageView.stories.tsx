@@ -15,6 +15,8 @@ const meta = {
     onChange: fn(),
     onSubmit: fn(),
     onRetry: fn(),
+    onCancel: fn(),
+    bindings: { github_id: 'alice-gh', wechat_id: '', email: 'alice@example.com' },
   },
 } satisfies Meta<typeof ProfileEditPageView>;
 export default meta;
@@ -69,3 +71,30 @@ export const Saving: Story = { args: { busy: true, saving: true, canSubmit: fals
 export const Narrow: Story = { globals: { viewport: { value: 'mobile1' } } };
 export const Dark: Story = { parameters: { colorMode: 'dark' } };
 export const English: Story = { parameters: { lang: 'en' } };
+
+/** The read-only bindings (GitHub, WeChat, e-mail) and the Cancel button. */
+export const BindingsAndCancel: Story = {
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByLabelText('已绑定的 GitHub 账户')).toHaveAttribute('readonly');
+    await expect(c.getByLabelText('已绑定的微信账户')).toHaveAttribute('placeholder', '此项只读，请在个人设置页面通过相关绑定按钮进行绑定');
+    await expect(c.getByRole('button', { name: '取消' })).toBeEnabled();
+  },
+};
+/** A refused submit: each broken rule at its field, naming it; the first is focused. */
+export const FieldErrors: Story = {
+  args: {
+    form: { username: 'u'.repeat(13), display_name: 'd'.repeat(21), password: 'short' },
+    fieldErrors: {
+      username: { key: 'rules.username.tooLong', params: { max: 12 } },
+      password: { key: 'rules.password.length', params: { min: 8, max: 20 } },
+      display_name: { key: 'rules.displayName.tooLong', params: { max: 20 } },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('用户名长度不能超过 12 个字符')).toBeVisible();
+    await expect(c.getByText('显示名称长度不能超过 20 个字符')).toBeVisible();
+    await expect(c.getByLabelText(/用户名/)).toHaveFocus();
+  },
+};

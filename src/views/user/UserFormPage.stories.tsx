@@ -208,7 +208,7 @@ export const CreateLiveInteraction: Story = {
   },
 };
 
-/** Create with a 13-character username: nothing is sent, the toast names the field and the rule. */
+/** Create with a 13-character username: nothing is sent, the field names itself and the rule (no toast). */
 export const UsernameBreaksRuleInteraction: Story = {
   tags: ['interaction', '!autodocs'],
   args: { id: null },
@@ -221,9 +221,10 @@ export const UsernameBreaksRuleInteraction: Story = {
     await enterText(c.getByLabelText(/用户名/), 'u'.repeat(13));
     await enterText(c.getByLabelText(/密码/), 'carol-pass-1');
     await userEvent.click(c.getByRole('button', { name: '提交' }));
-    await waitFor(() =>
-      expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'rules.username.tooLong', params: { max: 12 } } }),
-    );
+    // said at the field, naming it (no toast); the field takes the focus
+    await expect(await c.findByText('用户名长度不能超过 12 个字符')).toBeVisible();
+    await waitFor(() => expect(c.getByLabelText(/用户名/)).toHaveFocus());
+    await expect(notify).not.toHaveBeenCalled();
     await expect(saves).not.toHaveBeenCalled();
   },
 };

@@ -9,7 +9,7 @@ import {
   selectIsLoading,
   selectIsSaving,
   selectLoadFailed,
-  selectQuotaProblem,
+  selectFieldErrors,
   userFormMachine,
 } from '../../machines/userForm';
 import { useMachineActor } from '../app/machineRegistry';
@@ -24,7 +24,7 @@ export function UserFormPage({ id, quotaDisplay }: { readonly id: number | null;
   const form = useSelector(actorRef, selectForm);
   const isEdit = useSelector(actorRef, selectIsEdit);
   const groupOptions = useSelector(actorRef, selectGroupOptions);
-  const quotaProblem = useSelector(actorRef, selectQuotaProblem);
+  const fieldErrors = useSelector(actorRef, selectFieldErrors);
   const loading = useSelector(actorRef, selectIsLoading);
   const loadFailed = useSelector(actorRef, selectLoadFailed);
   const busy = useSelector(actorRef, selectIsBusy);
@@ -35,7 +35,7 @@ export function UserFormPage({ id, quotaDisplay }: { readonly id: number | null;
       isEdit={isEdit}
       form={form}
       groupOptions={groupOptions}
-      quotaProblem={quotaProblem}
+      fieldErrors={fieldErrors}
       quotaDisplay={quotaDisplay}
       loading={loading}
       loadFailed={loadFailed}

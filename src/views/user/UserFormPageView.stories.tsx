@@ -23,7 +23,6 @@ const meta = {
     isEdit: true,
     form: editForm,
     groupOptions: ['default', 'vip', 'svip'],
-    quotaProblem: null,
     quotaDisplay: { displayInCurrency: true, quotaPerUnit: 500000 },
     loading: false,
     loadFailed: false,
@@ -64,11 +63,38 @@ export const Create: Story = {
   },
 };
 export const QuotaInvalid: Story = {
-  args: { form: { ...editForm, quota: '12x' }, quotaProblem: msg('users.form.quotaInvalid') },
+  args: { form: { ...editForm, quota: '12x' }, fieldErrors: { quota: msg('users.form.quotaInvalid') } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('剩余额度必须是整数')).toBeVisible();
     await expect(c.getByLabelText('剩余额度')).toHaveAttribute('aria-invalid', 'true');
+  },
+};
+/** Create refused: each field too long says so at the field, naming it (no toast); the first is focused. */
+export const CreateFieldErrors: Story = {
+  args: {
+    isEdit: false,
+    form: { ...emptyUserForm, username: 'u'.repeat(13), display_name: 'd'.repeat(21), password: 'short' },
+    fieldErrors: {
+      username: msg('rules.username.tooLong', { max: 12 }),
+      display_name: msg('rules.displayName.tooLong', { max: 20 }),
+      password: msg('rules.password.length', { min: 8, max: 20 }),
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('用户名长度不能超过 12 个字符')).toBeVisible();
+    await expect(c.getByText('显示名称长度不能超过 20 个字符')).toBeVisible();
+    await expect(c.getByText('密码长度必须在 8 到 20 个字符之间')).toBeVisible();
+    await expect(c.getByLabelText(/^用户名/)).toHaveFocus();
+  },
+};
+/** Edit refused: a new password out of range, in English. */
+export const EditFieldErrorsEnglish: Story = {
+  args: { form: { ...editForm, password: 'p'.repeat(21) }, fieldErrors: { password: msg('rules.password.length', { min: 8, max: 20 }) } },
+  parameters: { lang: 'en' },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('password must be 8 to 20 characters')).toBeVisible();
   },
 };
 /** The user's group is no longer offered (or the groups failed): it is still in the dropdown. */

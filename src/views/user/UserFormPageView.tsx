@@ -1,9 +1,9 @@
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { Alert, Button, Card, Field, Flex, Heading, Input, NativeSelect, Spinner, Stack, Text } from '@chakra-ui/react';
 import { quotaEquivalent, type QuotaDisplay } from '../../domain/format';
-import type { Message } from '../../domain/message';
-import type { UserForm, UserFormField } from '../../machines/userForm';
-import { parseQuota } from '../../machines/userForm';
+import { firstErrorField } from '../../domain/accountRules';
+import type { UserForm, UserFormErrors, UserFormField } from '../../machines/userForm';
+import { parseQuota, userFormFieldOrder } from '../../machines/userForm';
 import { useRenderMessage, useT } from '../app/i18n';
 
 export interface UserFormPageViewProps {
@@ -12,8 +12,8 @@ export interface UserFormPageViewProps {
   readonly form: UserForm;
   /** Group names of the dropdown (the user's own group is added when missing). */
   readonly groupOptions: readonly string[];
-  /** Why the quota was refused at the last submit. */
-  readonly quotaProblem: Message | null;
+  /** The rules the last submit broke, per field (each said at its field; the first is focused). */
+  readonly fieldErrors?: UserFormErrors;
   readonly quotaDisplay: QuotaDisplay;
   readonly loading: boolean;
   readonly loadFailed: boolean;
@@ -27,6 +27,8 @@ export interface UserFormPageViewProps {
   readonly onCancel: () => void;
 }
 
+const noErrors: UserFormErrors = {};
+
 /**
  * The admin user form (spec §2). Create: username, display name, password. Edit: username,
  * password (empty keeps it), display name, group (new groups come from the group ratio in the
@@ -36,7 +38,7 @@ export function UserFormPageView({
   isEdit,
   form,
   groupOptions,
-  quotaProblem,
+  fieldErrors = noErrors,
   quotaDisplay,
   loading,
   loadFailed,
@@ -55,12 +57,26 @@ export function UserFormPageView({
     e.preventDefault();
     onSubmit();
   };
+  const formRef = useRef<HTMLFormElement>(null);
+  // a refused submit: the first field with a problem takes the focus
+  useEffect(() => {
+    const first = firstErrorField(fieldErrors, userFormFieldOrder(isEdit));
+    if (first === null) return;
+    const input = formRef.current?.elements.namedItem(first);
+    if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) input.focus();
+  }, [fieldErrors, isEdit]);
   const field = (name: UserFormField) => ({
     name,
     value: form[name],
     disabled: busy,
     onChange: (e: { currentTarget: HTMLInputElement }) => onChange(name, e.currentTarget.value),
   });
+  const invalid = (name: UserFormField) => fieldErrors[name] !== undefined;
+  const errorOf = (name: UserFormField) => {
+    const m = fieldErrors[name];
+    return m === undefined ? null : <Field.ErrorText color="red.fg">{render(m)}</Field.ErrorText>;
+  };
+  const quotaProblem = fieldErrors.quota ?? null;
   const groups = form.group !== '' && !groupOptions.includes(form.group) ? [form.group, ...groupOptions] : groupOptions;
   const quota = parseQuota(form.quota);
   const equivalent = quota === null ? null : quotaEquivalent(quota, quotaDisplay);
@@ -95,9 +111,9 @@ export function UserFormPageView({
               </Flex>
             </Stack>
           ) : (
-            <form onSubmit={handleSubmit} noValidate aria-label={title}>
+            <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label={title}>
               <Stack gap={4}>
-                <Field.Root required={!isEdit}>
+                <Field.Root required={!isEdit} invalid={invalid('username')}>
                   <Field.Label>
                     {t('users.form.username')}
                     {!isEdit && <Field.RequiredIndicator />}
@@ -107,19 +123,21 @@ export function UserFormPageView({
                     autoComplete="off"
                     placeholder={t(isEdit ? 'users.form.usernameEditPlaceholder' : 'users.form.usernamePlaceholder')}
                   />
+                  {errorOf('username')}
                 </Field.Root>
                 {isEdit ? (
                   <>
-                    <Field.Root>
+                    <Field.Root invalid={invalid('password')}>
                       <Field.Label>{t('users.form.password')}</Field.Label>
                       <Input {...field('password')} type="password" autoComplete="new-password" placeholder={t('users.form.passwordEditPlaceholder')} />
-                      <Field.HelperText>{t('users.form.passwordKeep')}</Field.HelperText>
+                      {errorOf('password') ?? <Field.HelperText>{t('users.form.passwordKeep')}</Field.HelperText>}
                     </Field.Root>
-                    <Field.Root>
+                    <Field.Root invalid={invalid('display_name')}>
                       <Field.Label>{t('users.form.displayName')}</Field.Label>
                       <Input {...field('display_name')} autoComplete="off" placeholder={t('users.form.displayNameEditPlaceholder')} />
+                      {errorOf('display_name')}
                     </Field.Root>
-                    <Field.Root>
+                    <Field.Root invalid={invalid('group')}>
                       <Field.Label>{t('users.form.group')}</Field.Label>
                       <NativeSelect.Root disabled={busy}>
                         <NativeSelect.Field name="group" value={form.group} onChange={(e) => onChange('group', e.currentTarget.value)}>
@@ -132,7 +150,7 @@ export function UserFormPageView({
                         </NativeSelect.Field>
                         <NativeSelect.Indicator />
                       </NativeSelect.Root>
-                      <Field.HelperText>{t('users.form.groupHint')}</Field.HelperText>
+                      {errorOf('group') ?? <Field.HelperText>{t('users.form.groupHint')}</Field.HelperText>}
                     </Field.Root>
                     <Field.Root invalid={quotaProblem !== null}>
                       <Field.Label>{t('users.form.quota')}</Field.Label>
@@ -158,17 +176,18 @@ export function UserFormPageView({
                   </>
                 ) : (
                   <>
-                    <Field.Root>
+                    <Field.Root invalid={invalid('display_name')}>
                       <Field.Label>{t('users.form.displayName')}</Field.Label>
                       <Input {...field('display_name')} autoComplete="off" placeholder={t('users.form.displayNamePlaceholder')} />
+                      {errorOf('display_name')}
                     </Field.Root>
-                    <Field.Root required>
+                    <Field.Root required invalid={invalid('password')}>
                       <Field.Label>
                         {t('users.form.password')}
                         <Field.RequiredIndicator />
                       </Field.Label>
                       <Input {...field('password')} type="password" autoComplete="new-password" placeholder={t('users.form.passwordPlaceholder')} />
-                      <Field.HelperText>{t('users.form.createHint')}</Field.HelperText>
+                      {errorOf('password') ?? <Field.HelperText>{t('users.form.createHint')}</Field.HelperText>}
                     </Field.Root>
                   </>
                 )}

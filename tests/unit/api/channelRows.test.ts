@@ -1,3 +1,5 @@
+import { describeApiError, refusedError } from '../../../src/domain/apiError';
+import { renderMessage } from '../../../src/i18n';
 import { describe, expect, it } from 'vitest';
 import * as E from 'fp-ts/Either';
 import * as TE from 'fp-ts/TaskEither';
@@ -54,7 +56,7 @@ describe('channel row actions', () => {
     const { api } = fakeApi();
     for (const action of [...Object.values(channelRowActions), ...Object.values(channelBulkActions)]) {
       const result = await run(api, action, action === 'priority' || action === 'weight' ? '1' : 'gpt-4o');
-      expect(E.isRight(result) || (E.isLeft(result) && !JSON.stringify(result.left).includes('unknown action')), action).toBe(true);
+      expect(E.isRight(result) || (E.isLeft(result) && !JSON.stringify(result.left).includes('error.refused.unknownAction')), action).toBe(true);
     }
     expect(E.isLeft(await run(api, 'nonsense'))).toBe(true);
   });
@@ -167,7 +169,14 @@ describe('channel row actions', () => {
 
   it('the last model cannot be removed', async () => {
     const { api, calls } = fakeApi({ get: () => TE.right({ ...stored, models: 'gpt-4o' }) });
-    expect(E.isLeft(await run(api, 'removeModel', 'gpt-4o'))).toBe(true);
+    const result = await run(api, 'removeModel', 'gpt-4o');
+    expect(result).toEqual(E.left(refusedError('PUT /api/channel/', { key: 'error.refused.lastModel', params: { model: 'gpt-4o' } })));
+    // said in the person's language (a catalogue key, not a fixed text)
+    if (E.isLeft(result)) {
+      const said = describeApiError(result.left).message;
+      expect(renderMessage('zh', said)).toBe('不能移除渠道的最后一个模型（gpt-4o）');
+      expect(renderMessage('en', said)).toBe('The last model (gpt-4o) of a channel cannot be removed');
+    }
     expect(calls.filter((c) => c.name === 'update')).toEqual([]);
   });
 

@@ -34,6 +34,14 @@ describe('quota', () => {
     expect(f.formatQuota(1234567, dollars)).toBe('$2.47');
     expect(f.formatQuota(0, dollars)).toBe('$0.00');
     expect(f.formatQuota(750000, dollars, 3)).toBe('$1.500');
+    // a negative quota (a token that went below zero through use): the sign before '$', never '$-0.00'
+    expect(f.formatQuota(-1, dollars)).toBe('-$0.000002');
+    expect(f.formatQuota(-500000, dollars)).toBe('-$1.00');
+    expect(f.formatQuota(-2500, dollars)).toBe('-$0.01');
+    expect(f.currencyText(-0.0000001)).toBe('-$0.0000001');
+    expect(f.renderRemainQuota(-1, false, dollars)).toEqual({ text: '-$0.000002' });
+    expect(f.quotaEquivalent(-1, dollars)).toEqual({ key: 'domain.quota.equivalent', params: { amount: '-$0.000002' } });
+    for (const q of [-1, -7, -250, -499_999]) expect(f.formatQuota(q, dollars)).not.toMatch(/\$-|^-\$0\.0+$/);
   });
   it('otherwise shows the abbreviated number', () => {
     expect(f.formatQuota(500000, raw)).toBe('500.0k');
