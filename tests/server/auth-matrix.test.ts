@@ -216,7 +216,7 @@ for (const target of dbTargets) {
       }
       await db().updateTable('users').set({ status: 2 }).where('id', '=', bannedId).execute();
       for (const kind of callerKinds) if (kind !== 'banned') shared.set(kind, await newCaller(kind));
-    });
+    }, 240_000); // one password login per route: slow when the machine is busy
 
     for (const row of routes) {
       describe(`#${row.n} ${row.method} ${row.path} [${row.guard}]`, () => {
