@@ -21,6 +21,7 @@ import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
+import { palette } from './palette';
 import { rules } from './rules';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
@@ -48,4 +49,5 @@ export const en: Record<keyof typeof zh, string> = {
   ...tokenForm,
   ...logs,
   ...numbers,
+  ...palette,
 };

@@ -20,6 +20,7 @@ import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
+import { palette } from './palette';
 import { rules } from './rules';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
@@ -47,4 +48,5 @@ export const zh = {
   ...tokenForm,
   ...logs,
   ...numbers,
+  ...palette,
 } as const;

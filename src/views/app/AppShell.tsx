@@ -11,6 +11,7 @@ import {
   selectSystemName,
 } from '../../machines/session/session.selectors';
 import { selectColorMode, selectLang } from '../../machines/preferences/preferences.selectors';
+import { CommandPaletteButton, platformShortcut } from '../palette/CommandPaletteButton';
 import { AppShellView } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { useT } from './i18n';
@@ -19,6 +20,8 @@ import { PreferencesContext, SessionContext } from './sessionContext';
 
 // The footer (and the HTML sanitiser it needs) loads after the first paint.
 const Footer = lazy(() => import('./Footer').then((m) => ({ default: m.Footer })));
+// The command palette (machine, dialog, search actors' results) loads after the first paint, signed in only.
+const CommandPalette = lazy(() => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette })));
 
 /** The shell container: the session and preferences actors drawn as header and footer. */
 export function AppShell({ children }: { readonly children: ReactNode }) {
@@ -51,6 +54,13 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
           onLangChange={(next) => preferences.send({ type: 'lang.set', lang: next })}
           onToggleColorMode={() => preferences.send({ type: 'colorMode.toggle' })}
           onLogout={() => session.send({ type: 'logout.request' })}
+          commandPalette={
+            signedIn ? (
+              <Suspense fallback={<CommandPaletteButton shortcut={platformShortcut(navigator.platform)} disabled />}>
+                <CommandPalette />
+              </Suspense>
+            ) : null
+          }
         />
       }
       footer={
