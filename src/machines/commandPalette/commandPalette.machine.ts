@@ -98,6 +98,7 @@ export const commandPaletteMachine = setup({
   },
   guards: {
     hasKeyword: ({ context }) => searchKeyword(context.query) !== '',
+    isKeyword: (_, params: { value: string }) => searchKeyword(params.value) !== '',
     hasResults: ({ context }) => resultsOf(context).length > 0,
     isNavigation: ({ context }) => activeItemOf(context)?.run.kind === 'navigate',
     isCommand: ({ context }) => activeItemOf(context)?.run.kind === 'command',
@@ -147,7 +148,11 @@ export const commandPaletteMachine = setup({
         'palette.close': { target: 'closed' },
         'palette.toggle': { target: 'closed' },
         'query.change': [
-          { guard: 'hasKeyword', target: '.debouncing', reenter: true, actions: { type: 'setQuery', params: ({ event }) => ({ value: event.value }) } },
+          {
+            guard: { type: 'isKeyword', params: ({ event }) => ({ value: event.value }) },
+            target: '.debouncing', reenter: true,
+            actions: { type: 'setQuery', params: ({ event }) => ({ value: event.value }) },
+          },
           { target: '.idle', actions: { type: 'setQuery', params: ({ event }) => ({ value: event.value }) } },
         ],
         'selection.next': { actions: { type: 'move', params: { step: 1 } } },
