@@ -1,4 +1,4 @@
-import { Button, Kbd } from '@chakra-ui/react';
+import { Button, Kbd, Text } from '@chakra-ui/react';
 import { useT } from '../app/i18n';
 import { SearchIcon } from './SearchIcon';
 
@@ -18,15 +18,16 @@ export function CommandPaletteButton({
     <Button
       variant="outline"
       size="sm"
-      aria-label={t('palette.open')}
       aria-keyshortcuts={shortcut === '⌘ K' ? 'Meta+K' : 'Control+K'}
       aria-haspopup="dialog"
-      title={`${t('palette.open')} (${shortcut})`}
       onClick={onOpen}
       disabled={disabled}
       color="fg.muted"
     >
       <SearchIcon />
+      <Text as="span" srOnly>
+        {t('palette.open')}
+      </Text>
       <Kbd size="sm" display={{ base: 'none', md: 'inline-flex' }}>
         {shortcut}
       </Kbd>

@@ -103,7 +103,7 @@ export function CommandPaletteView(props: CommandPaletteViewProps) {
               </HStack>
             </Dialog.Header>
             <Dialog.Body pt={0}>
-              <Text role="status" aria-live="polite" fontSize="sm" color={error !== null ? 'fg.error' : 'fg.muted'} minH="1.25rem">
+              <Text role="status" aria-live="polite" fontSize="sm" color={error !== null ? 'fg' : 'fg.muted'} minH="1.25rem">
                 {status}
               </Text>
               {error !== null ? (
