@@ -13,6 +13,12 @@ export const paletteGroups: readonly PaletteGroup[] = ['pages', 'actions', 'chan
 /** What leaves the palette as an emitted `command` event: the shell runs it on the app actors. */
 export type PaletteCommand = 'theme.toggle' | 'lang.toggle' | 'signOut';
 
+/** Emitted by the palette: the shell runs the command on the app-lifetime actors. */
+export interface PaletteCommandEvent {
+  readonly type: 'command';
+  readonly command: PaletteCommand;
+}
+
 export type PaletteRun =
   | { readonly kind: 'navigate'; readonly to: string }
   | { readonly kind: 'command'; readonly command: PaletteCommand }

@@ -15,7 +15,7 @@ import {
   type CommandPaletteEvent,
   type SearchEntitiesInput,
 } from '../../src/machines/commandPalette';
-import { afterDelay, describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
+import { afterDelay, describePath, doneActor, errorActor, shortestPaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { controlled } from './support/stubs';
 import { journey as walk, pathOf, replay, replayPath } from './support/replay';

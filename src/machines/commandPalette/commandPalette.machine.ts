@@ -5,7 +5,7 @@ import {
   noEntities,
   paletteResults,
   searchKeyword,
-  type PaletteCommand,
+  type PaletteCommandEvent,
   type PaletteEntities,
   type PaletteItem,
 } from '../../domain/commandPalette';
@@ -44,11 +44,7 @@ export interface SearchEntitiesInput {
   readonly isAdmin: boolean;
 }
 
-/** A command the shell runs on the app-lifetime actors (preferences, session). */
-export interface PaletteCommandEvent {
-  readonly type: 'command';
-  readonly command: PaletteCommand;
-}
+export type { PaletteCommandEvent };
 
 export type CommandPaletteEmitted = NavigateEvent | NotifyEvent | PaletteCommandEvent;
 

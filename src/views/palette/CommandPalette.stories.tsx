@@ -2,7 +2,6 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { AnyMachineSnapshot } from 'xstate';
 import { fromPromise } from 'xstate';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { failure } from '../../domain/apiError';
 import type { PaletteEntities } from '../../domain/commandPalette';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import {

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useCallback } from 'react';
 import { useSelector } from '@xstate/react';
-import { commandPaletteMachine, type PaletteCommandEvent } from '../../machines/commandPalette';
+import { commandPaletteMachine } from '../../machines/commandPalette';
 import {
   selectActiveIndex,
   selectIsOpen,
@@ -9,10 +9,9 @@ import {
   selectResults,
   selectSearchError,
 } from '../../machines/commandPalette/commandPalette.selectors';
-import { selectLang } from '../../machines/preferences/preferences.selectors';
 import { selectIsAdmin } from '../../machines/session/session.selectors';
-import { useMachineActor } from '../app/machineRegistry';
-import { PreferencesContext, SessionContext } from '../app/sessionContext';
+import { useMachineActor, useShortcut } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { CommandPaletteButton, platformShortcut } from './CommandPaletteButton';
 import { CommandPaletteView } from './CommandPaletteView';
 
@@ -21,13 +20,11 @@ const isPaletteShortcut = (e: KeyboardEvent): boolean => (e.ctrlKey || e.metaKey
 
 /**
  * The command palette container (signed-in shell only): owns the commandPalette machine, opens it
- * from the header button and from Ctrl+K / ⌘K anywhere, and runs the commands it emits on the
- * app's preferences and session actors. Navigation and notices go through the shell's effects.
+ * from the header button and from Ctrl+K / ⌘K anywhere, and leaves navigation, notices and its
+ * commands (theme, language, sign-out) to the shell's effects.
  */
 export function CommandPalette() {
   const actorRef = useMachineActor(commandPaletteMachine);
-  const session = SessionContext.useActorRef();
-  const preferences = PreferencesContext.useActorRef();
   const isAdmin = SessionContext.useSelector(selectIsAdmin);
   const open = useSelector(actorRef, selectIsOpen);
   const query = useSelector(actorRef, selectQuery);
@@ -37,24 +34,8 @@ export function CommandPalette() {
   const error = useSelector(actorRef, selectSearchError);
   const shortcut = platformShortcut(typeof navigator === 'undefined' ? '' : navigator.platform || navigator.userAgent);
 
-  // A DOM shortcut and the commands the machine emits: effects, not state.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!isPaletteShortcut(e) || e.repeat) return;
-      e.preventDefault();
-      actorRef.send({ type: 'palette.toggle', isAdmin });
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [actorRef, isAdmin]);
-  useEffect(() => {
-    const sub = actorRef.on('command', ({ command }: PaletteCommandEvent) => {
-      if (command === 'theme.toggle') preferences.send({ type: 'colorMode.toggle' });
-      else if (command === 'lang.toggle') preferences.send({ type: 'lang.set', lang: selectLang(preferences.getSnapshot()) === 'zh' ? 'en' : 'zh' });
-      else session.send({ type: 'logout.request' });
-    });
-    return () => sub.unsubscribe();
-  }, [actorRef, preferences, session]);
+  const toggle = useCallback(() => ({ type: 'palette.toggle' as const, isAdmin }), [isAdmin]);
+  useShortcut(actorRef, isPaletteShortcut, toggle);
 
   return (
     <>
