@@ -11,7 +11,6 @@ import {
   selectSystemName,
 } from '../../machines/session/session.selectors';
 import { selectColorMode, selectLang } from '../../machines/preferences/preferences.selectors';
-import { CommandPaletteButton, platformShortcut } from '../palette/CommandPaletteButton';
 import { AppShellView } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { useT } from './i18n';
@@ -56,7 +55,7 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
           onLogout={() => session.send({ type: 'logout.request' })}
           commandPalette={
             signedIn ? (
-              <Suspense fallback={<CommandPaletteButton shortcut={platformShortcut(navigator.platform)} disabled />}>
+              <Suspense fallback={null}>
                 <CommandPalette />
               </Suspense>
             ) : null
