@@ -34,6 +34,8 @@ import { downloadLogs, fetchLogPage, fetchLogStat } from './api/actors/logRows';
 import type { logExportMachine, logStatMachine, logTableMachine } from './machines/logList';
 import type { logListPageMachine } from './machines/logListPage';
 import type { Log } from './domain/log';
+import { searchPaletteEntities } from './api/actors/commandPalette';
+import type { commandPaletteMachine } from './machines/commandPalette';
 import { latestRelease } from './api/actors/updateCheck';
 import { fetchTokenPage, tokenRowAction } from './api/actors/tokenRows';
 import { loadDashboard, searchDashboardUsers } from './api/actors/dashboard';
@@ -332,6 +334,12 @@ const implementations = implementAll([
     actors: { downloadLogs: fromApi((api) => downloadLogs(api.log, (file) => downloadBlob(file.name, file.blob))) },
   }),
   implement<typeof footerMachine>('footer', { actors: { readStoredFooter: fromPromise(() => Promise.resolve(readStoredFooter())) } }),
+  implement<typeof commandPaletteMachine>('commandPalette', {
+    actors: {
+      searchEntities: fromApi((api) => searchPaletteEntities(api)),
+      testAllChannels: fromApi((api) => () => api.channel.testAll('all')),
+    },
+  }),
 ]);
 
 const storage = defaultStorage();

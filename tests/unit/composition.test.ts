@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromPromise, type AnyStateMachine } from 'xstate';
 import * as channelForm from '../../src/machines/channelForm';
+import * as commandPalette from '../../src/machines/commandPalette';
 import * as channelList from '../../src/machines/channelList';
 import * as channelTest from '../../src/machines/channelTest';
 import * as dashboard from '../../src/machines/dashboard';
@@ -33,6 +34,7 @@ import { pageMachineIds } from '../../src/views/app/pageMachines';
 
 const modules = [
   channelForm,
+  commandPalette,
   channelList,
   channelTest,
   dashboard,

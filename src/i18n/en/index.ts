@@ -21,6 +21,7 @@ import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
+import { palette } from './palette';
 import { rules } from './rules';
 import { twoFactor } from './twoFactor';
 
@@ -50,4 +51,5 @@ export const en: Record<keyof typeof zh, string> = {
   ...logs,
   ...numbers,
   ...twoFactor,
+  ...palette,
 };

@@ -20,6 +20,7 @@ import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
 import { numbers } from './numbers';
+import { palette } from './palette';
 import { rules } from './rules';
 import { twoFactor } from './twoFactor';
 
@@ -49,4 +50,5 @@ export const zh = {
   ...logs,
   ...numbers,
   ...twoFactor,
+  ...palette,
 } as const;

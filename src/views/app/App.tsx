@@ -1,6 +1,7 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router-dom';
 import { ChakraProvider } from '@chakra-ui/react';
+import type { PaletteCommandEvent } from '../../domain/commandPalette';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { preferencesMachine, PreferencesInput } from '../../machines/preferences/preferences.machine';
 import { selectLang } from '../../machines/preferences/preferences.selectors';
@@ -47,7 +48,16 @@ export function ShellEffects({ children }: { readonly children: ReactNode }) {
   );
   const session = SessionContext.useActorRef();
   const reloadStatus = useCallback(() => session.send({ type: 'status.reload' }), [session]);
-  const handlers = useMemo<EffectHandlers>(() => ({ notify, navigate, reloadStatus }), [notify, navigate, reloadStatus]);
+  const preferences = PreferencesContext.useActorRef();
+  const command = useCallback(
+    ({ command }: PaletteCommandEvent) => {
+      if (command === 'theme.toggle') preferences.send({ type: 'colorMode.toggle' });
+      else if (command === 'lang.toggle') preferences.send({ type: 'lang.set', lang: selectLang(preferences.getSnapshot()) === 'zh' ? 'en' : 'zh' });
+      else session.send({ type: 'logout.request' });
+    },
+    [preferences, session],
+  );
+  const handlers = useMemo<EffectHandlers>(() => ({ notify, navigate, reloadStatus, command }), [notify, navigate, reloadStatus, command]);
   return (
     <EffectsProvider value={handlers}>
       <SessionEffects />

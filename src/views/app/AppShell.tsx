@@ -19,6 +19,8 @@ import { PreferencesContext, SessionContext } from './sessionContext';
 
 // The footer (and the HTML sanitiser it needs) loads after the first paint.
 const Footer = lazy(() => import('./Footer').then((m) => ({ default: m.Footer })));
+// The command palette (machine, dialog, search actors' results) loads after the first paint, signed in only.
+const CommandPalette = lazy(() => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette })));
 
 /** The shell container: the session and preferences actors drawn as header and footer. */
 export function AppShell({ children }: { readonly children: ReactNode }) {
@@ -58,6 +60,13 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
           onLangChange={(next) => preferences.send({ type: 'lang.set', lang: next })}
           onToggleColorMode={() => preferences.send({ type: 'colorMode.toggle' })}
           onLogout={() => session.send({ type: 'logout.request' })}
+          commandPalette={
+            signedIn ? (
+              <Suspense fallback={null}>
+                <CommandPalette />
+              </Suspense>
+            ) : null
+          }
         />
       }
       footer={

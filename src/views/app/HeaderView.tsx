@@ -1,4 +1,4 @@
-import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Flex, HStack, IconButton, Image, Link, Stack, Text } from '@chakra-ui/react';
 import type { ColorMode, Lang } from '../../domain/preferences';
@@ -39,6 +39,8 @@ export interface HeaderViewProps {
   readonly onLangChange: (lang: Lang) => void;
   readonly onToggleColorMode: () => void;
   readonly onLogout: () => void;
+  /** The command palette's button (signed-in shell only). */
+  readonly commandPalette?: ReactNode;
 }
 
 export function NavLinks({ items, pathname, direction }: Pick<HeaderViewProps, 'items' | 'pathname'> & { readonly direction: 'row' | 'column' }) {
@@ -176,6 +178,7 @@ export function HeaderView(props: HeaderViewProps) {
         <Box flex="1" css={showOnMobile} />
 
         <HStack gap={1} flexShrink={0}>
+          {props.commandPalette}
           <Button
             variant="ghost"
             size="sm"

@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'r
 import { useActorRef } from '@xstate/react';
 import type { ActorRefFrom, AnyActorRef, AnyMachineSnapshot, AnyStateMachine, InputFrom, StateMachine } from 'xstate';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { PaletteCommandEvent } from '../../domain/commandPalette';
 import type { PageMachineId } from './pageMachines';
 
 /**
@@ -150,6 +151,8 @@ export interface EffectHandlers {
   readonly navigate: (event: NavigateEvent) => void;
   /** An emitted `status.reload` (a saved option the status reflects): the session reloads the status. */
   readonly reloadStatus?: () => void;
+  /** An emitted `command` (the command palette's theme, language, sign-out): the shell runs it on the app actors. */
+  readonly command?: (event: PaletteCommandEvent) => void;
 }
 
 const noEffects: EffectHandlers = { notify: () => undefined, navigate: () => undefined };
@@ -164,6 +167,7 @@ export function useMachineEffects(actorRef: AnyActorRef): void {
       actorRef.on('notify', (e: NotifyEvent) => handlers.notify(e)),
       actorRef.on('navigate', (e: NavigateEvent) => handlers.navigate(e)),
       actorRef.on('status.reload', () => handlers.reloadStatus?.()),
+      actorRef.on('command', (e: PaletteCommandEvent) => handlers.command?.(e)),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
   }, [actorRef, handlers]);
@@ -183,4 +187,20 @@ export function useMachineActor<M extends AnyStateMachine>(
   const actorRef = useActorRef(logic, snapshot ? { snapshot } : { input }) as ActorRefFrom<M>;
   useMachineEffects(actorRef);
   return actorRef;
+}
+
+/**
+ * Sends `toEvent(e)` to `actorRef` for every keydown anywhere on the page that `matches` (the
+ * key's default is prevented): a keyboard shortcut that belongs to a machine.
+ */
+export function useShortcut(actorRef: AnyActorRef, matches: (e: KeyboardEvent) => boolean, toEvent: () => { readonly type: string }): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!matches(e) || e.repeat) return;
+      e.preventDefault();
+      actorRef.send(toEvent());
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [actorRef, matches, toEvent]);
 }

@@ -42,6 +42,7 @@ export const pageMachineIds = [
   'logStat',
   'logExport',
   'footer',
+  'commandPalette',
 ] as const;
 
 export type PageMachineId = (typeof pageMachineIds)[number];

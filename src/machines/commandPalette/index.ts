@@ -1,0 +1,2 @@
+export * from './commandPalette.machine';
+export * from './commandPalette.selectors';
