@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fromPromise, type AnyStateMachine } from 'xstate';
 import * as channelForm from '../../src/machines/channelForm';
 import * as commandPalette from '../../src/machines/commandPalette';
+import * as twoFactorSettings from '../../src/machines/twoFactorSettings';
 import * as channelList from '../../src/machines/channelList';
 import * as channelTest from '../../src/machines/channelTest';
 import * as dashboard from '../../src/machines/dashboard';
@@ -61,6 +62,7 @@ const modules = [
   userForm,
   userList,
   wechatLogin,
+  twoFactorSettings,
 ];
 const machines = new Map<string, AnyStateMachine>(
   modules.flatMap((m) => Object.entries(m)).filter(([name]) => name.endsWith('Machine')) as [string, AnyStateMachine][],

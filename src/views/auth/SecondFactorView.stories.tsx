@@ -22,7 +22,7 @@ export const Refused: Story = { args: { error: { key: 'twoFactor.error.codeInval
 
 /** Interaction: the typed code is handed on; the mode switch and the way back are buttons. */
 export const SubmitInteraction: Story = {
-  tags: ['!dev', '!autodocs'],
+  tags: ['interaction'],
   play: async ({ canvasElement, args }) => {
     const c = within(canvasElement);
     await userEvent.type(c.getByLabelText('验证码'), '123456');

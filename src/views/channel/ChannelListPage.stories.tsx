@@ -353,6 +353,7 @@ export const BalanceFailedInteraction: Story = {
 /** The same in English. */
 export const BalanceFailedEnglishInteraction: Story = {
   ...BalanceFailedInteraction,
+  tags: ['interaction'],
   parameters: { lang: 'en' },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

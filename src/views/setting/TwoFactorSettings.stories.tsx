@@ -219,7 +219,7 @@ export const Regenerating: Story = {
 
 /** Interaction: enrol with answering stubs; an empty code is named first; the codes show once. */
 export const EnrolInteraction: Story = {
-  tags: ['!dev', '!autodocs'],
+  tags: ['interaction'],
   render: () => <Frame machine={live} />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

@@ -76,6 +76,12 @@ const rows: readonly Row[] = [
   { name: 'status.getHomePageContent', run: (a) => a.status.getHomePageContent(), method: 'GET', path: '/api/home_page_content', fixture: 'notice.json', result: expect.any(String) },
   // auth
   { name: 'auth.login', run: (a) => a.auth.login({ username: 'root', password: '123456' }), method: 'POST', path: '/api/user/login', body: { username: 'root', password: '123456' }, fixture: 'login.json', result: expect.objectContaining({ id: 1, username: 'root', role: 100 }) },
+  { name: 'auth.loginSecondFactor', run: (a) => a.auth.loginSecondFactor({ code: '123456' }), method: 'POST', path: '/api/user/login/2fa', body: { code: '123456' }, fixture: 'login.json', result: expect.objectContaining({ id: 1, username: 'root' }) },
+  { name: 'auth.twoFactorStatus', run: (a) => a.auth.twoFactorStatus(), method: 'GET', path: '/api/user/2fa/status', fixture: 'two-factor-status.json', result: { enabled: true, recovery_codes_left: 9, required: false } },
+  { name: 'auth.twoFactorSetup', run: (a) => a.auth.twoFactorSetup(), method: 'POST', path: '/api/user/2fa/setup', fixture: 'two-factor-setup.json', result: expect.objectContaining({ secret: 'JBSWY3DPEHPK3PXP' }) },
+  { name: 'auth.twoFactorEnable', run: (a) => a.auth.twoFactorEnable({ code: '123456' }), method: 'POST', path: '/api/user/2fa/enable', body: { code: '123456' }, fixture: 'recovery-codes.json', result: { recovery_codes: ['a1b2-c3d4', 'e5f6-a7b8'] } },
+  { name: 'auth.twoFactorDisable', run: (a) => a.auth.twoFactorDisable({ password: 'pw' }), method: 'POST', path: '/api/user/2fa/disable', body: { password: 'pw' }, fixture: 'ok.json', result: undefined },
+  { name: 'auth.twoFactorRecoveryCodes', run: (a) => a.auth.twoFactorRecoveryCodes({ code: '123456' }), method: 'POST', path: '/api/user/2fa/recovery-codes', body: { code: '123456' }, fixture: 'recovery-codes.json', result: { recovery_codes: ['a1b2-c3d4', 'e5f6-a7b8'] } },
   { name: 'auth.logout', run: (a) => a.auth.logout(), method: 'GET', path: '/api/user/logout', fixture: 'ok.json', result: undefined },
   { name: 'auth.register', run: (a) => a.auth.register(registration, 'ts-token'), method: 'POST', path: '/api/user/register', query: { turnstile: 'ts-token' }, body: registration, fixture: 'ok.json', result: undefined },
   { name: 'auth.sendVerificationCode', run: (a) => a.auth.sendVerificationCode('a+b@example.com', ''), method: 'GET', path: '/api/verification', query: { email: 'a+b@example.com', turnstile: '' }, fixture: 'ok.json', result: undefined },
