@@ -177,16 +177,23 @@ export function HeaderView(props: HeaderViewProps) {
         </Box>
         <Box flex="1" css={showOnMobile} />
 
-        <HStack gap={1} flexShrink={0}>
+        <HStack gap={{ base: 0.5, sm: 1 }} flexShrink={0}>
           {props.commandPalette}
           <Button
             variant="ghost"
             size="sm"
             lang={otherLang === 'zh' ? 'zh-CN' : 'en'}
             title={t('shell.lang.label')}
+            aria-label={t(otherLang === 'zh' ? 'shell.lang.zh' : 'shell.lang.en')}
             onClick={() => props.onLangChange(otherLang)}
           >
-            {t(otherLang === 'zh' ? 'shell.lang.zh' : 'shell.lang.en')}
+            {/* on phones the short form ("EN"), so the signed-in header fits 360 px with the palette button */}
+            <Text as="span" aria-hidden="true" hideFrom="sm">
+              {otherLang === 'zh' ? t('shell.lang.zh') : 'EN'}
+            </Text>
+            <Text as="span" hideBelow="sm">
+              {t(otherLang === 'zh' ? 'shell.lang.zh' : 'shell.lang.en')}
+            </Text>
           </Button>
           <IconButton
             variant="ghost"
@@ -206,7 +213,15 @@ export function HeaderView(props: HeaderViewProps) {
               </Button>
             </>
           ) : (
-            <Suspense fallback={<Button size="sm" variant="outline" disabled>{userName}</Button>}>
+            <Suspense
+              fallback={
+                <Button size="sm" variant="outline" disabled>
+                  <Text as="span" truncate maxW={{ base: '5rem', md: '10rem' }}>
+                    {userName}
+                  </Text>
+                </Button>
+              }
+            >
               <UserMenu userName={userName} signingOut={signingOut} onLogout={props.onLogout} />
             </Suspense>
           )}

@@ -17,7 +17,7 @@ export function UserMenu({
     <Menu.Root positioning={{ placement: 'bottom-end' }}>
       <Menu.Trigger asChild>
         <Button size="sm" variant="outline" aria-label={t('shell.account.menu', { name: userName })} loading={signingOut}>
-          <Text as="span" truncate maxW={{ base: '6rem', md: '10rem' }}>
+          <Text as="span" truncate maxW={{ base: '5rem', md: '10rem' }}>
             {userName}
           </Text>
           <ChevronDownIcon />
