@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { describeApiError, type ApiError } from '../../domain/apiError';
+import { describeError } from '../../domain/apiError';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import type { RecoveryCodes, TwoFactorDisableBody, TwoFactorSetup, TwoFactorStatus } from '../../domain/twoFactor';
 
@@ -85,9 +85,9 @@ export const twoFactorSettingsMachine = setup({
     takePassword: assign({ password: (_, params: { value: string }) => params.value, error: null }),
     needCode: assign({ error: () => msg('twoFactor.error.codeRequired') }),
     needProof: assign({ error: () => msg('twoFactor.error.proofRequired') }),
-    takeError: assign({ error: (_, params: { error: unknown }) => describeApiError(params.error as ApiError).message }),
+    takeError: assign({ error: (_, params: { error: unknown }) => describeError(params.error).message }),
     notifyFailure: emit((_, params: { error: unknown }) => {
-      const d = describeApiError(params.error as ApiError);
+      const d = describeError(params.error);
       return notify(d.level, d.message);
     }),
     notifyEnabled: emit(() => notify('success', msg('twoFactor.enabled.toast'))),

@@ -4,7 +4,9 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { OptionEntry } from '../../domain/option';
+import type { TwoFactorStatus } from '../../domain/twoFactor';
 import { optionSettingsMachine, type OptionSettingsContext, type SaveOptionInput } from '../../machines/optionSettings';
+import { twoFactorSettingsMachine } from '../../machines/twoFactorSettings';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyUsers } from '../app/stories/SessionStory';
 import { SessionContext } from '../app/sessionContext';
@@ -72,12 +74,24 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** The personal tab's two-factor section: off, its other calls never answer (not what these stories are about). */
+const twoFactorOff = twoFactorSettingsMachine.provide({
+  actors: {
+    loadTwoFactorStatus: fromPromise<TwoFactorStatus>(() => Promise.resolve({ enabled: false, recovery_codes_left: 0, required: false })),
+    startTwoFactorSetup: fromPromise(() => new Promise<never>(() => undefined)),
+    enableTwoFactor: fromPromise(() => new Promise<never>(() => undefined)),
+    disableTwoFactor: fromPromise(() => new Promise<never>(() => undefined)),
+    regenerateRecoveryCodes: fromPromise(() => new Promise<never>(() => undefined)),
+    copyText: fromPromise(() => new Promise<never>(() => undefined)),
+  },
+});
+
 const frozen = (snapshots: ReturnType<typeof seed>, machine = machineWith({ load: 'never', save: 'never' })) =>
   function Frozen() {
     return (
       <SessionStory snapshot={rootSession}>
         <EffectsProvider value={effects}>
-          <MachineRegistryProvider machines={[machine]} snapshots={snapshots}>
+          <MachineRegistryProvider machines={[machine, twoFactorOff]} snapshots={snapshots}>
             <SettingsPage />
           </MachineRegistryProvider>
         </EffectsProvider>
@@ -92,7 +106,7 @@ export const SaveLiveInteraction: Story = {
     return (
       <SessionStory snapshot={rootSession}>
         <EffectsProvider value={effects}>
-          <MachineRegistryProvider machines={[machineWith()]}>
+          <MachineRegistryProvider machines={[machineWith(), twoFactorOff]}>
             <SettingsPage />
           </MachineRegistryProvider>
         </EffectsProvider>
@@ -134,7 +148,7 @@ export const PersonalOnly: Story = {
   render: function Common() {
     return (
       <SessionStory snapshot={seedSession({ user: storyUsers.common })}>
-        <MachineRegistryProvider machines={[machineWith({ load: 'never', save: 'never' })]}>
+        <MachineRegistryProvider machines={[machineWith({ load: 'never', save: 'never' }), twoFactorOff]}>
           <SettingsPage />
         </MachineRegistryProvider>
       </SessionStory>
@@ -172,7 +186,7 @@ export const RoleLostInteraction: Story = {
     return (
       <SessionStory snapshot={rootSession}>
         <EffectsProvider value={effects}>
-          <MachineRegistryProvider machines={[machineWith()]}>
+          <MachineRegistryProvider machines={[machineWith(), twoFactorOff]}>
             <RoleSwitch />
             <SettingsPage />
           </MachineRegistryProvider>
