@@ -4,7 +4,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { OptionEntry } from '../../domain/option';
-import type { TwoFactorStatus } from '../../domain/twoFactor';
+import type { RecoveryCodes, TwoFactorDisableBody, TwoFactorSetup, TwoFactorStatus } from '../../domain/twoFactor';
 import { optionSettingsMachine, type OptionSettingsContext, type SaveOptionInput } from '../../machines/optionSettings';
 import { twoFactorSettingsMachine } from '../../machines/twoFactorSettings';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
@@ -78,11 +78,11 @@ type Story = StoryObj<typeof meta>;
 const twoFactorOff = twoFactorSettingsMachine.provide({
   actors: {
     loadTwoFactorStatus: fromPromise<TwoFactorStatus>(() => Promise.resolve({ enabled: false, recovery_codes_left: 0, required: false })),
-    startTwoFactorSetup: fromPromise(() => new Promise<never>(() => undefined)),
-    enableTwoFactor: fromPromise(() => new Promise<never>(() => undefined)),
-    disableTwoFactor: fromPromise(() => new Promise<never>(() => undefined)),
-    regenerateRecoveryCodes: fromPromise(() => new Promise<never>(() => undefined)),
-    copyText: fromPromise(() => new Promise<never>(() => undefined)),
+    startTwoFactorSetup: fromPromise<TwoFactorSetup>(() => never<TwoFactorSetup>()),
+    enableTwoFactor: fromPromise<RecoveryCodes, { readonly code: string }>(() => never<RecoveryCodes>()),
+    disableTwoFactor: fromPromise<void, TwoFactorDisableBody>(() => never<void>()),
+    regenerateRecoveryCodes: fromPromise<RecoveryCodes, { readonly code: string }>(() => never<RecoveryCodes>()),
+    copyText: fromPromise<void, { readonly text: string }>(() => never<void>()),
   },
 });
 
