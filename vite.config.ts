@@ -29,6 +29,7 @@ export default defineConfig({
       'xstate',
       '@xstate/react',
       'io-ts',
+      'fp-ts/Array',
       'fp-ts/Either',
       'fp-ts/TaskEither',
       'fp-ts/function',
