@@ -10,9 +10,9 @@ import { currentUser, userAuth } from '../http/auth';
 import { fail, localize, messages, ok } from '../http/envelope';
 import type { AppEnv } from '../http/env';
 import { requestLang } from '../http/ruleText';
-import { endSession, isHttps, startSession } from '../http/session';
+import { isHttps } from '../http/session';
 import { decodeBody } from '../http/validate';
-import { sessionStillValid } from '../services/credentials';
+import { startCheckedSession } from '../services/credentials';
 import { readOptions } from '../services/options';
 import { verifyPassword } from '../services/password';
 import { loginUserJson } from '../services/users';
@@ -144,15 +144,8 @@ async function loginSecondStep(c: Ctx): Promise<Response> {
   const removed = await db(c).deleteFrom('oa_login_challenges').where('id', '=', id).executeTakeFirst();
   deleteCookie(c, challengeCookieName, cookieOptions(c, 0));
   if (removed.numDeletedRows === 0n) return fail(c, say(c, 'twoFactor.error.challengeMissing'));
-  try {
-    const sessionId = await startSession(c, user.id);
-    if (!(await sessionStillValid(c, user.id, user.password, sessionId))) {
-      await endSession(c);
-      return fail(c, messages.loginFailed);
-    }
-  } catch {
-    return fail(c, messages.sessionSaveFailed);
-  }
+  const problem = await startCheckedSession(c, user.id, user.password);
+  if (problem !== null) return fail(c, messages[problem]);
   return ok(c, loginUserJson(user));
 }
 

@@ -14,7 +14,7 @@ import { adminAuth, currentUser, userAuth } from '../http/auth';
 import { fail, json, localize, messages, ok } from '../http/envelope';
 import { accountProblem, ruleText } from '../http/ruleText';
 import type { AppEnv } from '../http/env';
-import { endSession, endUserSessions, startSession } from '../http/session';
+import { endSession, endUserSessions } from '../http/session';
 import { decodeBody, pageIndex } from '../http/validate';
 import { numberRules } from '../../src/domain/numberRules';
 import { checkFields } from '../services/numberRanges';
@@ -42,7 +42,7 @@ import {
 } from '../services/userAdmin';
 import type { UserRow, UserUpdate } from '../db/schema';
 import { consumeCode, restoreCode, type ConsumedCode } from '../services/verification';
-import { revokeOtherCredentials, sessionStillValid } from '../services/credentials';
+import { revokeOtherCredentials, startCheckedSession } from '../services/credentials';
 import { dashboardRequest, dashboardRows } from '../services/dashboard';
 import { loginData, secondStepIfNeeded } from './twoFactor';
 
@@ -111,16 +111,9 @@ async function login(c: Ctx): Promise<Response> {
   if (user === null) return fail(c, messages.loginFailed);
   const secondStep = await secondStepIfNeeded(c, user);
   if (secondStep !== null) return secondStep;
-  try {
-    const sessionId = await startSession(c, user.id);
-    // The password may have changed since it was checked: such a session must not outlive the change.
-    if (!(await sessionStillValid(c, user.id, user.password, sessionId))) {
-      await endSession(c);
-      return fail(c, messages.loginFailed);
-    }
-  } catch {
-    return fail(c, messages.sessionSaveFailed);
-  }
+  // The password may have changed since it was checked: such a session must not outlive the change.
+  const problem = await startCheckedSession(c, user.id, user.password);
+  if (problem !== null) return fail(c, messages[problem]);
   return ok(c, await loginData(c, user));
 }
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { newAccessToken } from '../db/bootstrap';
 import type { AppEnv } from '../http/env';
-import { cookieSessionId, endUserSessions } from '../http/session';
+import { cookieSessionId, endSession, endUserSessions, startSession } from '../http/session';
 
 /**
  * What a password change does to the account's other credentials. A changed or reset password is
@@ -39,4 +39,20 @@ export async function sessionStillValid(c: Ctx, userId: number, checkedHash: str
   if (row !== undefined && row.password === checkedHash) return true;
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
   return false;
+}
+
+/**
+ * Starts the login session of a user whose password hash `checkedHash` was just checked. Null when
+ * signed in; otherwise which login message to answer: the password changed meanwhile (the session
+ * is ended again), or the session could not be stored.
+ */
+export async function startCheckedSession(c: Ctx, userId: number, checkedHash: string): Promise<'loginFailed' | 'sessionSaveFailed' | null> {
+  try {
+    const sessionId = await startSession(c, userId);
+    if (await sessionStillValid(c, userId, checkedHash, sessionId)) return null;
+    await endSession(c);
+    return 'loginFailed';
+  } catch {
+    return 'sessionSaveFailed';
+  }
 }
