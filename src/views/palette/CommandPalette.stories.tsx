@@ -166,19 +166,19 @@ export const ClosedInteraction: Story = {
     await userEvent.keyboard('{Control>}k{/Control}');
     const box = await dialog();
     const field = within(box).getByRole('combobox');
-    await waitFor(() => expect(field).toHaveFocus());
+    await waitFor(() => expect(field).toHaveFocus(), { timeout: 5000 });
     await userEvent.type(field, 'openai');
-    await waitFor(() => expect(searchEntities).toHaveBeenCalledWith({ keyword: 'openai', isAdmin: true }));
-    await within(box).findByRole('option', { name: /openai ci/ });
+    await waitFor(() => expect(searchEntities).toHaveBeenCalledWith({ keyword: 'openai', isAdmin: true }), { timeout: 5000 });
+    await within(box).findByRole('option', { name: /openai ci/ }, { timeout: 5000 });
     await userEvent.keyboard('{ArrowDown}');
-    await expect(within(box).getByRole('option', { selected: true })).toHaveTextContent('openai ci');
+    await waitFor(() => expect(within(box).getByRole('option', { selected: true })).toHaveTextContent('openai ci'), { timeout: 5000 });
     await userEvent.keyboard('{Enter}');
-    await waitFor(() => expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/token/edit/5', replace: false }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/token/edit/5', replace: false }), { timeout: 5000 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5000 });
     await userEvent.click(button);
     await dialog();
     await userEvent.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(button).toHaveFocus());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(button).toHaveFocus(), { timeout: 5000 });
   },
 };
