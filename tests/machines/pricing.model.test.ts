@@ -103,7 +103,7 @@ describe('pinned journeys', () => {
   it('a failed load shows the server’s message; retry loads again and clears it', () => {
     const failed = journey([loadRefused]);
     expect(selectPhase(failed)).toBe('failed');
-    expect(selectError(failed)).toEqual({ text: refused.message });
+    expect(selectError(failed)).toEqual({ text: '无权进行此操作，未登录且未提供 access token' });
     const retried = journey([loadRefused, { type: 'pricing.retry' }]);
     expect(selectPhase(retried)).toBe('loading');
     expect(selectError(retried)).toBeNull();
