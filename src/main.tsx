@@ -49,6 +49,7 @@ import type { channelListActionsMachine, channelTableMachine } from './machines/
 import type { channelFormMachine, SaveChannelInput } from './machines/channelForm';
 import type { channelTestMachine } from './machines/channelTest';
 import type { dashboardMachine } from './machines/dashboard';
+import type { pricingMachine } from './machines/pricing';
 import type { footerMachine } from './machines/footer';
 import type { logCleanMachine } from './machines/logClean';
 import type { updateCheckMachine } from './machines/updateCheck';
@@ -259,6 +260,9 @@ const implementations = implementAll([
   }),
   implement<typeof dashboardMachine>('dashboard', {
     actors: { loadDashboard: fromApi((api) => loadDashboard(api.user)), searchUsers: fromApi((api) => searchDashboardUsers(api.user)) },
+  }),
+  implement<typeof pricingMachine>('pricing', {
+    actors: { loadPricing: fromApi((api) => () => api.user.getPricing()) },
   }),
   implement<typeof optionSettingsMachine>('optionSettings', {
     actors: {

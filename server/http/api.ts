@@ -5,6 +5,7 @@ import { adminTopUpRoutes } from '../routes/adminTopUp';
 import { channelRoutes, groupRoutes } from '../routes/channel';
 import { logRoutes } from '../routes/log';
 import { oauthRoutes } from '../routes/oauth';
+import { pricingRoutes } from '../routes/pricing';
 import { mailRoutes } from '../routes/mail';
 import { optionRoutes } from '../routes/option';
 import { redemptionRoutes, topUpRoutes } from '../routes/redemption';
@@ -73,6 +74,7 @@ function mountRoutes(app: Hono<AppEnv>): void {
   app.route('/api/option', optionRoutes());
   app.route('/api/topup', adminTopUpRoutes());
   app.route('/api/oauth', oauthRoutes());
+  app.route('/api/pricing', pricingRoutes());
 }
 
 /** Builds the /api application. */

@@ -11,6 +11,7 @@ import {
   type UserUpdatePayload,
 } from '../domain/user';
 import type { DashboardQuery } from '../domain/dashboard';
+import { Pricing } from '../domain/pricing';
 import { readData, readNoData, segment, type ApiClient } from './client';
 import { listOf } from './lists';
 
@@ -52,6 +53,8 @@ export interface UserApi {
   readonly getAvailableModels: () => TaskEither<ApiError, string[]>;
   /** GET /api/user/dashboard: usage rows (without a query one-api's last 7 UTC days; with one the range, offset and user). */
   readonly getDashboard: (query?: DashboardQuery) => TaskEither<ApiError, DashboardRow[]>;
+  /** GET /api/pricing: the caller's models and prices for their group (quota per 1M tokens). */
+  readonly getPricing: () => TaskEither<ApiError, Pricing>;
   /** GET /api/group/ (admin): group names. */
   readonly listGroups: () => TaskEither<ApiError, string[]>;
 }
@@ -78,5 +81,6 @@ export const createUserApi = (client: ApiClient): UserApi => ({
     client.request({ method: 'GET', path: '/api/user/available_models', read: readData(listOf(t.string)) }),
   getDashboard: (query) =>
     client.request({ method: 'GET', path: '/api/user/dashboard', query: query === undefined ? undefined : { ...query }, read: readData(listOf(DashboardRow)) }),
+  getPricing: () => client.request({ method: 'GET', path: '/api/pricing', read: readData(Pricing) }),
   listGroups: () => client.request({ method: 'GET', path: '/api/group/', read: readData(listOf(t.string)) }),
 });

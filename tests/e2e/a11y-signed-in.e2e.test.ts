@@ -34,6 +34,7 @@ const paths = [
   '/topup',
   '/log',
   '/dashboard',
+  '/pricing',
   '/setting?tab=personal',
   '/setting?tab=operation',
   '/setting?tab=system',

@@ -77,8 +77,8 @@ describe('command palette', () => {
     expect(names).not.toContain('用户');
     expect(names).not.toContain('兑换');
     expect(names).not.toContain('测试所有渠道');
-    const box = await dialog.boundingBox();
-    expect(box!.width).toBeGreaterThanOrEqual(374);
+    // full width once its opening animation (a slight scale-up) has ended
+    await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(374);
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);

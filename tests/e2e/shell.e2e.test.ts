@@ -127,20 +127,20 @@ describe('the header', () => {
         .toBe(true);
       expect(await nav.evaluate((n) => n.scrollWidth <= n.clientWidth + 1)).toBe(true);
       const shown = await nav.getByRole('link').count();
-      // admin + chat: 11 entries
-      if (shown < 11) {
+      // admin + chat: 12 entries
+      if (shown < 12) {
         const more = nav.getByRole('button', { name: 'More' });
         await expect.poll(() => more.isEnabled(), { timeout: 10_000 }).toBe(true);
         await more.focus();
         await page.keyboard.press('Enter');
         const items = page.getByRole('menuitem');
         await items.first().waitFor();
-        expect(shown + (await items.count())).toBe(11);
+        expect(shown + (await items.count())).toBe(12);
         expect(await graveViolations(page)).toEqual([]);
         await page.keyboard.press('Escape');
         await expect.poll(() => items.count()).toBe(0);
       }
-      if (width === 1024) expect(shown).toBeLessThan(11);
+      if (width === 1024) expect(shown).toBeLessThan(12);
       await context.close();
     });
   }

@@ -104,6 +104,7 @@ const routes: readonly RouteRow[] = [
   // Streamed CSV exports of the logs (not in one-api).
   { n: 73, method: 'GET', path: '/api/log/export?username=nobody', guard: 'Admin' },
   { n: 74, method: 'GET', path: '/api/log/self/export?model_name=none', guard: 'User' },
+  { n: 75, method: 'GET', path: '/api/pricing', guard: 'User' },
 ];
 
 type CallerKind = 'anonymous' | 'common' | 'admin' | 'root' | 'banned' | 'commonToken' | 'adminToken' | 'invalidToken';

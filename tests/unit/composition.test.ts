@@ -15,6 +15,7 @@ import * as oauthCallback from '../../src/machines/oauthCallback';
 import * as oauthLaunch from '../../src/machines/oauthLaunch';
 import * as optionSettings from '../../src/machines/optionSettings';
 import * as pageContent from '../../src/machines/pageContent';
+import * as pricing from '../../src/machines/pricing';
 import * as passwordResetConfirm from '../../src/machines/passwordResetConfirm';
 import * as profileEdit from '../../src/machines/profileEdit';
 import * as topUp from '../../src/machines/topUp';
@@ -48,6 +49,7 @@ const modules = [
   oauthLaunch,
   optionSettings,
   pageContent,
+  pricing,
   passwordResetConfirm,
   passwordResetRequest,
   profileEdit,

@@ -5,10 +5,10 @@ const paths = (isAdmin: boolean, chatLink: string, signedIn = true) => menuItems
 
 describe('header menu', () => {
   it('shows a common user their own entries, in the spec order', () => {
-    expect(paths(false, '')).toEqual(['/', '/dashboard', '/token', '/topup', '/log', '/setting', '/about']);
+    expect(paths(false, '')).toEqual(['/', '/dashboard', '/token', '/topup', '/log', '/pricing', '/setting', '/about']);
   });
   it('adds channel, redemption and user for admins', () => {
-    expect(paths(true, '')).toEqual(['/', '/dashboard', '/channel', '/token', '/redemption', '/topup', '/user', '/log', '/setting', '/about']);
+    expect(paths(true, '')).toEqual(['/', '/dashboard', '/channel', '/token', '/redemption', '/topup', '/user', '/log', '/pricing', '/setting', '/about']);
   });
   it('adds chat only when a chat link is configured', () => {
     expect(paths(false, 'https://chat.example.com')).toContain('/chat');

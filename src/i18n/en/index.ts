@@ -13,6 +13,7 @@ import { channelTest } from './channelTest';
 import { redemptions } from './redemptions';
 import { users } from './users';
 import { dashboard } from './dashboard';
+import { pricing } from './pricing';
 import { settings } from './settings';
 import { topUp } from './topUp';
 import { personal } from './personal';
@@ -42,6 +43,7 @@ export const en: Record<keyof typeof zh, string> = {
   ...redemptions,
   ...users,
   ...dashboard,
+  ...pricing,
   ...settings,
   ...topUp,
   ...personal,

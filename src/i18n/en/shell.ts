@@ -15,6 +15,7 @@ export const shell: Record<keyof typeof zh, string> = {
   'shell.nav.topup': 'Top up',
   'shell.nav.user': 'Users',
   'shell.nav.log': 'Logs',
+  'shell.nav.pricing': 'Pricing',
   'shell.nav.setting': 'Settings',
   'shell.nav.about': 'About',
   'shell.nav.chat': 'Chat',

@@ -12,6 +12,7 @@ import { channelTest } from './channelTest';
 import { redemptions } from './redemptions';
 import { users } from './users';
 import { dashboard } from './dashboard';
+import { pricing } from './pricing';
 import { settings } from './settings';
 import { topUp } from './topUp';
 import { personal } from './personal';
@@ -41,6 +42,7 @@ export const zh = {
   ...redemptions,
   ...users,
   ...dashboard,
+  ...pricing,
   ...settings,
   ...topUp,
   ...personal,

@@ -14,6 +14,7 @@ export const shell = {
   'shell.nav.topup': '充值',
   'shell.nav.user': '用户',
   'shell.nav.log': '日志',
+  'shell.nav.pricing': '模型价格',
   'shell.nav.setting': '设置',
   'shell.nav.about': '关于',
   'shell.nav.chat': '聊天',

@@ -49,6 +49,7 @@ const UserFormPage = page(() => import('../user/UserFormPage').then((m) => m.Use
 const LogListPage = page(() => import('../log/LogListPage').then((m) => m.LogListPage), 'logs.title');
 const SettingsPage = page(() => import('../setting/SettingsPage').then((m) => m.SettingsPage), 'settings.title');
 const DashboardPage = page(() => import('../dashboard/DashboardPage').then((m) => m.DashboardPage), 'dashboard.title');
+const PricingPage = page(() => import('../pricing/PricingPage').then((m) => m.PricingPage), 'pricing.title');
 const TopUpPage = page(() => import('../topup/TopUpPage').then((m) => m.TopUpPage), 'topUp.title');
 const TokenListPage = page(() => import('../token/TokenListPage').then((m) => m.TokenListPage), 'tokens.title');
 const TokenFormPage = page(() => import('../token/TokenFormPage').then((m) => m.TokenFormPage), 'tokenForm.page');
@@ -220,6 +221,16 @@ function LogRoute() {
   );
 }
 
+/** /pricing: the models the viewer may use and what they cost the viewer's group. */
+function PricingRoute() {
+  const quotaDisplay = useQuotaDisplay();
+  return (
+    <RequireUser>
+      <PricingPage quotaDisplay={quotaDisplay} />
+    </RequireUser>
+  );
+}
+
 function ChatRoute() {
   const chatLink = SessionContext.useSelector(selectChatLink);
   return <ChatPage chatLink={chatLink} />;
@@ -255,6 +266,7 @@ export function AppRoutes() {
       <Route path="/token/add" element={<TokenFormRoute />} />
       <Route path="/token/edit/:id" element={<TokenFormRoute />} />
       <Route path="/topup" element={<TopUpRoute />} />
+      <Route path="/pricing" element={<PricingRoute />} />
       <Route
         path="/setting"
         element={

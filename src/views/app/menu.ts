@@ -24,6 +24,7 @@ const all: readonly Entry[] = [
   { to: '/topup', labelKey: 'shell.nav.topup' },
   { to: '/user', labelKey: 'shell.nav.user', admin: true },
   { to: '/log', labelKey: 'shell.nav.log' },
+  { to: '/pricing', labelKey: 'shell.nav.pricing' },
   { to: '/setting', labelKey: 'shell.nav.setting' },
   { to: '/chat', labelKey: 'shell.nav.chat', chat: true, visitor: true },
   { to: '/about', labelKey: 'shell.nav.about', visitor: true },

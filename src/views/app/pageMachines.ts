@@ -25,6 +25,7 @@ export const pageMachineIds = [
   'userTable',
   'userForm',
   'dashboard',
+  'pricing',
   'optionSettings',
   'tokenTable',
   'tokenKeyCopy',

@@ -112,6 +112,7 @@ const rows: readonly Row[] = [
   { name: 'user.topUp', run: (a) => a.user.topUp('0f3c9a1b2c3d4e5f60718293a4b5c6d7'), method: 'POST', path: '/api/user/topup', body: { key: '0f3c9a1b2c3d4e5f60718293a4b5c6d7' }, fixture: 'topup.json', result: 100000 },
   { name: 'user.getAvailableModels', run: (a) => a.user.getAvailableModels(), method: 'GET', path: '/api/user/available_models', fixture: 'available-models.json', result: ['deepseek-chat', 'gpt-4o', 'gpt-4o-mini'] },
   { name: 'user.getDashboard', run: (a) => a.user.getDashboard(), method: 'GET', path: '/api/user/dashboard', fixture: 'dashboard.json', result: [expect.objectContaining({ Day: '2025-02-20', Quota: 40211 }), expect.objectContaining({ ModelName: 'gpt-4o-mini' })] },
+  { name: 'user.getPricing', run: (a) => a.user.getPricing(), method: 'GET', path: '/api/pricing', fixture: 'pricing.json', result: { group: 'vip', group_ratio: 0.5, models: [expect.objectContaining({ model: 'gpt-4o', input_per_million: 1250000, available: true }), expect.objectContaining({ model: 'off-model', available: false })] } },
   { name: 'user.listGroups', run: (a) => a.user.listGroups(), method: 'GET', path: '/api/group/', fixture: 'groups.json', result: ['default', 'svip', 'vip'] },
   // options
   { name: 'option.listOptions', run: (a) => a.option.listOptions(), method: 'GET', path: '/api/option/', fixture: 'option-list.json', result: expect.arrayContaining([{ key: 'SystemName', value: 'One API' }]) },

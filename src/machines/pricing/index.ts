@@ -1,0 +1,2 @@
+export * from './pricing.machine';
+export * from './pricing.selectors';
