@@ -105,6 +105,13 @@ const routes: readonly RouteRow[] = [
   { n: 73, method: 'GET', path: '/api/log/export?username=nobody', guard: 'Admin' },
   { n: 74, method: 'GET', path: '/api/log/self/export?model_name=none', guard: 'User' },
   { n: 75, method: 'GET', path: '/api/pricing', guard: 'User' },
+  // Two-factor sign-in (not in one-api): wrong codes, so nothing is enabled, disabled or renewed.
+  { n: 76, method: 'GET', path: '/api/user/2fa/status', guard: 'User' },
+  { n: 77, method: 'POST', path: '/api/user/2fa/setup', guard: 'User', changesCaller: true },
+  { n: 78, method: 'POST', path: '/api/user/2fa/enable', guard: 'User', body: { code: '000000' } },
+  { n: 79, method: 'POST', path: '/api/user/2fa/disable', guard: 'User', body: { code: '000000' } },
+  { n: 80, method: 'POST', path: '/api/user/2fa/recovery-codes', guard: 'User', body: { code: '000000' } },
+  { n: 81, method: 'POST', path: '/api/user/login/2fa', guard: 'none', body: { code: '000000' }, changesCaller: true },
 ];
 
 type CallerKind = 'anonymous' | 'common' | 'admin' | 'root' | 'banned' | 'commonToken' | 'adminToken' | 'invalidToken';
