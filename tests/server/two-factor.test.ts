@@ -163,6 +163,24 @@ for (const target of dbTargets) {
       expect((await forged.post('/api/user/login/2fa', { code: codeAt(secret) })).body.message).toBe(zh['twoFactor.error.challengeMissing']);
     });
 
+    it('refuses absurd codes and bodies on every code route, changing nothing', async () => {
+      const { browser: owner } = await enrol();
+      let deep: unknown = '000000';
+      for (let i = 0; i < 200; i++) deep = { code: deep };
+      const bad: unknown[] = [{ code: 123456 }, { code: -1 }, { code: 1.5 }, { code: 1e308 }, { code: null }, { code: 'x'.repeat(100_000) }, { code: ['123456'] }, deep, {}];
+      for (const body of bad) {
+        for (const path of ['/api/user/2fa/disable', '/api/user/2fa/recovery-codes']) {
+          const reply = await owner.post(path, body);
+          expect(reply.body.success, `${path} ${JSON.stringify(body).slice(0, 40)}`).toBe(false);
+        }
+        const pending = await firstStep();
+        expect((await pending.post('/api/user/login/2fa', body)).body.success).toBe(false);
+        expect(pending.jar.has('session')).toBe(false);
+      }
+      const status = await owner.get('/api/user/2fa/status');
+      expect(status.body.data).toMatchObject({ enabled: true, recovery_codes_left: 10 });
+    });
+
     it('refuses cross-site requests to the 2FA routes and the second step', async () => {
       const { secret, browser: owner } = await enrol();
       const browser = await firstStep();
