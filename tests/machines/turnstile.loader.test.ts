@@ -76,7 +76,7 @@ describe('loadTurnstile (the real loader)', () => {
     const { env, created, publish } = fakeEnv();
     const first = loadTurnstileScript(env);
     created[0]!.dispatchEvent(new Event('error'));
-    await expect(first).rejects.toThrow('failed to load');
+    await expect(first).rejects.toMatchObject({ _tag: 'Refused', refusal: { key: 'error.turnstileLoad' } });
     expect(created[0]!.removed).toBe(true);
     const retry = loadTurnstileScript(env);
     expect(created).toHaveLength(2);
@@ -89,7 +89,7 @@ describe('loadTurnstile (the real loader)', () => {
     const { env, created } = fakeEnv();
     const p = loadTurnstileScript(env);
     created[0]!.dispatchEvent(new Event('load'));
-    await expect(p).rejects.toThrow('without the turnstile API');
+    await expect(p).rejects.toMatchObject({ _tag: 'Refused', refusal: { key: 'error.turnstileApi' } });
   });
 
   it('gives up after the timeout', async () => {
@@ -101,7 +101,7 @@ describe('loadTurnstile (the real loader)', () => {
     await vi.advanceTimersByTimeAsync(14_999);
     expect(settled).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
-    await expect(p).rejects.toThrow('timed out');
+    await expect(p).rejects.toMatchObject({ _tag: 'Refused', refusal: { key: 'error.turnstileTimeout' } });
     expect(created[0]!.removed).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
+import { refusedError, type ApiError } from '../../domain/apiError';
 
 /**
  * Loads Cloudflare Turnstile's script for the bot-check widget (spec §7: the widget loads its
@@ -50,7 +51,7 @@ export function loadTurnstileScript(env: TurnstileEnv = defaultEnv(), timeoutMs 
   const promise = new Promise<void>((resolve, reject) => {
     const existing = env.document.querySelector<HTMLScriptElement>(`script[src^="${turnstileScriptUrl}"]`);
     const script = existing ?? env.document.createElement('script');
-    const settle = (error: Error | null) => {
+    const settle = (error: ApiError | null) => {
       env.clearTimeout(timer as never);
       script.removeEventListener('load', onLoad);
       script.removeEventListener('error', onError);
@@ -62,15 +63,15 @@ export function loadTurnstileScript(env: TurnstileEnv = defaultEnv(), timeoutMs 
       reject(error);
     };
     const onLoad = () => {
-      settle(isTurnstileReady(env.host) ? null : new Error('Turnstile script loaded without the turnstile API'));
+      settle(isTurnstileReady(env.host) ? null : refusedError('turnstile', { key: 'error.turnstileApi' }));
     };
     const onError = () => {
-      settle(new Error('Turnstile script failed to load'));
+      settle(refusedError('turnstile', { key: 'error.turnstileLoad' }));
     };
     script.addEventListener('load', onLoad);
     script.addEventListener('error', onError);
     const timer = env.setTimeout(() => {
-      settle(new Error('Turnstile script timed out'));
+      settle(refusedError('turnstile', { key: 'error.turnstileTimeout' }));
     }, timeoutMs);
     if (existing === null) {
       script.src = scriptSrc;

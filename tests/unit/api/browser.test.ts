@@ -18,6 +18,9 @@ import {
   type StorageLike,
 } from '../../../src/api/actors';
 import { createApiClient, readNoData } from '../../../src/api/client';
+import { downloadBlob } from '../../../src/api/actors/browser/downloads';
+import { describeError } from '../../../src/domain/apiError';
+import { renderMessage } from '../../../src/i18n';
 import type { Status } from '../../../src/domain/status';
 import type { User } from '../../../src/domain/user';
 import { FakeStorage } from './support/fakeStorage';
@@ -122,6 +125,26 @@ describe('channel models and plain keys', () => {
   });
 });
 
+describe('browser refusals are said in the user\'s language', () => {
+  it('a download without a page refuses with a catalogue message', () => {
+    let thrown: unknown;
+    try {
+      downloadBlob('keys.txt', new Blob(['k']), {});
+    } catch (e) {
+      thrown = e;
+    }
+    const { message } = describeError(thrown);
+    expect(renderMessage('zh', message)).toBe('此处无法下载文件');
+    expect(renderMessage('en', message)).toBe('Files cannot be downloaded here');
+  });
+
+  it('a refused copy is translated, never fixed English', async () => {
+    const thrown = await copyText('x', {}).catch((e: unknown) => e);
+    expect(renderMessage('zh', describeError(thrown).message)).toBe('无法复制到剪贴板，请手动复制');
+    expect(renderMessage('en', describeError(thrown).message)).toMatch(/^Cannot copy/);
+  });
+});
+
 describe('copyText', () => {
   it('uses the async clipboard when it works', async () => {
     const writeText = vi.fn(() => Promise.resolve());
@@ -131,8 +154,8 @@ describe('copyText', () => {
 
   it('rejects when there is neither a clipboard nor a document', async () => {
     const writeText = vi.fn(() => Promise.reject(new DOMException('denied', 'NotAllowedError')));
-    await expect(copyText('sk-abc', { navigator: { clipboard: { writeText } } })).rejects.toThrow('cannot copy to clipboard');
-    await expect(copyText('sk-abc', {})).rejects.toThrow('cannot copy to clipboard');
+    await expect(copyText('sk-abc', { navigator: { clipboard: { writeText } } })).rejects.toMatchObject({ _tag: 'Refused', refusal: { key: 'error.clipboard' } });
+    await expect(copyText('sk-abc', {})).rejects.toMatchObject({ _tag: 'Refused', refusal: { key: 'error.clipboard' } });
   });
 
   it('is available as promise actor logic', async () => {

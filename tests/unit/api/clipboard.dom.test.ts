@@ -27,7 +27,7 @@ describe('copyText fallback (DOM)', () => {
 
   it('rejects when execCommand reports failure, and cleans up', async () => {
     Object.defineProperty(document, 'execCommand', { value: () => false, configurable: true });
-    await expect(copyText('x', { document })).rejects.toThrow('cannot copy to clipboard');
+    await expect(copyText('x', { document })).rejects.toMatchObject({ _tag: 'Refused', refusal: { key: 'error.clipboard' } });
     expect(document.querySelector('textarea')).toBeNull();
   });
 

@@ -1,4 +1,5 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
+import { refusedError } from '../../../domain/apiError';
 
 /*
  * Copying to the clipboard: the async Clipboard API, else a hidden textarea. The browser globals
@@ -17,7 +18,8 @@ const defaultClipboardEnv = (): ClipboardEnv => ({
 
 /**
  * Copies `text`: the async Clipboard API, else a hidden textarea and execCommand('copy').
- * Rejects when both fail (the caller shows spec §8's "cannot copy" warning).
+ * Rejects with a `Refused` error (a catalogue message, so it is translated) when both fail; the
+ * caller shows spec §8's "cannot copy" warning.
  */
 export async function copyText(text: string, env: ClipboardEnv = defaultClipboardEnv()): Promise<void> {
   const clipboard = env.navigator?.clipboard;
@@ -29,7 +31,7 @@ export async function copyText(text: string, env: ClipboardEnv = defaultClipboar
       // Denied or unavailable (insecure context): try the fallback.
     }
   }
-  if (!copyWithTextarea(text, env.document)) throw new Error('cannot copy to clipboard');
+  if (!copyWithTextarea(text, env.document)) throw refusedError('clipboard', { key: 'error.clipboard' });
 }
 
 function copyWithTextarea(text: string, doc: ClipboardEnv['document']): boolean {

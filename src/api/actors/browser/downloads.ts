@@ -1,4 +1,5 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
+import { refusedError } from '../../../domain/apiError';
 
 /*
  * Saving a file from the page (a temporary link with `download`). The browser globals are a
@@ -15,15 +16,15 @@ const defaultDownloadEnv = (): DownloadEnv => ({
   url: (globalThis as { URL?: DownloadEnv['url'] }).URL,
 });
 
-/** Saves `text` as a plain-text file called `name` (a temporary link with `download`). Throws without a DOM. */
+/** Saves `text` as a plain-text file called `name` (a temporary link with `download`). Throws a `Refused` error (translated) without a DOM. */
 export function downloadText(name: string, text: string, env: DownloadEnv = defaultDownloadEnv()): void {
   downloadBlob(name, new Blob([text], { type: 'text/plain;charset=utf-8' }), env);
 }
 
-/** Saves `blob` as a file called `name` (a temporary link with `download`). Throws without a DOM. */
+/** Saves `blob` as a file called `name` (a temporary link with `download`). Throws a `Refused` error (translated) without a DOM. */
 export function downloadBlob(name: string, blob: Blob, env: DownloadEnv = defaultDownloadEnv()): void {
   const { document: doc, url } = env;
-  if (doc === undefined || url === undefined) throw new Error('cannot download a file here');
+  if (doc === undefined || url === undefined) throw refusedError('download', { key: 'error.download' });
   const href = url.createObjectURL(blob);
   const link = doc.createElement('a');
   link.href = href;
