@@ -120,7 +120,8 @@ export const tokenFormMachine = createFormMachine<
   },
   check: (context) => {
     const problem = checkTokenForm(context.form, isEditOf(context), offsetOf(context));
-    return problem === null ? { ok: true } : { ok: false, problem, notice: { level: 'error', message: problem.message } };
+    // Said once, under its field (the view focuses it); no toast repeats it.
+    return problem === null ? { ok: true } : { ok: false, problem, notice: null };
   },
   save: {
     src: 'saveToken',

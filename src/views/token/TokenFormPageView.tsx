@@ -1,4 +1,4 @@
-import { useMemo, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, type FormEvent } from 'react';
 import {
   Alert,
   Box,
@@ -80,6 +80,12 @@ export function TokenFormPageView(props: TokenFormPageViewProps) {
     disabled: busy,
     onChange: (e: { currentTarget: HTMLInputElement }) => props.onChange(name, e.currentTarget.value),
   });
+  const formRef = useRef<HTMLFormElement>(null);
+  /** A refused submit moves the focus to the field it names (once per refusal); no toast repeats it. */
+  useEffect(() => {
+    if (problem === null) return;
+    formRef.current?.querySelector<HTMLElement>(`[name="${problem.field}"]`)?.focus();
+  }, [problem]);
   const problemAt = (field: TokenTextField) =>
     problem !== null && problem.field === field ? <Field.ErrorText color="red.fg">{render(problem.message)}</Field.ErrorText> : null;
   const quota = parseQuotaText(form.remainQuota);
@@ -115,7 +121,7 @@ export function TokenFormPageView(props: TokenFormPageViewProps) {
               </Flex>
             </Stack>
           ) : (
-            <form onSubmit={handleSubmit} noValidate aria-label={title}>
+            <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label={title}>
               <Stack gap={5}>
                 <Field.Root required={!isEdit} invalid={problem?.field === 'name'}>
                   <Field.Label>
