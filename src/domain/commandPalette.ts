@@ -77,6 +77,7 @@ const localEntries: readonly LocalEntry[] = [
   page('/topup', 'shell.nav.topup', ['top up', 'topup', '充值', 'balance', '余额', 'recharge']),
   page('/user', 'shell.nav.user', ['users', '用户', 'accounts', '账户'], true),
   page('/log', 'shell.nav.log', ['logs', '日志', 'history', '记录']),
+  page('/pricing', 'shell.nav.pricing', ['pricing', 'prices', 'models', '模型', '价格', '定价', 'cost']),
   page('/setting', 'shell.nav.setting', ['settings', '设置', 'preferences', 'options', '配置']),
   page('/user/edit', 'palette.page.profile', ['profile', '个人信息', 'account', 'my account', '资料']),
   page('/about', 'shell.nav.about', ['about', '关于']),

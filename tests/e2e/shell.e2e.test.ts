@@ -38,6 +38,8 @@ describe('admin routes by role', () => {
       expect(page.url(), path).toBe(`${gw.url}${path}`);
       expect(await page.getByRole('form').count(), path).toBe(0);
       expect(await page.getByText('列表加载失败').count(), path).toBe(0);
+      // the tab names the 403 page, not the admin page it refused
+      await expect.poll(() => page.title(), { timeout: 5_000 }).toMatch(/^无权访问此页面 - /);
     }
     // the own profile under /user stays open, and 用户 is not in the menu
     await page.goto(`${gw.url}/user/edit`);

@@ -45,6 +45,9 @@ describe('tab title', () => {
     expect(pageTitleKeyOf('/login')).toBe('shell.account.login');
     expect(pageTitleKeyOf('/')).toBeNull();
     expect(pageTitleKeyOf('/user/edit')).toBeNull();
+    // a common user on an admin URL: the 403 page names itself
+    expect(pageTitleKeyOf('/channel', 'forbidden')).toBe('shell.forbidden.title');
+    expect(pageTitleKeyOf('/channel', 'allow')).toBe('shell.nav.channel');
     expect(documentTitleOf('令牌', 'My Gateway')).toBe('令牌 - My Gateway');
     expect(documentTitleOf(null, 'My Gateway')).toBe('My Gateway');
   });

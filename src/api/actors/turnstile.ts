@@ -1,5 +1,6 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
-import { refusedError, type ApiError } from '../../domain/apiError';
+import { refusedError } from '../../domain/apiError';
+import type { MessageKey } from '../../i18n';
 
 /**
  * Loads Cloudflare Turnstile's script for the bot-check widget (spec §7: the widget loads its
@@ -48,10 +49,10 @@ export function loadTurnstileScript(env: TurnstileEnv = defaultEnv(), timeoutMs 
   const inFlight = pending.get(env.host);
   if (inFlight !== undefined) return inFlight;
 
-  const promise = new Promise<void>((resolve, reject) => {
+  const loading = new Promise<void>((resolve, reject) => {
     const existing = env.document.querySelector<HTMLScriptElement>(`script[src^="${turnstileScriptUrl}"]`);
     const script = existing ?? env.document.createElement('script');
-    const settle = (error: ApiError | null) => {
+    const settle = (error: Error | null) => {
       env.clearTimeout(timer as never);
       script.removeEventListener('load', onLoad);
       script.removeEventListener('error', onError);
@@ -63,21 +64,25 @@ export function loadTurnstileScript(env: TurnstileEnv = defaultEnv(), timeoutMs 
       reject(error);
     };
     const onLoad = () => {
-      settle(isTurnstileReady(env.host) ? null : refusedError('turnstile', { key: 'error.turnstileApi' }));
+      settle(isTurnstileReady(env.host) ? null : new Error('error.turnstileApi'));
     };
     const onError = () => {
-      settle(refusedError('turnstile', { key: 'error.turnstileLoad' }));
+      settle(new Error('error.turnstileLoad'));
     };
     script.addEventListener('load', onLoad);
     script.addEventListener('error', onError);
     const timer = env.setTimeout(() => {
-      settle(refusedError('turnstile', { key: 'error.turnstileTimeout' }));
+      settle(new Error('error.turnstileTimeout'));
     }, timeoutMs);
     if (existing === null) {
       script.src = scriptSrc;
       script.async = true;
       env.document.head.appendChild(script);
     }
+  });
+  // Said to the user as a catalogue message (translated), never the fixed text of an Error.
+  const promise = loading.catch((e: unknown) => {
+    throw refusedError('turnstile', { key: (e instanceof Error ? e.message : 'error.turnstileLoad') as MessageKey });
   });
   pending.set(env.host, promise);
   // A failure is not cached: the next load (the widget's retry) injects the script again.

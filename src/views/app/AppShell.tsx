@@ -5,14 +5,17 @@ import {
   selectDisplayName,
   selectIsAdmin,
   selectIsSignedIn,
+  selectIsSigningIn,
   selectIsSigningOut,
   selectLogo,
+  selectRole,
   selectServerVersion,
   selectSystemName,
 } from '../../machines/session/session.selectors';
 import { selectColorMode, selectLang } from '../../machines/preferences/preferences.selectors';
 import { AppShellView } from './AppShellView';
 import { HeaderView } from './HeaderView';
+import { routeAccessOf, routeAudienceOf } from '../../domain/shellRules';
 import { useT } from './i18n';
 import { documentTitleOf, menuItems, pageTitleKeyOf } from './menu';
 import { PreferencesContext, SessionContext } from './sessionContext';
@@ -39,7 +42,9 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   const colorMode = PreferencesContext.useSelector(selectColorMode);
   const { pathname } = useLocation();
   const items = useMemo(() => menuItems({ signedIn, isAdmin, chatLink }), [signedIn, isAdmin, chatLink]);
-  const pageKey = pageTitleKeyOf(pathname);
+  const role = SessionContext.useSelector(selectRole);
+  const pending = SessionContext.useSelector(selectIsSigningIn);
+  const pageKey = pageTitleKeyOf(pathname, routeAccessOf(routeAudienceOf(pathname), { role, pending }));
   const title = documentTitleOf(pageKey === null ? null : t(pageKey), systemName);
   // The tab title follows the status's system name and the page (the DOM's, not a machine's state).
   useEffect(() => {

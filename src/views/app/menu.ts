@@ -1,3 +1,4 @@
+import type { RouteAccess } from '../../domain/shellRules';
 import type { MessageKey } from '../../i18n';
 
 export interface MenuItem {
@@ -67,8 +68,13 @@ const titledPages: Readonly<Record<string, MessageKey>> = {
   '/register': 'shell.account.register',
 };
 
-/** The page's name for the browser tab title ('令牌 - My Gateway'), null on home and unnamed pages. */
-export const pageTitleKeyOf = (pathname: string): MessageKey | null => {
+/**
+ * The page's name for the browser tab title ('令牌 - My Gateway'), null on home and unnamed pages;
+ * the 403 page's title when the route guard forbids it (`access`, src/domain/shellRules).
+ */
+export const pageTitleKeyOf = (pathname: string, access: RouteAccess = 'allow'): MessageKey | null => {
+  // A common user on an admin URL sees the 403 page: the tab says so, not the admin page's name.
+  if (access === 'forbidden') return 'shell.forbidden.title';
   const titled = titledPages[pathname];
   if (titled !== undefined) return titled;
   if (pathname in ownedElsewhere) return null;

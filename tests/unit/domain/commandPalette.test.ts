@@ -9,6 +9,7 @@ import {
   searchKeyword,
 } from '../../../src/domain/commandPalette';
 import { isMessageKey } from '../../../src/i18n';
+import { menuItems } from '../../../src/views/app/menu';
 
 const ids = (items: readonly { id: string }[]) => items.map((i) => i.id);
 
@@ -48,9 +49,18 @@ describe('command palette matching', () => {
     expect(pagesFor(false)).not.toContain('/channel');
   });
 
+  it('offers every page of the menu the viewer has (chat is a link out, not a page)', () => {
+    for (const isAdmin of [false, true]) {
+      const menu = menuItems({ signedIn: true, isAdmin, chatLink: '' }).map((i) => i.to);
+      for (const to of menu) expect(pagesFor(isAdmin), `${to} (admin: ${isAdmin})`).toContain(to);
+    }
+    expect(ids(localResults('pricing', false))[0]).toBe('page:/pricing');
+    expect(ids(localResults('价格', false))[0]).toBe('page:/pricing');
+  });
+
   it('lists everything for an empty query, pages first', () => {
     const all = localResults('', true);
-    expect(all.length).toBe(16);
+    expect(all.length).toBe(17);
     expect(all[0]!.group).toBe('pages');
     expect(all.at(-1)!.group).toBe('actions');
   });
