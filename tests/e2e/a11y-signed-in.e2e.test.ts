@@ -6,7 +6,7 @@ import { expectNoUnexpectedErrors, watchToasts, type SeenToasts } from './suppor
 
 /**
  * axe (WCAG 2 A/AA rules) on the signed-in screens: the user screens and every settings tab, plus
- * the admin lists, as root on the real gateway. Light on a desktop window, dark on a 375 px phone.
+ * the admin lists and forms (a channel's edit and clone forms too), as root on the real gateway. Light on a desktop window, dark on a 375 px phone.
  */
 
 let gw: GatewayUnderTest;
@@ -20,6 +20,11 @@ beforeAll(async () => {
   const codes = await root.request('POST', '/api/redemption/', { body: { name: 'axe', quota: 1000, count: 1 } });
   const key = (codes.body?.data as string[] | undefined)?.[0] ?? '';
   await root.request('POST', '/api/user/topup', { body: { key } });
+  // a channel for the edit and clone forms (the gateway's database is fresh: it is channel 1)
+  const channel = await root.request('POST', '/api/channel/', {
+    body: { type: 1, name: 'axe-upstream', key: 'sk-axe', models: 'gpt-3.5-turbo', group: 'default' },
+  });
+  expect(channel.body?.success, channel.text).toBe(true);
   // root signs in through /login once; both windows start with that session
   signedIn = await gw.signedIn('root', '123456');
 }, 180_000);
@@ -40,8 +45,14 @@ const paths = [
   '/setting?tab=system',
   '/setting?tab=other',
   '/channel',
+  '/channel/add',
+  '/channel/edit/1',
+  '/channel/clone/1',
   '/user',
+  '/user/add',
+  '/user/edit',
   '/redemption',
+  '/redemption/add',
 ];
 
 const modes = [

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright';
 import type { Client } from '../server/support/http';
+import { graveViolations } from './support/axe';
 import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 
 /*
@@ -79,6 +80,10 @@ describe('command palette', () => {
     expect(names).not.toContain('测试所有渠道');
     // full width once its opening animation (a slight scale-up) has ended
     await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(374);
+    // the open palette on a phone, light and dark: no serious or critical axe violation
+    expect(await graveViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await graveViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);

@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from '../server/support/db';
 import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { graveViolations } from './support/axe';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /**
@@ -45,6 +46,8 @@ describe('two-factor sign-in', () => {
     const secret = (await section.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await expect.poll(() => section.getByRole('link').getAttribute('href')).toContain(`secret=${secret}`);
+    // the enrolment step (QR code, secret, code field) passes axe
+    expect(await graveViolations(page)).toEqual([]);
     // an empty code is named, not sent
     await section.getByRole('button', { name: '确认开启' }).click();
     await section.getByText('请输入验证码（6 位数字）或恢复码').waitFor();
@@ -53,6 +56,7 @@ describe('two-factor sign-in', () => {
     await expect.poll(() => toasts.texts, { timeout: 15_000 }).toContain('两步验证已开启');
     const codes = await section.getByRole('list', { name: '恢复码' }).getByRole('listitem').allTextContents();
     expect(codes).toHaveLength(10);
+    expect(await graveViolations(page)).toEqual([]);
     await section.getByRole('button', { name: '我已保存恢复码' }).click();
     await section.getByText(/已开启：登录时需要输入验证器中的验证码。剩余恢复码 10 个。/).waitFor();
 
@@ -70,6 +74,8 @@ describe('two-factor sign-in', () => {
     await second.getByLabel('验证码').fill('000000' === codeOf(secret, true) ? '111111' : '000000');
     await second.getByRole('button', { name: '验证' }).click();
     await second.getByText('验证码错误或已使用，请输入验证器当前显示的 6 位数字').waitFor();
+    // the second step, with its refusal shown, passes axe
+    expect(await graveViolations(page)).toEqual([]);
     // the enrolment used the current step: the next one is fresh (accepted within ±1 step)
     await second.getByLabel('验证码').fill(codeOf(secret, true));
     await second.getByRole('button', { name: '验证' }).click();

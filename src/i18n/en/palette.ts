@@ -3,6 +3,7 @@ import type { palette as zh } from '../zh/palette';
 export const palette: Record<keyof typeof zh, string> = {
   'palette.open': 'Search or jump to',
   'palette.title': 'Command palette',
+  'palette.resultsRegion': 'Results and shortcuts',
   'palette.inputLabel': 'Search pages, actions, channels, tokens or users',
   'palette.placeholder': 'Type a page, action, channel, token or user name…',
   'palette.close': 'Close the command palette',

@@ -2,6 +2,7 @@
 export const palette = {
   'palette.open': '搜索或跳转',
   'palette.title': '命令面板',
+  'palette.resultsRegion': '搜索结果和快捷键',
   'palette.inputLabel': '搜索页面、操作、渠道、令牌或用户',
   'palette.placeholder': '输入页面、操作、渠道、令牌或用户名称…',
   'palette.close': '关闭命令面板',

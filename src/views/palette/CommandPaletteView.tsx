@@ -102,7 +102,8 @@ export function CommandPaletteView(props: CommandPaletteViewProps) {
                 {searching ? <Spinner size="sm" aria-hidden="true" /> : null}
               </HStack>
             </Dialog.Header>
-            <Dialog.Body pt={0}>
+            {/* It scrolls on a phone (the shortcuts sit below the list): Tab reaches it, so the keys scroll it. */}
+            <Dialog.Body pt={0} tabIndex={0} role="region" aria-label={t('palette.resultsRegion')}>
               <Text role="status" aria-live="polite" fontSize="sm" color={error !== null ? 'fg' : 'fg.muted'} minH="1.25rem">
                 {status}
               </Text>
