@@ -227,13 +227,20 @@ describe.skipIf(skipReason !== null)(`three gateways on one PostgreSQL and one R
       expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
       expect(await lastRatio(tokens[i]!.name, 1)).toBe(testModelRatio[model]!.toFixed(2));
     }
+    // The options really are cached: a change written behind the gateways' backs (plain SQL, no
+    // announcement) is not used before SYNC_FREQUENCY.
+    await setOption(db(), 'ModelRatio', JSON.stringify({ ...testModelRatio, [model]: 2 }));
+    for (const [i, gateway] of gateways.entries()) {
+      expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
+      expect(await lastRatio(tokens[i]!.name, 2)).toBe(testModelRatio[model]!.toFixed(2));
+    }
     const changed = JSON.stringify({ ...testModelRatio, [model]: 3 });
     const put = await root.request('PUT', '/api/option/', { body: { key: 'ModelRatio', value: changed }, headers: { 'x-test-ip': randomIp() } });
     expect(put.body, put.text).toMatchObject({ success: true });
     const changedAt = performance.now();
     const seenAfter = await Promise.all(
       gateways.map(async (gateway, i) => {
-        for (let n = 2; ; n += 1) {
+        for (let n = 3; ; n += 1) {
           const sentAt = performance.now();
           expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
           if ((await lastRatio(tokens[i]!.name, n)) === '3.00') return sentAt - changedAt;

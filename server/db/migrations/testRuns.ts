@@ -12,6 +12,8 @@ import type { Database, Dialect } from '../schema';
  * - `oa_channel_test_run_results`: one row per tested channel, `idx` 0, 1, 2… per run.
  */
 export const testRunTables = ['oa_channel_test_runs', 'oa_channel_test_run_results'] as const;
+/** The index that lets one run at a time be `running`. */
+export const oneRunningIndex = 'oa_channel_test_runs_one_running';
 
 type Db = Kysely<Database>;
 
@@ -24,7 +26,7 @@ const ddl = (dialect: Dialect): readonly string[] => {
       started_at ${big} not null, finished_at ${big} not null default 0, channel_ids text not null default '[]',
       executor text not null, heartbeat_at ${big} not null, cancel_requested ${big} not null default 0,
       interrupted ${big} not null default 0)`,
-    `create unique index if not exists oa_channel_test_runs_one_running on oa_channel_test_runs (status) where status = 'running'`,
+    `create unique index if not exists ${oneRunningIndex} on oa_channel_test_runs (status) where status = 'running'`,
     `create table if not exists oa_channel_test_run_results (run_id ${big} not null, idx ${big} not null,
       channel_id ${big} not null, success ${big} not null, message text not null, model text not null,
       status ${big} not null, response_time ${big} not null, test_time ${big} not null,
