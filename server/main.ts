@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   if (report.rootCreated) console.log('First start: created the root user (root / 123456). Change its password.');
   const deps = resolveDeps({ db: database.db, dialect: database.dialect, config });
   // With Redis: options and channel selections are cached, and changes are announced to the other gateways.
-  const stopSync = await startClusterSync(database.db, config);
+  const stopSync = startClusterSync(database.db, config);
   startSettlements(deps);
   const app = createServerApp(deps, 'dist');
   const stopSchedule =

@@ -416,11 +416,21 @@ function isUniqueViolation(error: unknown): boolean {
  * that a new run may start. Heartbeats are wall-clock milliseconds of the gateways.
  */
 async function endStaleRuns(deps: ResolvedDeps): Promise<void> {
+  const staleBefore = Date.now() - deps.config.channelTestRunStaleMs;
+  // Read first: the update (a write lock on SQLite) only when there is something to end.
+  const stale = await deps.db
+    .selectFrom('oa_channel_test_runs')
+    .select('id')
+    .where('status', '=', 'running')
+    .where('heartbeat_at', '<', staleBefore)
+    .executeTakeFirst();
+  if (stale === undefined) return;
   const ended = await deps.db
     .updateTable('oa_channel_test_runs')
     .set({ status: 'cancelled', interrupted: 1, finished_at: unixSeconds(deps) })
+    .where('id', '=', stale.id)
     .where('status', '=', 'running')
-    .where('heartbeat_at', '<', Date.now() - deps.config.channelTestRunStaleMs)
+    .where('heartbeat_at', '<', staleBefore)
     .executeTakeFirst();
   if (Number(ended.numUpdatedRows) > 0) console.warn('[channel] a batch channel test whose gateway stopped sending heartbeats was marked interrupted');
 }

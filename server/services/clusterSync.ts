@@ -34,6 +34,8 @@ interface Sync {
   readonly publisher: Redis;
   readonly subscriber: Redis;
   stopped: boolean;
+  /** True while subscribed: only then may anything be kept in memory. */
+  live: boolean;
 }
 
 const syncs = new WeakMap<Db, Sync>();
@@ -61,10 +63,10 @@ function quietErrors(redis: Redis, what: string): void {
 }
 
 /**
- * Starts the invalidation messages of `db` when `config` names a Redis; resolves once subscribed
- * (or at once without Redis). The answer stops them (call before closing the database).
+ * Starts the invalidation messages of `db` when `config` names a Redis (caching begins once the
+ * subscription is live). The answer stops them (call before closing the database).
  */
-export async function startClusterSync(db: Db, config: Pick<Config, 'redisConnString' | 'syncFrequencySeconds'>): Promise<() => Promise<void>> {
+export function startClusterSync(db: Db, config: Pick<Config, 'redisConnString' | 'syncFrequencySeconds'>): () => Promise<void> {
   const url = config.redisConnString;
   if (url === null) return () => Promise.resolve();
   const options = { maxRetriesPerRequest: 1, connectTimeout: 3000 };
@@ -76,6 +78,7 @@ export async function startClusterSync(db: Db, config: Pick<Config, 'redisConnSt
     publisher: new Redis(url, options),
     subscriber: new Redis(url, { ...options, maxRetriesPerRequest: null }),
     stopped: false,
+    live: false,
   };
   quietErrors(sync.publisher, 'publisher');
   quietErrors(sync.subscriber, 'subscriber');
@@ -85,27 +88,38 @@ export async function startClusterSync(db: Db, config: Pick<Config, 'redisConnSt
     if (origin === sync.origin || topic === undefined || !isTopic(topic)) return;
     sync.counters[topic] += 1;
   });
+  // Nothing is cached while the subscription is not live (not yet, or the connection dropped):
+  // messages could be missed, so every read goes to the database meanwhile.
   let subscribedOnce = false;
-  sync.subscriber.on('ready', () => {
-    // A reconnect: messages sent meanwhile were lost, so nothing kept is trusted any more.
-    if (subscribedOnce) for (const topic of topics) sync.counters[topic] += 1;
+  sync.subscriber.on('close', () => {
+    sync.live = false;
   });
-  try {
-    await sync.subscriber.subscribe(sync.channel);
-    subscribedOnce = true;
-    syncs.set(db, sync);
-  } catch (error) {
-    // Not fatal: without the subscription nothing is cached and every read goes to the database.
-    console.error(`[sync] Redis subscription failed, options and channels are read from the database on every request: ${error instanceof Error ? error.message : String(error)}`);
+  sync.subscriber.on('ready', () => {
+    if (!subscribedOnce) return;
+    // A reconnect (ioredis subscribes again by itself): what was kept before is not trusted.
+    for (const topic of topics) sync.counters[topic] += 1;
+    sync.live = true;
+  });
+  syncs.set(db, sync);
+  // Not awaited: a Redis that is down at start must not hold the gateway up.
+  sync.subscriber.subscribe(sync.channel).then(
+    () => {
+      subscribedOnce = true;
+      sync.live = true;
+    },
+    (error: unknown) => {
+      console.error(`[sync] Redis subscription failed, options and channels are read from the database on every request: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
+  return () => {
+    if (sync.stopped) return Promise.resolve();
+    sync.stopped = true;
+    sync.live = false;
+    if (syncs.get(db) === sync) syncs.delete(db);
+    // Nothing to flush (a lost announcement is covered by SYNC_FREQUENCY); quit could wait for a Redis that is down.
     sync.subscriber.disconnect();
     sync.publisher.disconnect();
-    return () => Promise.resolve();
-  }
-  return async () => {
-    if (sync.stopped) return;
-    sync.stopped = true;
-    if (syncs.get(db) === sync) syncs.delete(db);
-    await Promise.all([sync.subscriber.quit().catch(() => sync.subscriber.disconnect()), sync.publisher.quit().catch(() => sync.publisher.disconnect())]);
+    return Promise.resolve();
   };
 }
 
@@ -116,7 +130,7 @@ export async function startClusterSync(db: Db, config: Pick<Config, 'redisConnSt
  */
 export function clusterGeneration(db: Db, topic: SyncTopic): string | undefined {
   const sync = syncs.get(db);
-  if (sync === undefined) return undefined;
+  if (sync?.live !== true) return undefined;
   return `${sync.counters[topic]}:${Math.floor(Date.now() / sync.periodMs)}`;
 }
 
@@ -125,6 +139,7 @@ export function announce(db: Db, topic: SyncTopic): void {
   const sync = syncs.get(db);
   if (sync === undefined) return;
   sync.counters[topic] += 1;
+  if (sync.stopped) return;
   sync.publisher.publish(sync.channel, `${sync.origin} ${topic}`).catch((error: unknown) => {
     console.error(`[sync] announcing a change of ${topic} failed (others catch up within SYNC_FREQUENCY): ${error instanceof Error ? error.message : String(error)}`);
   });
