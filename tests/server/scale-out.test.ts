@@ -334,7 +334,7 @@ describe.skipIf(skipReason !== null)(`three gateways on one PostgreSQL and one R
     }
     expect(state).toEqual(expected);
     await root.request('PUT', '/api/channel/', { body: { id: channel, status: 2 }, headers: { 'x-test-ip': randomIp() } });
-  }, 60_000);
+  }, 180_000);
 
   it('channel test runs: followed and cancelled from other instances, one at a time cluster-wide, interrupted when the executor dies', async () => {
     const ids: number[] = [];
@@ -394,7 +394,7 @@ describe.skipIf(skipReason !== null)(`three gateways on one PostgreSQL and one R
     expect(interrupted.done).toBeLessThan(5);
     const last = runOf(await on[1]!.request('DELETE', `/api/channel/test_run/${fourth.id}`));
     expect(last.status === 'cancelled' || last.status === 'finished').toBe(true);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** A free loopback port. */
