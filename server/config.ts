@@ -45,6 +45,14 @@ export interface Config {
   readonly rateLimitWindowsMs: { readonly globalApi: number; readonly globalWeb: number; readonly critical: number };
   /** Redis for shared rate limits (`REDIS_CONN_STRING`); null unless `SYNC_FREQUENCY` is also set, as in one-api. */
   readonly redisConnString: string | null;
+  /**
+   * `SYNC_FREQUENCY` (seconds, one-api's default 600): with Redis, how long a process may keep
+   * options and channel selections in memory when no invalidation message arrived (the fallback
+   * to Redis pub/sub, as one-api's periodic sync).
+   */
+  readonly syncFrequencySeconds: number;
+  /** `CHANNEL_TEST_RUN_STALE_SECONDS` (15, 2..3600): a running batch test whose executor sent no heartbeat for this long counts as interrupted. */
+  readonly channelTestRunStaleMs: number;
   /** Build version shown by `/api/status` (`VERSION`, ours; default `v0.0.0` as an unversioned one-api build). */
   readonly version: string;
   /** Human-readable warnings the caller should log at start-up. */
@@ -176,6 +184,8 @@ export function loadConfig(env: Env = process.env): Config {
     criticalRateLimit: 20,
     rateLimitWindowsMs: { globalApi: 180_000, globalWeb: 180_000, critical: 1_200_000 },
     redisConnString,
+    syncFrequencySeconds: Math.max(1, readInt(env, 'SYNC_FREQUENCY', 600, 86_400)),
+    channelTestRunStaleMs: Math.max(2, readInt(env, 'CHANNEL_TEST_RUN_STALE_SECONDS', 15, 3600)) * 1000,
     version: read(env, 'VERSION') ?? 'v0.0.0',
     warnings,
     oauthUrls: {

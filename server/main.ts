@@ -16,6 +16,7 @@ import { reservationsClosed, stopReserving } from './relay/reservations';
 import { startSettlements } from './relay/settlementBridge';
 import { startRelayLedger } from './relay/reservationLedger';
 import { scheduleChannelTests, stopBatchTests } from './services/channelTest';
+import { startClusterSync } from './services/clusterSync';
 
 /** How long a shutdown waits for the relay requests in flight. */
 const shutdownGraceMs = 25_000;
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   const report = await bootstrap(database.db, database.dialect, config);
   if (report.rootCreated) console.log('First start: created the root user (root / 123456). Change its password.');
   const deps = resolveDeps({ db: database.db, dialect: database.dialect, config });
+  // With Redis: options and channel selections are cached, and changes are announced to the other gateways.
+  const stopSync = startClusterSync(database.db, config);
   startSettlements(deps);
   const app = createServerApp(deps, 'dist');
   const stopSchedule =
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
         clearInterval(closeIdle);
         return settlementsDone(database.db);
       })
+      .then(() => stopSync())
       .then(() => database.close())
       .then(() => {
         console.log('Gateway stopped.');

@@ -3,6 +3,7 @@ import { ensureChangeMarks } from './migrations/changeMarks';
 import { ensureRollups } from './migrations/logRollups';
 import { createQueryIndexes } from './migrations/queryIndexes';
 import { ensureRelayLedger } from './migrations/relayLedger';
+import { ensureTestRuns } from './migrations/testRuns';
 import { ensureTwoFactor } from './migrations/twoFactor';
 import { addMissingColumns, createMissingIndexes, createTable, existingIndexes, existingTables } from './migrations/tables';
 import { tableSpecs, type Database, type Dialect } from './schema';
@@ -63,6 +64,7 @@ async function migrateOn(db: Db, dialect: Dialect, options: MigrateOptions): Pro
   createdTables.push(...(await ensureChangeMarks(db, dialect, tables)));
   createdTables.push(...(await ensureRelayLedger(db, dialect, tables)));
   createdTables.push(...(await ensureTwoFactor(db, dialect, tables)));
+  createdTables.push(...(await ensureTestRuns(db, dialect, tables)));
   if (options.queryIndexes ?? true) {
     const query = await createQueryIndexes(db, dialect, indexes);
     createdIndexes.push(...query.created);

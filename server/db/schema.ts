@@ -199,6 +199,42 @@ export interface LoginChallengesTable {
   attempts: Defaulted<number>;
 }
 
+/** Our own table (server/db/migrations/testRuns.ts): one batch channel test run. */
+export interface ChannelTestRunsTable {
+  id: Generated<number>;
+  scope: string;
+  /** `running`, `finished` or `cancelled` (at most one `running`). */
+  status: string;
+  /** Unix seconds. */
+  started_at: number;
+  /** Unix seconds; 0 while running. */
+  finished_at: Defaulted<number>;
+  /** JSON array of the channel ids in test order. */
+  channel_ids: Defaulted<string>;
+  /** Id of the gateway process executing the run. */
+  executor: string;
+  /** Epoch ms of the executor's last heartbeat. */
+  heartbeat_at: number;
+  /** 1 once someone asked to cancel. */
+  cancel_requested: Defaulted<number>;
+  /** 1 when the run ended because its executor stopped sending heartbeats. */
+  interrupted: Defaulted<number>;
+}
+
+/** Our own table: one tested channel of a run. */
+export interface ChannelTestRunResultsTable {
+  run_id: number;
+  idx: number;
+  channel_id: number;
+  /** 1 or 0. */
+  success: number;
+  message: string;
+  model: string;
+  status: number;
+  response_time: number;
+  test_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -214,12 +250,20 @@ export interface Database {
   oa_user_totp: UserTotpTable;
   oa_user_recovery_codes: UserRecoveryCodesTable;
   oa_login_challenges: LoginChallengesTable;
+  oa_channel_test_runs: ChannelTestRunsTable;
+  oa_channel_test_run_results: ChannelTestRunResultsTable;
 }
 
 /** The tables of `tableSpecs` (one-api's and the sessions/codes tables). */
 export type TableName = Exclude<
   keyof Database,
-  'oa_relay_instances' | 'oa_relay_reservations' | 'oa_user_totp' | 'oa_user_recovery_codes' | 'oa_login_challenges'
+  | 'oa_relay_instances'
+  | 'oa_relay_reservations'
+  | 'oa_user_totp'
+  | 'oa_user_recovery_codes'
+  | 'oa_login_challenges'
+  | 'oa_channel_test_runs'
+  | 'oa_channel_test_run_results'
 >;
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

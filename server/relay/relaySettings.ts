@@ -3,12 +3,14 @@ import { parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
 import { changeWatchOf } from '../db/connect';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
+import { clusterGeneration } from '../services/clusterSync';
 import { optionValues, readOptions } from '../services/options';
 
 /**
  * What the relay reads from the options table on every request: the billing options, the three
  * ratio tables (parsed once per distinct text) and the retry and channel-disabling options, in
- * one query, cached on SQLite while the options table is unchanged (see ChangeWatch).
+ * one query, cached on SQLite while the options table is unchanged (see ChangeWatch), and on
+ * PostgreSQL with Redis until an option change is announced (see services/clusterSync.ts).
  */
 
 type Db = Kysely<Database>;
@@ -76,7 +78,7 @@ const settingsCache = new WeakMap<Db, { readonly generation: string; readonly se
  */
 export async function relaySettings(db: Db): Promise<RelaySettings> {
   const watch = changeWatchOf(db);
-  const generation = watch?.generation('options');
+  const generation = watch === undefined ? clusterGeneration(db, 'options') : watch.generation('options');
   const cached = settingsCache.get(db);
   if (generation !== undefined && cached?.generation === generation) return cached.settings;
   const settings = await readRelaySettings(db);

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
+import { clusterGeneration } from '../services/clusterSync';
 import { relayChannelColumns, relayError, type RelayChannel, type RelayError } from './types';
 
 /**
@@ -88,6 +89,38 @@ function topTierQuery(db: Db, group: string, model: string, excluded: readonly n
 /** The first draw of every request (nothing excluded yet), compiled once per dialect. */
 const topTier = precompile(2, (db: Db, group: string, model: string) => topTierQuery(db, group, model, []));
 
+type TierRows = Awaited<ReturnType<typeof topTier.readRows>>;
+
+/** The top tiers of the first draw kept per database, with the channels' generation they were read at. */
+const tierCache = new WeakMap<Db, { generation: string; readonly tiers: Map<string, TierRows> }>();
+/** Distinct (group, model) pairs kept at most; past that the cache starts over. */
+const tierCacheLimit = 2048;
+
+/**
+ * The top tier of (`group`, `model`) for a first draw. With Redis (several processes announcing
+ * their channel changes, services/clusterSync.ts) it is kept in memory until a channel or ability
+ * change is announced anywhere (automatic disabling included) or SYNC_FREQUENCY passes; else read
+ * every time.
+ */
+async function firstDraw(db: Db, group: string, model: string): Promise<TierRows> {
+  const generation = clusterGeneration(db, 'channels');
+  if (generation === undefined) return topTier.readRows(db, group, model);
+  let cache = tierCache.get(db);
+  if (cache === undefined || cache.generation !== generation) {
+    cache = { generation, tiers: new Map() };
+    tierCache.set(db, cache);
+  }
+  const key = `${group}\u0000${model}`;
+  const kept = cache.tiers.get(key);
+  if (kept !== undefined) return kept;
+  const rows = await topTier.readRows(db, group, model);
+  // A change announced while reading: the rows may be older than it, do not keep them.
+  if (clusterGeneration(db, 'channels') !== generation) return rows;
+  if (cache.tiers.size >= tierCacheLimit) cache.tiers.clear();
+  cache.tiers.set(key, rows);
+  return rows;
+}
+
 /**
  * Draws a channel for (`group`, `model`) among enabled abilities of enabled channels, not in
  * `exclude`, in the highest remaining priority tier (NULL priority counts as 0); null when there
@@ -102,7 +135,7 @@ export async function pickChannel(
   random: () => number = Math.random,
 ): Promise<RelayChannel | null> {
   const excluded = [...exclude];
-  const rows = excluded.length === 0 ? await topTier.readRows(db, group, model) : await topTierQuery(db, group, model, excluded).execute();
+  const rows = excluded.length === 0 ? await firstDraw(db, group, model) : await topTierQuery(db, group, model, excluded).execute();
   if (rows.length === 0) return null;
   return rows[weightedIndex(rows.map((row) => row.weight), random())] ?? null;
 }

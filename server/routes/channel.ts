@@ -26,6 +26,7 @@ import { cancelTestRun, currentTestRun, findTestRun, startBatchTest, startTestRu
 import { readOptions } from '../services/options';
 import { describeErrors, goStrings } from '../http/validate';
 import { ChannelTestRunRequest } from '../../src/domain/channel';
+import { announce } from '../services/clusterSync';
 
 /**
  * Channel management (contract §2.9) under /api/channel and the group list (§2.2.4) under
@@ -143,9 +144,9 @@ async function testOne(c: Ctx): Promise<Response> {
 }
 
 /** `GET /api/channel/test?scope=all|disabled`: starts a background run and answers at once. */
-function testAll(c: Ctx): Response {
+async function testAll(c: Ctx): Promise<Response> {
   const query = decodeQuery(c, ScopeQuery);
-  const started = startBatchTest(c.get('deps'), E.isRight(query) ? (query.right.scope ?? '') : '');
+  const started = await startBatchTest(c.get('deps'), E.isRight(query) ? (query.right.scope ?? '') : '');
   return E.isLeft(started) ? fail(c, started.left) : ok(c);
 }
 
@@ -178,8 +179,8 @@ async function startRun(c: Ctx): Promise<Response> {
 }
 
 /** `GET /api/channel/test_run`: the run in progress, else the latest one, else null. */
-function currentRun(c: Ctx): Response {
-  return ok(c, currentTestRun(c.get('deps').db));
+async function currentRun(c: Ctx): Promise<Response> {
+  return ok(c, await currentTestRun(c.get('deps')));
 }
 
 /** `after` of `GET /api/channel/test_run/:id`: a non-negative integer, 0 when absent. */
@@ -192,12 +193,12 @@ function afterParam(c: Ctx): E.Either<string, number> {
 }
 
 /** `GET /api/channel/test_run/:id?after=N`: the run with the results of index N and later. */
-function getRun(c: Ctx): Response {
+async function getRun(c: Ctx): Promise<Response> {
   const id = idParam(c);
   if (E.isLeft(id)) return fail(c, id.left);
   const after = afterParam(c);
   if (E.isLeft(after)) return fail(c, after.left);
-  const run = findTestRun(c.get('deps').db, id.right, after.right);
+  const run = await findTestRun(c.get('deps'), id.right, after.right);
   return E.isLeft(run) ? fail(c, run.left) : ok(c, run.right);
 }
 
@@ -205,7 +206,7 @@ function getRun(c: Ctx): Response {
 async function cancelRun(c: Ctx): Promise<Response> {
   const id = idParam(c);
   if (E.isLeft(id)) return fail(c, id.left);
-  const run = await cancelTestRun(c.get('deps').db, id.right);
+  const run = await cancelTestRun(c.get('deps'), id.right);
   return E.isLeft(run) ? fail(c, run.left) : ok(c, run.right);
 }
 
@@ -226,6 +227,11 @@ async function balanceAll(c: Ctx): Promise<Response> {
 /** Routes mounted at /api/channel (static paths registered before `:id`). */
 export function channelRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
+  // Every write here may change what relay selection sees: other processes are told (clusterSync).
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'GET') announce(c.get('deps').db, 'channels');
+  });
   app.get('/', adminAuth, list);
   app.get('/search', adminAuth, search);
   app.get('/models', adminAuth, (c) => json(c, modelCatalogue));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
 import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyDisabled, logTypeTest } from '../../src/domain/constants';
@@ -7,6 +8,7 @@ import type { ResolvedDeps } from '../http/env';
 import { isRelayableType, jsonObject, nativeWireOf, sentHeaders, sentUrl, unsupportedTypeMessage, upstreamTarget } from '../relay/adaptor';
 import { mappedModel } from '../relay/request';
 import { recordNotFound } from './channel';
+import { announce } from './clusterSync';
 import { channelDisabledText, channelEnabledText, channelStatusSubject, notifyRoot } from './notify';
 import { readOptions } from './options';
 
@@ -26,7 +28,8 @@ import { readOptions } from './options';
  * The "test finished" and "slow channel" notifications are not sent, as in one-api (§6 #43).
  *
  * Every batch run (started by `GET /api/channel/test?scope=`, `POST /api/channel/test_run` or the
- * CHANNEL_TEST_FREQUENCY schedule) is recorded in memory per database with one result per tested
+ * CHANNEL_TEST_FREQUENCY schedule) is recorded in the database (oa_channel_test_runs and
+ * oa_channel_test_run_results, migrations/testRuns.ts) with one result per tested
  * channel, so the console can follow it (`GET /api/channel/test_run/:id?after=`) and cancel it.
  */
 
@@ -199,6 +202,7 @@ export async function setChannelStatus(db: Db, id: number, status: number): Prom
     await tx.updateTable('channels').set({ status }).where('id', '=', id).execute();
     await tx.updateTable('abilities').set({ enabled: status === channelStatusEnabled }).where('channel_id', '=', id).execute();
   });
+  announce(db, 'channels');
 }
 
 /** Disables a channel automatically (status 3) and notifies the root user. */
@@ -287,61 +291,6 @@ export async function testChannelById(deps: ResolvedDeps, id: number, model: str
 // ---------------------------------------------------------------------------------------------
 // Batch runs
 
-/** What a run tests: a scope, or a list of channel ids (tested in the given order). */
-export type TestRunTarget = { readonly scope: 'all' | 'disabled' } | { readonly ids: readonly number[] };
-
-interface Run {
-  readonly controller: AbortController;
-  /** Settles when the run has ended (finished or cancelled); never rejects. */
-  done: Promise<void>;
-  /** Settles when the run's channel list is known; never rejects. */
-  ready: Promise<void>;
-  readonly id: number;
-  readonly scope: ChannelTestRunScope;
-  status: ChannelTestRunStatus;
-  readonly startedAt: number;
-  finishedAt: number;
-  channelIds: readonly number[];
-  readonly results: ChannelTestRunResult[];
-}
-
-/** The runs of one database: the one in progress and the latest ones (newest last, the active one included). */
-interface RunRegistry {
-  active: Run | undefined;
-  readonly history: Run[];
-}
-
-/** How many runs per database stay readable by id. */
-const keptRuns = 16;
-
-/** Per database (one-api: one run per process). */
-const registries = new WeakMap<Db, RunRegistry>();
-
-/** Run ids: 1, 2, 3… per process. */
-let lastRunId = 0;
-
-function registryOf(db: Db): RunRegistry {
-  let registry = registries.get(db);
-  if (registry === undefined) {
-    registry = { active: undefined, history: [] };
-    registries.set(db, registry);
-  }
-  return registry;
-}
-
-/** The wire form of a run, with the results of index `after` and later. */
-const snapshot = (run: Run, after = 0): ChannelTestRun => ({
-  id: run.id,
-  scope: run.scope,
-  status: run.status,
-  total: run.channelIds.length,
-  done: run.results.length,
-  started_at: run.startedAt,
-  finished_at: run.finishedAt,
-  channel_ids: [...run.channelIds],
-  results: run.results.slice(after),
-});
-
 /** Resolves after `ms`, or at once when `signal` aborts. */
 const pause = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
@@ -427,13 +376,129 @@ async function batchTestOne(deps: ResolvedDeps, channel: TestableChannel, signal
   };
 }
 
+/** What a run tests: a scope, or a list of channel ids (tested in the given order). */
+export type TestRunTarget = { readonly scope: 'all' | 'disabled' } | { readonly ids: readonly number[] };
+
+/** A run as answered: the shared wire shape, plus `interrupted: true` when its gateway stopped mid-run (status `cancelled`). */
+export type TestRunAnswer = ChannelTestRun & { readonly interrupted?: true };
+
+/** A run this process executes. */
+interface LocalRun {
+  readonly id: number;
+  readonly controller: AbortController;
+  /** Settles when the run has ended and its row says so; never rejects. */
+  done: Promise<void>;
+}
+
+/** The run this process executes, per database (at most one: one run per database at a time). */
+const localRuns = new WeakMap<Db, LocalRun>();
+
+/** This process as the executor of runs (written into the run's row). */
+const executorId = randomUUID();
+
+/** How many runs stay readable by id (older ones and their results are deleted when a run starts). */
+const keptRuns = 100;
+
+/** How often the executor renews its heartbeat and looks for a cancel request: a quarter of the stale time, at most 1 s. */
+const heartbeatOf = (staleMs: number): number => Math.min(1000, Math.floor(staleMs / 4));
+
+const unixSeconds = (deps: ResolvedDeps): number => Math.floor(deps.now() / 1000);
+
+/** Whether `error` is a unique-index violation (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
+function isUniqueViolation(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Ends, as interrupted (`cancelled`, `interrupted` 1), the running run whose executor sent no
+ * heartbeat for CHANNEL_TEST_RUN_STALE_SECONDS (its gateway was killed or lost the database), so
+ * that a new run may start. Heartbeats are wall-clock milliseconds of the gateways.
+ */
+async function endStaleRuns(deps: ResolvedDeps): Promise<void> {
+  const staleBefore = Date.now() - deps.config.channelTestRunStaleMs;
+  // Read first: the update (a write lock on SQLite) only when there is something to end.
+  const stale = await deps.db
+    .selectFrom('oa_channel_test_runs')
+    .select('id')
+    .where('status', '=', 'running')
+    .where('heartbeat_at', '<', staleBefore)
+    .executeTakeFirst();
+  if (stale === undefined) return;
+  const ended = await deps.db
+    .updateTable('oa_channel_test_runs')
+    .set({ status: 'cancelled', interrupted: 1, finished_at: unixSeconds(deps) })
+    .where('id', '=', stale.id)
+    .where('status', '=', 'running')
+    .where('heartbeat_at', '<', staleBefore)
+    .executeTakeFirst();
+  if (Number(ended.numUpdatedRows) > 0) console.warn('[channel] a batch channel test whose gateway stopped sending heartbeats was marked interrupted');
+}
+
+/** The run `id` with its results of index `after` and later, or undefined. */
+async function readRun(db: Db, id: number, after = 0): Promise<TestRunAnswer | undefined> {
+  const row = await db.selectFrom('oa_channel_test_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) return undefined;
+  // The count first, then the results below it: `done` and the results always agree.
+  const counted = await db
+    .selectFrom('oa_channel_test_run_results')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('run_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const done = Number(counted.n);
+  const results =
+    after >= done
+      ? []
+      : await db
+          .selectFrom('oa_channel_test_run_results')
+          .selectAll()
+          .where('run_id', '=', id)
+          .where('idx', '>=', after)
+          .where('idx', '<', done)
+          .orderBy('idx')
+          .execute();
+  const channelIds = JSON.parse(row.channel_ids) as number[];
+  return {
+    id: Number(row.id),
+    scope: row.scope as ChannelTestRunScope,
+    status: row.status as ChannelTestRunStatus,
+    total: channelIds.length,
+    done,
+    started_at: Number(row.started_at),
+    finished_at: Number(row.finished_at),
+    channel_ids: channelIds,
+    results: results.map(
+      (r): ChannelTestRunResult => ({
+        index: Number(r.idx),
+        channel_id: Number(r.channel_id),
+        success: Number(r.success) !== 0,
+        message: r.message,
+        time: Number(r.response_time) / 1000,
+        model: r.model,
+        status: Number(r.status),
+        response_time: Number(r.response_time),
+        test_time: Number(r.test_time),
+      }),
+    ),
+    ...(Number(row.interrupted) === 1 ? { interrupted: true as const } : {}),
+  };
+}
+
+/** The id of the run in progress on the database (any gateway's), after ending stale ones; undefined when none. */
+async function runningRunId(deps: ResolvedDeps): Promise<number | undefined> {
+  await endStaleRuns(deps);
+  const row = await deps.db.selectFrom('oa_channel_test_runs').select('id').where('status', '=', 'running').executeTakeFirst();
+  return row === undefined ? undefined : Number(row.id);
+}
+
 /**
  * The body of a batch run: every channel in turn, POLLING_INTERVAL seconds apart, each result
- * recorded. A test that fails on our side (database error) is recorded as a failure with
+ * stored. A test that fails on our side (database error) is recorded as a failure with
  * `test_time` 0 (nothing stored); errors are logged, never thrown.
  */
-async function batchRun(deps: ResolvedDeps, run: Run, channels: readonly TestableChannel[]): Promise<void> {
+async function batchRun(deps: ResolvedDeps, run: LocalRun, channels: readonly TestableChannel[]): Promise<void> {
   const { signal } = run.controller;
+  let stored = 0;
   for (const [index, channel] of channels.entries()) {
     if (signal.aborted) return;
     if (index > 0) await pause(deps.config.pollingIntervalSeconds * 1000, signal);
@@ -446,132 +511,228 @@ async function batchRun(deps: ResolvedDeps, run: Run, channels: readonly Testabl
       console.error(`[channel] test of channel #${channel.id} failed:`, error);
       tested = { channel_id: channel.id, success: false, message: errorText(error), time: 0, model: '', status: channel.status, response_time: 0, test_time: 0 };
     }
-    if (tested !== null) run.results.push({ index: run.results.length, ...tested });
+    if (tested === null) continue;
+    await deps.db
+      .insertInto('oa_channel_test_run_results')
+      .values({
+        run_id: run.id,
+        idx: stored,
+        channel_id: tested.channel_id,
+        success: tested.success ? 1 : 0,
+        message: tested.message,
+        model: tested.model,
+        status: tested.status,
+        response_time: tested.response_time,
+        test_time: tested.test_time,
+      })
+      .execute();
+    stored += 1;
   }
   if (channels.length > 0 && !signal.aborted) console.log(`[channel] batch channel test finished (${channels.length} channels)`);
 }
 
 /**
- * Starts a run of `target` on `deps.db` in the background. Left = `测试已在运行中` when a run on
- * this database is still going. The run's channel list is known once `run.ready` settles.
+ * Renews the heartbeat of `run` and aborts it when someone asked to cancel it (from any gateway) or
+ * when its row no longer says running (another gateway took this one for gone).
  */
-function beginRun(deps: ResolvedDeps, target: TestRunTarget): E.Either<string, Run> {
-  const registry = registryOf(deps.db);
-  if (registry.active !== undefined) return E.left(testAlreadyRunning);
-  lastRunId += 1;
-  const run: Run = {
-    controller: new AbortController(),
-    done: Promise.resolve(),
-    ready: Promise.resolve(),
-    id: lastRunId,
-    scope: 'scope' in target ? target.scope : 'ids',
-    status: 'running',
-    startedAt: Math.floor(deps.now() / 1000),
-    finishedAt: 0,
-    channelIds: [],
-    results: [],
-  };
-  registry.active = run;
-  registry.history.push(run);
-  if (registry.history.length > keptRuns) registry.history.splice(0, registry.history.length - keptRuns);
-  const channels = channelsOf(deps.db, target).then(
-    (list) => {
-      run.channelIds = list.map((c) => c.id);
-      return list;
-    },
-    (error: unknown) => {
+async function beat(deps: ResolvedDeps, run: LocalRun): Promise<void> {
+  const row = await deps.db
+    .updateTable('oa_channel_test_runs')
+    .set({ heartbeat_at: Date.now() })
+    .where('id', '=', run.id)
+    .where('status', '=', 'running')
+    .returning('cancel_requested')
+    .executeTakeFirst();
+  if (row === undefined || Number(row.cancel_requested) !== 0) run.controller.abort();
+}
+
+/**
+ * Starts a run of `target` on `deps.db` in the background: inserting its `running` row is what
+ * claims the one run the database may have at a time. Left = `测试已在运行中` when a run (on any
+ * gateway) is still going. Answers once the run's channel list is stored.
+ */
+async function beginRun(deps: ResolvedDeps, target: TestRunTarget): Promise<E.Either<string, number>> {
+  const { db } = deps;
+  if (localRuns.has(db)) return E.left(testAlreadyRunning);
+  await endStaleRuns(deps);
+  let id: number;
+  try {
+    const inserted = await db
+      .insertInto('oa_channel_test_runs')
+      .values({
+        scope: 'scope' in target ? target.scope : 'ids',
+        status: 'running',
+        started_at: unixSeconds(deps),
+        executor: executorId,
+        heartbeat_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    id = Number(inserted.id);
+  } catch (error) {
+    if (isUniqueViolation(error)) return E.left(testAlreadyRunning);
+    throw error;
+  }
+  const run: LocalRun = { id, controller: new AbortController(), done: Promise.resolve() };
+  localRuns.set(db, run);
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  run.done = (async () => {
+    let beating = false;
+    const timer = setInterval(() => {
+      if (beating) return;
+      beating = true;
+      beat(deps, run)
+        .catch((error: unknown) => console.error(`[channel] test run heartbeat failed: ${errorText(error)}`))
+        .finally(() => {
+          beating = false;
+        });
+    }, heartbeatOf(deps.config.channelTestRunStaleMs));
+    try {
+      await db
+        .deleteFrom('oa_channel_test_run_results')
+        .where('run_id', '<=', id - keptRuns)
+        .execute();
+      await db.deleteFrom('oa_channel_test_runs').where('id', '<=', id - keptRuns).execute();
+      let channels: TestableChannel[] = [];
+      try {
+        channels = await channelsOf(db, target);
+      } catch (error) {
+        console.error('[channel] batch channel test failed:', error);
+      }
+      await db
+        .updateTable('oa_channel_test_runs')
+        .set({ channel_ids: JSON.stringify(channels.map((c) => c.id)) })
+        .where('id', '=', id)
+        .execute();
+      markReady();
+      await batchRun(deps, run, channels);
+    } catch (error) {
       console.error('[channel] batch channel test failed:', error);
-      return [];
-    },
-  );
-  run.ready = channels.then(() => undefined);
-  run.done = channels
-    .then((list) => batchRun(deps, run, list))
-    .catch((error: unknown) => {
-      console.error('[channel] batch channel test failed:', error);
-    })
-    .finally(() => {
-      run.status = run.controller.signal.aborted ? 'cancelled' : 'finished';
-      run.finishedAt = Math.floor(deps.now() / 1000);
-      if (registry.active === run) registry.active = undefined;
-    });
-  return E.right(run);
+    } finally {
+      clearInterval(timer);
+      markReady();
+      try {
+        await db
+          .updateTable('oa_channel_test_runs')
+          .set({ status: run.controller.signal.aborted ? 'cancelled' : 'finished', finished_at: unixSeconds(deps) })
+          .where('id', '=', id)
+          .where('status', '=', 'running')
+          .execute();
+      } catch (error) {
+        console.error(`[channel] ending test run #${id} failed (it ends as interrupted once its heartbeat is stale): ${errorText(error)}`);
+      }
+      if (localRuns.get(db) === run) localRuns.delete(db);
+    }
+  })();
+  await ready;
+  return E.right(id);
 }
 
 /**
  * `GET /api/channel/test?scope=`: starts a batch run in the background (scope `all` by default;
  * another scope tests nothing and records no run). Left = `测试已在运行中` when a run on this
- * database is still going.
+ * database (on any gateway sharing it) is still going.
  */
-export function startBatchTest(deps: ResolvedDeps, scope: string): E.Either<string, void> {
-  if (registryOf(deps.db).active !== undefined) return E.left(testAlreadyRunning);
+export async function startBatchTest(deps: ResolvedDeps, scope: string): Promise<E.Either<string, void>> {
+  if (localRuns.has(deps.db) || (await runningRunId(deps)) !== undefined) return E.left(testAlreadyRunning);
   const chosen = scope === '' ? 'all' : scope;
   if (chosen !== 'all' && chosen !== 'disabled') return E.right(undefined);
-  return E.map(() => undefined)(beginRun(deps, { scope: chosen }));
+  return E.map(() => undefined)(await beginRun(deps, { scope: chosen }));
 }
 
 /**
  * `POST /api/channel/test_run`: starts a run and answers it once its channel list is known.
  * Left = `测试已在运行中` when a run on this database is still going.
  */
-export async function startTestRun(deps: ResolvedDeps, request: ChannelTestRunRequest): Promise<E.Either<string, ChannelTestRun>> {
-  const run = beginRun(deps, 'scope' in request ? { scope: request.scope } : { ids: request.ids });
-  if (E.isLeft(run)) return run;
-  await run.right.ready;
-  return E.right(snapshot(run.right));
+export async function startTestRun(deps: ResolvedDeps, request: ChannelTestRunRequest): Promise<E.Either<string, TestRunAnswer>> {
+  const id = await beginRun(deps, 'scope' in request ? { scope: request.scope } : { ids: request.ids });
+  if (E.isLeft(id)) return id;
+  const run = await readRun(deps.db, id.right);
+  return run === undefined ? E.left(recordNotFound) : E.right(run);
 }
 
-/** `GET /api/channel/test_run`: the run in progress on `db`, else the latest one, else null. */
-export function currentTestRun(db: Db): ChannelTestRun | null {
-  const registry = registryOf(db);
-  const run = registry.active ?? registry.history.at(-1);
-  return run === undefined ? null : snapshot(run);
+/** `GET /api/channel/test_run`: the run in progress on the database (any gateway's), else the latest one, else null. */
+export async function currentTestRun(deps: ResolvedDeps): Promise<TestRunAnswer | null> {
+  const running = await runningRunId(deps);
+  const id =
+    running ?? (await deps.db.selectFrom('oa_channel_test_runs').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id;
+  return id === undefined ? null : ((await readRun(deps.db, Number(id))) ?? null);
 }
 
 /** `GET /api/channel/test_run/:id?after=`: the run with the results of index `after` and later. */
-export function findTestRun(db: Db, id: number, after: number): E.Either<string, ChannelTestRun> {
-  const run = registryOf(db).history.find((r) => r.id === id);
-  return run === undefined ? E.left(recordNotFound) : E.right(snapshot(run, after));
+export async function findTestRun(deps: ResolvedDeps, id: number, after: number): Promise<E.Either<string, TestRunAnswer>> {
+  if (!Number.isSafeInteger(id)) return E.left(recordNotFound);
+  let run = await readRun(deps.db, id, after);
+  if (run?.status === 'running' && !localRuns.has(deps.db)) {
+    await endStaleRuns(deps);
+    run = await readRun(deps.db, id, after);
+  }
+  return run === undefined ? E.left(recordNotFound) : E.right(run);
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `DELETE /api/channel/test_run/:id`: cancels the run if it is still going (the in-flight upstream
- * call is aborted) and answers it once it has ended; an ended run is answered unchanged.
+ * call is aborted) and answers it once it has ended; an ended run is answered unchanged. A run
+ * executed by another gateway is flagged; that gateway sees the flag at its next heartbeat and
+ * ends the run, or the run ends as interrupted once its heartbeat is stale.
  */
-export async function cancelTestRun(db: Db, id: number): Promise<E.Either<string, ChannelTestRun>> {
-  const run = registryOf(db).history.find((r) => r.id === id);
-  if (run === undefined) return E.left(recordNotFound);
-  if (run.status === 'running') {
-    run.controller.abort();
-    await run.done;
+export async function cancelTestRun(deps: ResolvedDeps, id: number): Promise<E.Either<string, TestRunAnswer>> {
+  const { db } = deps;
+  if (!Number.isSafeInteger(id)) return E.left(recordNotFound);
+  const found = await readRun(db, id);
+  if (found === undefined) return E.left(recordNotFound);
+  if (found.status !== 'running') return E.right(found);
+  const local = localRuns.get(db);
+  if (local?.id === id) {
+    local.controller.abort();
+    await local.done;
+  } else {
+    await db.updateTable('oa_channel_test_runs').set({ cancel_requested: 1 }).where('id', '=', id).where('status', '=', 'running').execute();
+    const deadline = Date.now() + deps.config.channelTestRunStaleMs + 2 * heartbeatOf(deps.config.channelTestRunStaleMs);
+    for (;;) {
+      await sleep(50);
+      await endStaleRuns(deps);
+      const row = await db.selectFrom('oa_channel_test_runs').select('status').where('id', '=', id).executeTakeFirst();
+      if (row === undefined || row.status !== 'running' || Date.now() > deadline) break;
+    }
   }
-  return E.right(snapshot(run));
+  const run = await readRun(db, id);
+  return run === undefined ? E.left(recordNotFound) : E.right(run);
 }
 
-/** Whether a batch run on `db` is in progress. */
-export const isBatchTestRunning = (db: Db): boolean => registryOf(db).active !== undefined;
+/** Whether this process is executing a batch run on `db`. */
+export const isBatchTestRunning = (db: Db): boolean => localRuns.has(db);
 
 /**
- * Stops the batch run on `db`, if any (in-flight upstream calls are aborted), and resolves when it
- * has ended. Call before closing the database.
+ * Stops the batch run this process executes on `db`, if any (in-flight upstream calls are
+ * aborted; the run ends as cancelled), and resolves when it has ended. Call before closing the database.
  */
 export async function stopBatchTests(db: Db): Promise<void> {
-  const run = registries.get(db)?.active;
+  const run = localRuns.get(db);
   if (run === undefined) return;
   run.controller.abort();
   await run.done;
 }
 
 /**
- * `CHANNEL_TEST_FREQUENCY`: starts a test-all run every `intervalMs` (a run still going is left
- * alone). Returns the function that stops the schedule; `stopBatchTests` still ends a run in flight.
+ * `CHANNEL_TEST_FREQUENCY`: starts a test-all run every `intervalMs` (a run still going, on any
+ * gateway, is left alone). Returns the function that stops the schedule; `stopBatchTests` still
+ * ends a run in flight.
  */
 export function scheduleChannelTests(deps: ResolvedDeps, intervalMs: number): () => void {
   const timer = setInterval(() => {
-    if (!isBatchTestRunning(deps.db)) {
-      console.log('[channel] automatic channel test started');
-      startBatchTest(deps, 'all');
-    }
+    if (isBatchTestRunning(deps.db)) return;
+    startBatchTest(deps, 'all').then(
+      (started) => {
+        if (E.isRight(started)) console.log('[channel] automatic channel test started');
+      },
+      (error: unknown) => console.error('[channel] automatic channel test failed to start:', error),
+    );
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import * as t from 'io-ts';
 import { isSecretOptionKey } from '../../src/domain/validation';
 import type { Database } from '../db/schema';
+import { announce } from './clusterSync';
 import { optionDefaults, readOptions } from './options';
 
 /**
@@ -151,4 +152,5 @@ export async function saveOption(db: Db, key: string, value: string): Promise<vo
     .values({ key, value })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
     .execute();
+  announce(db, 'options');
 }

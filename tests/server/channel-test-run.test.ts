@@ -377,12 +377,13 @@ for (const target of dbTargets) {
       expect(upstream.requests).toHaveLength(0);
     });
 
-    it('a restarted server has no run: GET answers null, old ids are unknown', async () => {
+    it('runs live in the database: a restarted server answers the same run and its results; unknown ids are refused', async () => {
       const run = await settle(runOf(await start({ ids: [await addChannel('sk-restart')] })).id);
       await suite.restart();
       await login();
-      expect((await root.get('/api/channel/test_run')).body).toEqual({ success: true, message: '', data: null });
-      expect((await root.get(`/api/channel/test_run/${run.id}`)).body).toEqual({ success: false, message: 'record not found' });
+      expect(runOf(await root.get('/api/channel/test_run'))).toEqual(run);
+      expect(runOf(await root.get(`/api/channel/test_run/${run.id}`))).toEqual(run);
+      expect((await root.get(`/api/channel/test_run/${run.id + 1000}`)).body).toEqual({ success: false, message: 'record not found' });
     });
   });
 }

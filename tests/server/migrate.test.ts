@@ -6,6 +6,7 @@ import { changeMarksTable } from '../../server/db/migrations/changeMarks';
 import { rollupTables } from '../../server/db/migrations/logRollups';
 import { queryIndexesOf, redundantIndexes } from '../../server/db/migrations/queryIndexes';
 import { relayLedgerTables } from '../../server/db/migrations/relayLedger';
+import { testRunTables } from '../../server/db/migrations/testRuns';
 import { twoFactorTables } from '../../server/db/migrations/twoFactor';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
@@ -17,6 +18,7 @@ const ourTablesOf = (kind: 'sqlite' | 'postgres'): string[] => [
   ...rollupTables.map((t) => t.name),
   ...(kind === 'sqlite' ? [changeMarksTable] : relayLedgerTables),
   ...twoFactorTables,
+  ...testRunTables,
 ];
 
 for (const target of dbTargets) {
