@@ -61,6 +61,7 @@ export function ShellEffects({ children }: { readonly children: ReactNode }) {
   return (
     <EffectsProvider value={handlers}>
       <SessionEffects />
+      <PreferencesEffects />
       {children}
     </EffectsProvider>
   );
@@ -68,6 +69,12 @@ export function ShellEffects({ children }: { readonly children: ReactNode }) {
 
 function SessionEffects() {
   useMachineEffects(SessionContext.useActorRef());
+  return null;
+}
+
+/** A language that failed to load says so in a toast. */
+function PreferencesEffects() {
+  useMachineEffects(PreferencesContext.useActorRef());
   return null;
 }
 
