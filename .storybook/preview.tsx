@@ -6,6 +6,8 @@ import { configure } from 'storybook/test';
 import { system } from '../src/views/app/theme';
 import { LangProvider } from '../src/views/app/i18n';
 import type { Lang } from '../src/i18n';
+// Both catalogues, loaded up front: a story renders either language synchronously.
+import '../src/i18n/all';
 
 /**
  * Every story renders inside the app's providers: the Chakra system, the language and a memory

@@ -84,6 +84,7 @@ import type { Token } from './domain/token';
 import type { twoFactorSettingsMachine } from './machines/twoFactorSettings';
 import type { wechatLoginMachine } from './machines/wechatLogin';
 import type { User } from './domain/user';
+import { loadCatalogue } from './i18n';
 import { App } from './views/app/App';
 import { implement, implementAll } from './views/app/machineRegistry';
 
@@ -123,7 +124,13 @@ const applyPreferences = fromCallback<EventObject>(({ receive }) => {
   });
 });
 
-const preferences = preferencesMachine.provide({ actors: { applyPreferences } });
+const preferences = preferencesMachine.provide({
+  actors: {
+    applyPreferences,
+    // another language's catalogue chunk, loaded before the console switches to it
+    loadCatalogue: fromPromise(({ input }) => loadCatalogue(input.lang)),
+  },
+});
 
 const implementations = implementAll([
   implement<typeof registerMachine>('register', {
@@ -349,6 +356,12 @@ const implementations = implementAll([
 const storage = defaultStorage();
 const rootElement = document.getElementById('root');
 if (rootElement === null) throw new Error('index.html has no #root element');
+const preferencesInput = initialPreferences(
+  { lang: readLocal('lang', storage), colorMode: readLocal('color_mode', storage) },
+  window.matchMedia('(prefers-color-scheme: dark)').matches,
+);
+// Only the active language's catalogue, and before the first render (index.html preloads it).
+await loadCatalogue(preferencesInput.lang);
 
 createRoot(rootElement).render(
   <StrictMode>
@@ -360,10 +373,7 @@ createRoot(rootElement).render(
         buildVersion: import.meta.env.VITE_APP_VERSION,
       }}
       preferences={preferences}
-      preferencesInput={initialPreferences(
-        { lang: readLocal('lang', storage), colorMode: readLocal('color_mode', storage) },
-        window.matchMedia('(prefers-color-scheme: dark)').matches,
-      )}
+      preferencesInput={preferencesInput}
       implementations={implementations}
     />
   </StrictMode>,

@@ -6,6 +6,7 @@ import { fromPromise, type AnyStateMachine } from 'xstate';
 import { pages } from 'virtual:bench-pages';
 import { system } from '../../src/views/app/theme';
 import { LangProvider } from '../../src/views/app/i18n';
+import '../../src/i18n/all';
 import { MachineRegistryProvider } from '../../src/views/app/machineRegistry';
 import { cycles, measureCycles, measureMount, prepare, type Samples } from './probe';
 import { channelRows, userRows } from './rows';

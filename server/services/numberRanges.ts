@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import { checkNumber, checkRatioTable, keptModelRatios, numericOptionRules, type NumberProblem, type NumberRule } from '../../src/domain/numberRules';
 import { translate, type MessageKey } from '../../src/i18n';
+// The server speaks both languages: both catalogues, registered at start.
+import '../../src/i18n/all';
 import { requestLanguage } from '../http/envelope';
 
 /**

@@ -1,14 +1,41 @@
 import type { Message } from '../domain/message';
-import { zh } from './zh';
-import { en } from './en';
+import type { zh } from './zh';
 
 import { defaultLang, type Lang } from '../domain/preferences';
 
 export { defaultLang, type Lang };
+/** The zh catalogue is the type source: every other catalogue has exactly its keys. */
 export type MessageKey = keyof typeof zh;
-export const catalogues: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { zh, en };
+export type Catalogue = Readonly<Record<MessageKey, string>>;
 
-export const isMessageKey = (key: string): key is MessageKey => Object.prototype.hasOwnProperty.call(zh, key);
+/**
+ * The catalogues loaded so far. The console loads only the active language (src/main.tsx awaits
+ * it before the first render; the preferences machine loads another one before switching to it),
+ * so each language is its own chunk. Tests and stories register both (./all).
+ */
+const loaded: Partial<Record<Lang, Catalogue>> = {};
+
+/** Makes a catalogue available to `translate` (the loader below, or ./all in tests and stories). */
+export function registerCatalogue(lang: Lang, catalogue: Catalogue): void {
+  loaded[lang] = catalogue;
+}
+
+export const hasCatalogue = (lang: Lang): boolean => loaded[lang] !== undefined;
+
+/** Loads a language's catalogue chunk once; resolves when `translate(lang, ...)` can use it. */
+export async function loadCatalogue(lang: Lang): Promise<void> {
+  if (loaded[lang] !== undefined) return;
+  const catalogue: Catalogue = lang === 'en' ? (await import('./en')).en : (await import('./zh')).zh;
+  registerCatalogue(lang, catalogue);
+}
+
+/** Any loaded catalogue (they share their keys), for the key checks. */
+const anyCatalogue = (): Catalogue | undefined => loaded.zh ?? loaded.en;
+
+export const isMessageKey = (key: string): key is MessageKey => {
+  const catalogue = anyCatalogue();
+  return catalogue !== undefined && Object.prototype.hasOwnProperty.call(catalogue, key);
+};
 
 /** Fills `{name}` placeholders; unknown placeholders stay as they are. */
 export function interpolate(template: string, params?: Readonly<Record<string, string | number>>): string {
@@ -25,8 +52,10 @@ export function interpolate(template: string, params?: Readonly<Record<string, s
  */
 export const opensWithLatin = (text: string): boolean => /^[A-Za-z0-9]/.test(text);
 
+/** The message in `lang`; while that catalogue is not loaded yet, in a loaded one (or the key itself). */
 export function translate(lang: Lang, key: MessageKey, params?: Readonly<Record<string, string | number>>): string {
-  return interpolate(catalogues[lang][key], params);
+  const catalogue = loaded[lang] ?? anyCatalogue();
+  return interpolate(catalogue?.[key] ?? key, params);
 }
 
 /** Renders a machine's Message; an unknown key is shown as the key itself (and caught by tests). */

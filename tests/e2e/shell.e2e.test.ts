@@ -147,3 +147,38 @@ describe('the header', () => {
     });
   }
 });
+
+describe('language catalogues', () => {
+  it('loads only the active language first, loads English on switching (and remembers it), and switches back', async () => {
+    const context = await gw.newContext();
+    const page = await context.newPage();
+    const catalogues: string[] = [];
+    page.on('request', (r) => {
+      const name = /\/assets\/(zh|en)-[\w-]+\.js$/.exec(new URL(r.url()).pathname);
+      if (name) catalogues.push(name[1]!);
+    });
+    await page.goto(`${gw.url}/login`);
+    await page.getByPlaceholder('用户名或邮箱地址').waitFor();
+    expect(catalogues).toEqual(['zh']);
+
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByPlaceholder('Username or e-mail address').waitFor();
+    expect(await page.getByRole('form', { name: 'Sign in' }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(catalogues).toEqual(['zh', 'en']);
+
+    // a reload starts in English and loads only the English catalogue
+    catalogues.length = 0;
+    await page.reload();
+    await page.getByPlaceholder('Username or e-mail address').waitFor();
+    expect(catalogues).toEqual(['en']);
+
+    // back to Chinese: loaded on demand again (a fresh page has only English)
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByPlaceholder('用户名或邮箱地址').waitFor();
+    expect(await page.getByRole('form', { name: '用户登录' }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(catalogues).toEqual(['en', 'zh']);
+    await context.close();
+  });
+});

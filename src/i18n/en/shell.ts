@@ -32,6 +32,7 @@ export const shell: Record<keyof typeof zh, string> = {
   'shell.lang.label': 'Change language',
   'shell.lang.zh': '中文',
   'shell.lang.en': 'English',
+  'shell.lang.loadFailed': 'Could not load the language; check the network and try again',
   'shell.colorMode.toDark': 'Switch to dark mode',
   'shell.colorMode.toLight': 'Switch to light mode',
   'shell.logoAlt': '{name} logo',

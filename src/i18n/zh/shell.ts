@@ -31,6 +31,7 @@ export const shell = {
   'shell.lang.label': '切换语言',
   'shell.lang.zh': '中文',
   'shell.lang.en': 'English',
+  'shell.lang.loadFailed': '语言包加载失败，请检查网络后重试',
   'shell.colorMode.toDark': '切换到深色模式',
   'shell.colorMode.toLight': '切换到浅色模式',
   'shell.logoAlt': '{name} 标志',

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useMemo, type ReactNode } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router-dom';
 import { ChakraProvider } from '@chakra-ui/react';
 import type { PaletteCommandEvent } from '../../domain/commandPalette';
@@ -18,7 +18,16 @@ import {
 } from './machineRegistry';
 import { PreferencesContext, SessionContext } from './sessionContext';
 import { system } from './theme';
-import { showToast, Toaster } from './toaster';
+
+/**
+ * The toaster (Chakra's toast machinery) is not needed to draw a page: it loads beside the first
+ * paint, and a toast asked for before it is there shows once it is (in order).
+ */
+const loadToaster = () => import('./toaster');
+const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
+const showToast = (event: NotifyEvent, text: string): void => {
+  void loadToaster().then((m) => m.showToast(event, text));
+};
 
 export interface AppProps {
   /** The session machine with its actors provided (src/main.tsx). */
@@ -61,6 +70,7 @@ export function ShellEffects({ children }: { readonly children: ReactNode }) {
   return (
     <EffectsProvider value={handlers}>
       <SessionEffects />
+      <PreferencesEffects />
       {children}
     </EffectsProvider>
   );
@@ -68,6 +78,12 @@ export function ShellEffects({ children }: { readonly children: ReactNode }) {
 
 function SessionEffects() {
   useMachineEffects(SessionContext.useActorRef());
+  return null;
+}
+
+/** A language that failed to load says so in a toast. */
+function PreferencesEffects() {
+  useMachineEffects(PreferencesContext.useActorRef());
   return null;
 }
 
@@ -88,7 +104,9 @@ export function App({ session, sessionInput, preferences, preferencesInput, impl
                   </AppShell>
                 </ShellEffects>
               </BrowserRouter>
-              <Toaster />
+              <Suspense fallback={null}>
+                <Toaster />
+              </Suspense>
             </MachineRegistryProvider>
           </SessionContext.Provider>
         </LangFromPreferences>

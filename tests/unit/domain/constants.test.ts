@@ -11,7 +11,8 @@ import {
   relaySupportHintKey,
   relaySupportKey,
 } from '../../../src/domain/channelTypes';
-import { catalogues, isMessageKey, renderMessage, type MessageKey } from '../../../src/i18n';
+import { isMessageKey, renderMessage, type MessageKey } from '../../../src/i18n';
+import { catalogues } from '../../../src/i18n/all';
 
 const zh = (labelKey: MessageKey) => renderMessage('zh', { key: labelKey });
 const en = (labelKey: MessageKey) => renderMessage('en', { key: labelKey });

@@ -108,7 +108,10 @@ export function SessionStory({
 }) {
   return (
     <PreferencesContext.Provider
-      logic={preferencesMachine.provide({ actors: { applyPreferences: fromCallback<EventObject>(() => undefined) } })}
+      logic={preferencesMachine.provide({
+        // stories have both catalogues (.storybook/preview): a language loads at once
+        actors: { applyPreferences: fromCallback<EventObject>(() => undefined), loadCatalogue: fromPromise(() => Promise.resolve()) },
+      })}
       options={{ input: { lang, colorMode } }}
     >
       <SessionContext.Provider logic={session} options={{ snapshot }}>

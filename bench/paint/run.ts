@@ -1,0 +1,173 @@
+// First paint, ours against a bare page. Builds the console, writes a bare page (plain HTML and a
+// little inline JS, no framework) that draws the same login input and the same channel and log
+// rows from the same stubbed /api, serves both, and times each in a cold Chromium (a new browser
+// per sample) at 1x and 4x CPU throttling: "ready" is the login input visible, or the table's
+// first row visible, in ms from navigation start. Prints medians of 3 per page, ours / bare as a
+// multiple, and the targets (<= 6x at 1x CPU, <= 4x at 4x CPU). Figures only: nothing fails on
+// them. `--no-build` reuses bench/out/paint/console; `--runs N` changes the samples.
+import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright';
+import { build } from 'vite';
+import { chromiumArgs } from '../../vitest.config';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = resolve(here, '../..');
+const outDir = resolve(here, '../out/paint');
+const consoleDir = join(outDir, 'console');
+const bareDir = join(outDir, 'bare');
+const argv = process.argv.slice(2);
+const runsAt = argv.indexOf('--runs');
+const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3;
+const rates = [1, 4] as const;
+const targets: Readonly<Record<(typeof rates)[number], number>> = { 1: 6, 4: 4 };
+
+/** The pages timed: the path, what "ready" means, whether a signed-in admin is needed. */
+const pages = [
+  { name: '/login', path: '/login', ready: 'input[placeholder]', signedIn: false },
+  { name: '/channel', path: '/channel', ready: 'tbody tr', signedIn: true },
+  { name: '/log', path: '/log', ready: 'tbody tr', signedIn: true },
+] as const;
+
+// ---- the stubbed /api: the unit tests' fixtures, the same for both pages ----
+const fixture = (name: string): string => readFileSync(join(root, 'tests/fixtures/api', name), 'utf8');
+const admin = (() => {
+  const self = JSON.parse(fixture('user-self.json')) as { data: Record<string, unknown> };
+  return { ...self.data, role: 100, username: 'root', id: 1 };
+})();
+const apiAnswers: readonly (readonly [RegExp, () => string])[] = [
+  [/^\/api\/status\b/, () => fixture('status.json')],
+  [/^\/api\/user\/self\b/, () => JSON.stringify({ success: true, message: '', data: admin })],
+  [/^\/api\/channel\/?(\?|$)/, () => fixture('channel-list.json')],
+  [/^\/api\/log\/stat\b/, () => fixture('log-stat.json')],
+  [/^\/api\/log\/?(\?|$)/, () => fixture('log-list.json')],
+  [/^\/api\/group\b/, () => fixture('groups.json')],
+  [/^\/api\/notice\b/, () => fixture('notice.json')],
+];
+const apiAnswer = (url: string): string => apiAnswers.find(([pattern]) => pattern.test(url))?.[1]() ?? fixture('ok.json');
+
+const types: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+};
+
+/** Serves `dir` (any unknown path gets index.html, as the console's router wants) and the stubbed /api. */
+function serve(dir: string): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url.startsWith('/api/')) {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(apiAnswer(url));
+      return;
+    }
+    const path = normalize(decodeURIComponent(url.split('?')[0] ?? '/')).replace(/^(\.\.[/\\])+/, '');
+    let file = join(dir, path);
+    if (!file.startsWith(dir) || !existsSync(file) || statSync(file).isDirectory()) file = join(dir, 'index.html');
+    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+// ---- the bare page: the same input and rows, no framework ----
+const barePage = `<!doctype html>
+<html lang="zh-CN"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1.0"><title>One API</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;padding:16px}table{border-collapse:collapse}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}</style>
+</head><body><div id="root"></div><script>
+(function () {
+  var root = document.getElementById('root');
+  var path = location.pathname;
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; }); }
+  function table(heads, rows) {
+    root.innerHTML = '<table><thead><tr>' + heads.map(function (h) { return '<th>' + esc(h) + '</th>'; }).join('') + '</tr></thead><tbody>' +
+      rows.map(function (r) { return '<tr>' + r.map(function (c) { return '<td>' + esc(c) + '</td>'; }).join('') + '</tr>'; }).join('') + '</tbody></table>';
+  }
+  function list(url, heads, row) {
+    fetch(url).then(function (r) { return r.json(); }).then(function (body) { table(heads, (body.data || []).map(row)); });
+  }
+  if (path === '/channel') list('/api/channel/?p=0', ['ID', '名称', '类型', '状态', '响应时间'], function (c) { return [c.id, c.name, c.type, c.status, c.response_time]; });
+  else if (path === '/log') list('/api/log/?p=0', ['时间', '用户', '令牌', '模型', '额度'], function (l) { return [new Date(l.created_at * 1000).toLocaleString(), l.username, l.token_name, l.model_name, l.quota]; });
+  else root.innerHTML = '<form aria-label="登录"><h1>登录</h1><input name="username" placeholder="用户名或邮箱地址"><input name="password" type="password" placeholder="密码"><button>登录</button></form>';
+})();
+</script></body></html>
+`;
+
+/** One cold sample: a new browser, the CPU throttled, ms from navigation start to `ready` visible. */
+async function sample(base: string, page: (typeof pages)[number], rate: number): Promise<number> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    if (page.signedIn) {
+      await context.addInitScript((user: string) => {
+        localStorage.setItem('user', user);
+      }, JSON.stringify(admin));
+    }
+    const tab = await context.newPage();
+    const cdp = await context.newCDPSession(tab);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    await tab.goto(`${base}${page.path}`, { waitUntil: 'commit' });
+    const handle = await tab.waitForFunction(
+      (selector: string) => {
+        const el = document.querySelector(selector);
+        if (el === null) return false;
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 ? performance.now() : false;
+      },
+      page.ready,
+      { polling: 'raf', timeout: 60_000 },
+    );
+    return (await handle.jsonValue()) as number;
+  } finally {
+    await browser.close();
+  }
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+async function main(): Promise<void> {
+  mkdirSync(bareDir, { recursive: true });
+  writeFileSync(join(bareDir, 'index.html'), barePage);
+  if (!argv.includes('--no-build') || !existsSync(join(consoleDir, 'index.html'))) {
+    await build({ root, logLevel: 'warn', build: { outDir: consoleDir, emptyOutDir: true } });
+  }
+  const [ours, bare] = await Promise.all([serve(consoleDir), serve(bareDir)]);
+  const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  try {
+    console.log(`ready = login input / first table row visible; cold Chromium per sample, median of ${runs}`);
+    console.log(`${'page'.padEnd(10)} ${'CPU'.padStart(4)} ${'bare ms'.padStart(9)} ${'ours ms'.padStart(9)} ${'multiple'.padStart(9)} ${'target'.padStart(8)}`);
+    for (const rate of rates) {
+      for (const page of pages) {
+        const times = { bare: [] as number[], ours: [] as number[] };
+        // alternate, so a slow moment of the shared machine hits both
+        for (let i = 0; i < runs; i += 1) {
+          times.bare.push(await sample(urlOf(bare), page, rate));
+          times.ours.push(await sample(urlOf(ours), page, rate));
+        }
+        const b = median(times.bare);
+        const o = median(times.ours);
+        const multiple = o / b;
+        const target = targets[rate];
+        console.log(
+          `${page.name.padEnd(10)} ${`${rate}x`.padStart(4)} ${b.toFixed(0).padStart(9)} ${o.toFixed(0).padStart(9)} ${`${multiple.toFixed(1)}x`.padStart(9)} ${`<= ${target}x`.padStart(8)}${multiple <= target ? '' : '  (over)'}`,
+        );
+      }
+    }
+  } finally {
+    ours.close();
+    bare.close();
+  }
+}
+
+await main();

@@ -1,0 +1,17 @@
+/**
+ * Both catalogues, loaded synchronously: for tests and stories, which render either language at
+ * once. The console itself never imports this module (it loads only the active language).
+ */
+import { registerCatalogue, type Catalogue, type Lang } from '.';
+import { en } from './en';
+import { zh } from './zh';
+
+export const catalogues: Readonly<Record<Lang, Catalogue>> = { zh, en };
+
+/** Registers both catalogues, so `translate`/`renderMessage` work in either language at once. */
+export function preloadAllCatalogues(): void {
+  registerCatalogue('zh', zh);
+  registerCatalogue('en', en);
+}
+
+preloadAllCatalogues();
