@@ -12,6 +12,7 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.error.passwordInvalid': 'The current password is wrong',
   'twoFactor.error.challengeMissing': 'The sign-in check has expired; enter your username and password again',
   'twoFactor.error.tooManyAttempts': 'Too many wrong codes; enter your username and password again',
+  'twoFactor.error.enrolmentRequired': 'Administrators must turn on two-factor sign-in first: finish the two-factor enrolment in the personal settings, then try again',
   'twoFactor.title': 'Two-factor sign-in',
   'twoFactor.status.enabled': 'On: signing in asks for the code from your authenticator. {left} recovery codes left.',
   'twoFactor.status.disabled': 'Off: when on, signing in asks for a code from your authenticator besides the password.',
