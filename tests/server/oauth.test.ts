@@ -200,7 +200,7 @@ for (const target of dbTargets) {
           quota: 0,
         });
         const result = readOAuthResult(reply.body, 'oauth');
-        expect(E.isRight(result) && !result.right.bound && result.right.user.username).toBe(`github_${expectedId}`);
+        expect(E.isRight(result) && 'user' in result.right && result.right.user.username).toBe(`github_${expectedId}`);
         const stored = await row(expectedId);
         expect(stored).toMatchObject({ github_id: login, email: 'octo@example.com', password: '', role: 1, status: 1, group: 'default' });
         expect(stored.access_token).toMatch(/^[0-9a-f]{32}$/);
