@@ -46,4 +46,6 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.field.recovery': 'Recovery code',
   'twoFactor.codes.copied': 'Recovery codes copied to the clipboard',
   'twoFactor.codes.copyFailed': 'Could not copy to the clipboard; write the recovery codes down or download them',
+  'twoFactor.enrolment.title': 'Turn on two-factor sign-in first',
+  'twoFactor.enrolment.body': 'Administrators are required to use two-factor sign-in. Until you finish setting it up in the two-factor section below, the other administration pages and actions are unavailable.',
 };

@@ -44,4 +44,6 @@ export const twoFactor = {
   'twoFactor.field.recovery': '恢复码',
   'twoFactor.codes.copied': '恢复码已复制到剪贴板',
   'twoFactor.codes.copyFailed': '无法复制到剪贴板，请手动抄写或下载恢复码',
+  'twoFactor.enrolment.title': '请先开启两步验证',
+  'twoFactor.enrolment.body': '系统要求管理员开启两步验证。在您完成下方「两步验证」的设置之前，其他管理页面和管理操作都不可用。',
 } as const;

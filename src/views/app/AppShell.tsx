@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import {
   selectChatLink,
   selectDisplayName,
@@ -7,11 +7,13 @@ import {
   selectIsSignedIn,
   selectIsSigningOut,
   selectLogo,
+  selectMustEnrol,
   selectServerVersion,
   selectSystemName,
 } from '../../machines/session/session.selectors';
 import { selectColorMode, selectLang } from '../../machines/preferences/preferences.selectors';
-import { AppShellView } from './AppShellView';
+import { twoFactorEnrolment } from '../../machines/session/session.machine';
+import { AppShellView, EnrolmentBanner } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { useT } from './i18n';
 import { documentTitleOf, menuItems, pageTitleKeyOf } from './menu';
@@ -38,6 +40,9 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   const lang = PreferencesContext.useSelector(selectLang);
   const colorMode = PreferencesContext.useSelector(selectColorMode);
   const { pathname } = useLocation();
+  // TwoFactorRequiredForAdmins: an admin without 2FA is held at the enrolment (the server refuses the rest).
+  const mustEnrol = SessionContext.useSelector(selectMustEnrol);
+  const heldAway = mustEnrol && pathname !== twoFactorEnrolment;
   const items = useMemo(() => menuItems({ signedIn, isAdmin, chatLink }), [signedIn, isAdmin, chatLink]);
   const pageKey = pageTitleKeyOf(pathname);
   const title = documentTitleOf(pageKey === null ? null : t(pageKey), systemName);
@@ -47,6 +52,7 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   }, [title]);
   return (
     <AppShellView
+      banner={mustEnrol ? <EnrolmentBanner /> : null}
       header={
         <HeaderView
           systemName={systemName}
@@ -75,7 +81,7 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
         </Suspense>
       }
     >
-      {children}
+      {heldAway ? <Navigate to={twoFactorEnrolment} replace /> : children}
     </AppShellView>
   );
 }
