@@ -131,6 +131,10 @@ describe('session model', () => {
       'secondFactor.submit': [codeSent] as never,
       // (the mode switch only flips a flag; the pinned journeys cover it)
       'secondFactor.modeToggle': [],
+      // (the hand-overs from OAuth/WeChat: one flagged sign-in and the enrolment; the second step
+      // they ask for is the password login's, whose paths are here already)
+      'session.signedIn': [enrolElsewhere] as never,
+      'session.secondFactorNeeded': [],
     };
     const paths = simplePaths(sessionMachine, {
       fixtures: authOnly,
