@@ -60,7 +60,7 @@ const internal = [
 ];
 type Snap = SnapshotFrom<typeof twoFactorSettingsMachine>;
 const serializeState = (s: Snap) => JSON.stringify([s.value, s.context, s.status]);
-const model = { fixtures, internal, input: undefined, serializeState, limit: 50_000 };
+const model = { fixtures, internal, input: {}, serializeState, limit: 50_000 };
 
 describe('twoFactorSettings model', () => {
   it('reaches every state', () => {
@@ -73,7 +73,7 @@ describe('twoFactorSettings model', () => {
     const paths = simplePaths(twoFactorSettingsMachine, {
       fixtures: small,
       internal: [loadedOff, loadedOn, setupMade, enabled, enableRefused, disabled, regenerated, copied],
-      input: undefined,
+      input: {},
       serializeState,
       limit: 50_000,
     }).filter(isRealistic);

@@ -54,7 +54,7 @@ const emptyForm = { code: '', password: '', error: null } as const;
 export const twoFactorSettingsMachine = setup({
   types: {
     context: {} as TwoFactorSettingsContext,
-    input: {} as TwoFactorSettingsInput | undefined,
+    input: {} as TwoFactorSettingsInput,
     events: {} as TwoFactorSettingsEvent,
     emitted: {} as NotifyEvent,
     tags: {} as 'busy' | 'error',
@@ -110,7 +110,14 @@ export const twoFactorSettingsMachine = setup({
   },
 }).createMachine({
   id: 'twoFactorSettings',
-  context: ({ input }) => ({ status: null, setup: null, recoveryCodes: [], ...emptyForm, session: input?.session ?? null }),
+  context: ({ input }) => ({
+    status: null,
+    setup: null,
+    recoveryCodes: [],
+    ...emptyForm,
+    // Started without input where no session is at hand (tests, composition checks): nobody to tell.
+    session: (input as TwoFactorSettingsInput | undefined)?.session ?? null,
+  }),
   initial: 'loading',
   states: {
     loading: {
