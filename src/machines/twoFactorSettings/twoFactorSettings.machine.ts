@@ -40,6 +40,9 @@ export type TwoFactorSettingsEvent =
   | { readonly type: 'codes.copy' }
   | { readonly type: 'codes.dismiss' };
 
+/** The input's type for `setup` (every member is optional). */
+const noInput: TwoFactorSettingsInput = {};
+
 const emptyForm = { code: '', password: '', error: null } as const;
 
 /**
@@ -54,7 +57,7 @@ const emptyForm = { code: '', password: '', error: null } as const;
 export const twoFactorSettingsMachine = setup({
   types: {
     context: {} as TwoFactorSettingsContext,
-    input: {} as TwoFactorSettingsInput,
+    input: noInput,
     events: {} as TwoFactorSettingsEvent,
     emitted: {} as NotifyEvent,
     tags: {} as 'busy' | 'error',
