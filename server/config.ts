@@ -155,7 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
   const warnings: string[] = [];
   const secret = read(env, 'SESSION_SECRET');
   if (secret === undefined) {
-    warnings.push('SESSION_SECRET is not set: a random secret is used, sessions end when the server restarts');
+    warnings.push('SESSION_SECRET is not set: a random secret is used, sessions end when the server restarts and two-factor secrets are stored unencrypted');
   }
   const rootAccessToken = read(env, 'INITIAL_ROOT_ACCESS_TOKEN');
   if (rootAccessToken !== undefined && rootAccessToken.length > 32) {

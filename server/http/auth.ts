@@ -1,9 +1,15 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { roleAdmin, roleCommon, roleRoot, userStatusActivated } from '../../src/domain/constants';
 import type { UserRow } from '../db/schema';
+import { twoFactorRequiredOption } from '../../src/domain/twoFactor';
+import { twoFactor as en } from '../../src/i18n/en/twoFactor';
+import { twoFactor as zh } from '../../src/i18n/zh/twoFactor';
+import { readOptions } from '../services/options';
+import { hasTwoFactor } from '../services/twoFactor';
 import { findUserByAccessToken, findUserById } from '../services/users';
 import { fail, messages } from './envelope';
 import type { AppEnv } from './env';
+import { requestLang } from './ruleText';
 import { endSession, readSession } from './session';
 
 /**
@@ -45,6 +51,23 @@ async function identify(c: Ctx): Promise<Identity> {
   return user === undefined ? { kind: 'invalid_token' } : { kind: 'user', user, via: 'token' };
 }
 
+/**
+ * TwoFactorRequiredForAdmins, enforced: while the option is on, an admin or root without two-factor
+ * sign-in is refused (HTTP 403, a message naming the enrolment) by every guard that asks for the
+ * admin or root role, however they authenticated (session or access token, so the token is no way
+ * around it). The user-level routes stay open to them: their own account (`/api/user/self`,
+ * logout), the two-factor enrolment (`/api/user/2fa/*`), the status and the rest of what any
+ * signed-in user may do, which is how they enrol. The rule sits in the role guard because that is
+ * the single place every admin route passes, so no admin route can be forgotten. Null when allowed.
+ */
+async function enrolmentMissing(c: Ctx, user: UserRow, minRole: number): Promise<Response | null> {
+  if (minRole < roleAdmin) return null;
+  const { db } = c.get('deps');
+  if (!(await readOptions(db, [twoFactorRequiredOption])).bool(twoFactorRequiredOption)) return null;
+  if (await hasTwoFactor(db, user.id)) return null;
+  return fail(c, (requestLang(c) === 'zh' ? zh : en)['twoFactor.error.enrolmentRequired'], 403);
+}
+
 /** A guard admitting enabled users whose role is at least `minRole`. */
 export function requireRole(minRole: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -57,6 +80,8 @@ export function requireRole(minRole: number): MiddlewareHandler<AppEnv> {
       return fail(c, messages.banned);
     }
     if (user.role < minRole) return fail(c, messages.forbidden);
+    const refused = await enrolmentMissing(c, user, minRole);
+    if (refused !== null) return refused;
     c.set('user', user);
     c.set('authVia', via);
     await next();

@@ -24,8 +24,9 @@ import {
   type Exchange,
 } from '../services/oauth';
 import { readOptions } from '../services/options';
-import { findUserById, loginUserJson } from '../services/users';
+import { findUserById } from '../services/users';
 import { randomAlphanumeric } from '../services/userAdmin';
+import { loginData, secondStepIfNeeded } from './twoFactor';
 
 /**
  * Third-party login and binding under /api/oauth (contract §2.3.7–§2.3.9): the OAuth `state`,
@@ -129,19 +130,30 @@ async function consumeState(c: Ctx, session: SessionRow): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Login / bind shared steps
 
-/** Logs `user` in (new session, cookie) and answers like password login; refuses users not enabled. */
-async function logIn(c: Ctx, user: UserRow): Promise<Response> {
+/**
+ * Logs `user` in (new session, cookie) and answers like password login; refuses users not enabled.
+ * A user with two-factor sign-in on gets the same second step as a password login: no session,
+ * the `login_2fa` challenge cookie and `{require_2fa: true}`, completed by `POST /api/user/login/2fa`.
+ * The OAuth state of `stateSession` is then consumed (the callback cannot be replayed for another
+ * challenge); a one-step login replaces that session anyway.
+ */
+async function logIn(c: Ctx, user: UserRow, stateSession: SessionRow | null): Promise<Response> {
   if (user.status !== userStatusActivated) return fail(c, messages.banned);
+  const secondStep = await secondStepIfNeeded(c, user);
+  if (secondStep !== null) {
+    if (stateSession !== null) await consumeState(c, stateSession);
+    return secondStep;
+  }
   try {
     await startSession(c, user.id);
   } catch {
     return fail(c, messages.sessionSaveFailed);
   }
-  return ok(c, loginUserJson(user));
+  return ok(c, await loginData(c, user));
 }
 
 /** Login mode: the user holding the external id, else a new user when registration is enabled. */
-async function logInExternal(c: Ctx, newUser: ExternalNewUser): Promise<Response> {
+async function logInExternal(c: Ctx, newUser: ExternalNewUser, stateSession: SessionRow | null): Promise<Response> {
   const user = await withIdentityLock(newUser.column, newUser.externalId, async () => {
     const existing = await userByExternalId(db(c), newUser.column, newUser.externalId);
     if (existing !== undefined) return existing;
@@ -149,7 +161,7 @@ async function logInExternal(c: Ctx, newUser: ExternalNewUser): Promise<Response
     if (!options.bool('RegisterEnabled')) return null;
     return createExternalUser(db(c), newUser, nowSeconds(c));
   });
-  return user === null ? fail(c, text.registerDisabled) : logIn(c, user);
+  return user === null ? fail(c, text.registerDisabled) : logIn(c, user, stateSession);
 }
 
 /**
@@ -274,7 +286,7 @@ function callback(provider: CallbackProvider) {
       return ok(c, undefined, text.bind);
     }
     // A successful login replaces the session (state included); a failure keeps the state for a retry.
-    return logInExternal(c, identity.right);
+    return logInExternal(c, identity.right, session);
   };
 }
 
@@ -294,7 +306,7 @@ async function weChatExchange(c: Ctx): Promise<Exchange<string>> {
 async function weChatLogin(c: Ctx): Promise<Response> {
   const id = await weChatExchange(c);
   if (E.isLeft(id)) return fail(c, id.left);
-  return logInExternal(c, { column: 'wechat_id', externalId: id.right, usernamePrefix: 'wechat', displayName: 'WeChat User', email: '' });
+  return logInExternal(c, { column: 'wechat_id', externalId: id.right, usernamePrefix: 'wechat', displayName: 'WeChat User', email: '' }, null);
 }
 
 /** `GET /api/oauth/wechat/bind?code=` (User): binds the WeChat id to the caller. */

@@ -31,6 +31,7 @@ import {
   totpOf,
   totpRow,
 } from '../services/twoFactor';
+import { sealSecret, totpKeyOf } from '../services/totpSecretBox';
 
 /**
  * Two-factor sign-in routes under /api/user (our addition; one-api has none): status, setup,
@@ -48,6 +49,8 @@ export const challengeCookieName = 'login_2fa';
 const challengeIdPattern = /^[0-9a-f]{64}$/;
 
 const db = (c: Ctx) => c.get('deps').db;
+/** The key sealing TOTP secrets at rest (from SESSION_SECRET; null when it is unset). */
+const totpKey = (c: Ctx) => totpKeyOf(c.get('deps').config);
 const nowMs = (c: Ctx): number => c.get('deps').now();
 const nowSeconds = (c: Ctx): number => Math.floor(nowMs(c) / 1000);
 /** A two-factor message in the caller's language. */
@@ -67,7 +70,7 @@ export async function mustEnrol(c: Ctx, user: UserRow, enabled: boolean): Promis
 
 /** Checks a TOTP code, or else a recovery code, for `userId`. */
 async function acceptAnyCode(c: Ctx, userId: number, code: string): Promise<boolean> {
-  if (isTotpCode(code)) return acceptTotp(db(c), userId, code, nowMs(c));
+  if (isTotpCode(code)) return acceptTotp(db(c), totpKey(c), userId, code, nowMs(c));
   return acceptRecoveryCode(db(c), userId, code, nowSeconds(c));
 }
 
@@ -166,11 +169,12 @@ async function setup(c: Ctx): Promise<Response> {
   const row = await totpRow(db(c), user.id);
   if (row?.enabled_at != null) return fail(c, say(c, 'twoFactor.error.alreadyEnabled'));
   const secret = newTotpSecret();
+  const stored = sealSecret(totpKey(c), user.id, secret);
   const now = nowSeconds(c);
   await db(c)
     .insertInto('oa_user_totp')
-    .values({ user_id: user.id, secret, enabled_at: null, created_at: now, last_step: 0 })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret, enabled_at: null, created_at: now, last_step: 0 }))
+    .values({ user_id: user.id, secret: stored, enabled_at: null, created_at: now, last_step: 0 })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret: stored, enabled_at: null, created_at: now, last_step: 0 }))
     .execute();
   const uri = totpOf(secret, await issuer(c), user.username ?? String(user.id)).toString();
   return ok(c, { secret, uri });
@@ -192,7 +196,7 @@ async function enable(c: Ctx): Promise<Response> {
   const row = await totpRow(db(c), user.id);
   if (row === undefined) return fail(c, say(c, 'twoFactor.error.notSetUp'));
   if (row.enabled_at !== null) return fail(c, say(c, 'twoFactor.error.alreadyEnabled'));
-  if (!(await acceptTotp(db(c), user.id, code, nowMs(c)))) return fail(c, say(c, 'twoFactor.error.codeInvalid'));
+  if (!(await acceptTotp(db(c), totpKey(c), user.id, code, nowMs(c)))) return fail(c, say(c, 'twoFactor.error.codeInvalid'));
   const updated = await db(c)
     .updateTable('oa_user_totp')
     .set({ enabled_at: nowSeconds(c) })
@@ -230,7 +234,7 @@ async function regenerate(c: Ctx): Promise<Response> {
   const code = await codeOf(c);
   if (typeof code !== 'string') return code;
   if (!(await hasTwoFactor(db(c), user.id))) return fail(c, say(c, 'twoFactor.error.notEnabled'));
-  if (!(await acceptTotp(db(c), user.id, code, nowMs(c)))) return fail(c, say(c, 'twoFactor.error.codeInvalid'));
+  if (!(await acceptTotp(db(c), totpKey(c), user.id, code, nowMs(c)))) return fail(c, say(c, 'twoFactor.error.codeInvalid'));
   return ok(c, { recovery_codes: await replaceRecoveryCodes(db(c), user.id, nowSeconds(c)) });
 }
 

@@ -2,13 +2,16 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import type { Database } from '../db/schema';
+import { needsSealing, openSecret, sealSecret, type TotpKey } from './totpSecretBox';
 
 /**
  * Two-factor sign-in with TOTP (RFC 6238: SHA-1, 6 digits, 30 s), stored in our own tables
  * (server/db/migrations/twoFactor.ts), never in one-api's `users`. A code is accepted for the
  * current step ±1 and each step only once per user (the conditional update of `last_step` is the
  * check, so two concurrent requests with one code cannot both pass). Recovery codes are random,
- * stored as SHA-256 and usable once (again a conditional update).
+ * stored as SHA-256 and usable once (again a conditional update). The secret is stored sealed
+ * (AES-256-GCM, server/services/totpSecretBox.ts); a plaintext row from before is sealed at its
+ * next use.
  */
 
 type Db = Kysely<Database>;
@@ -58,13 +61,25 @@ export async function hasTwoFactor(db: Db, userId: number): Promise<boolean> {
 
 /**
  * Checks `code` against the user's secret at `nowMs` and records its step, so the same step is
- * refused afterwards. True when accepted.
+ * refused afterwards. True when accepted. A plaintext secret (written before secrets were sealed)
+ * is sealed with `key` on the way.
  */
-export async function acceptTotp(db: Db, userId: number, code: string, nowMs: number): Promise<boolean> {
+export async function acceptTotp(db: Db, key: TotpKey, userId: number, code: string, nowMs: number): Promise<boolean> {
   const row = await totpRow(db, userId);
-  if (row === undefined || !isTotpCode(code)) return false;
+  if (row === undefined) return false;
+  if (needsSealing(key, row.secret)) {
+    // Conditional on the value read, so a concurrent setup's new secret is not overwritten.
+    await db
+      .updateTable('oa_user_totp')
+      .set({ secret: sealSecret(key, userId, row.secret) })
+      .where('user_id', '=', userId)
+      .where('secret', '=', row.secret)
+      .execute();
+  }
+  const secret = openSecret(key, userId, row.secret);
+  if (secret === null || !isTotpCode(code)) return false;
   const token = code.replaceAll(' ', '');
-  const delta = totpOf(row.secret, '', 'x').validate({ token, timestamp: nowMs, window: 1 });
+  const delta = totpOf(secret, '', 'x').validate({ token, timestamp: nowMs, window: 1 });
   if (delta === null) return false;
   const step = Math.floor(nowMs / 1000 / totpPeriodSeconds) + delta;
   const result = await db

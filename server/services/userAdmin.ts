@@ -6,6 +6,7 @@ import type { Database, UserRow } from '../db/schema';
 import { endUserSessions } from '../http/session';
 import { logQuota, logQuotaKeys, readOptions } from './options';
 import { hashPassword } from './password';
+import { removeTwoFactor } from './twoFactor';
 import { newAccessToken } from '../db/bootstrap';
 
 /**
@@ -245,7 +246,8 @@ export async function inviterIdOf(db: Db, code: string): Promise<number> {
 
 /**
  * Soft delete (contract §2.5.7): username → `deleted_<32 hex>`, status 3, and every session of
- * the user ends at once (our equivalent of one-api's ban list).
+ * the user ends at once (our equivalent of one-api's ban list). Its two-factor data (secret,
+ * recovery codes, pending login challenges) is removed: nothing of it may outlive the account.
  */
 export async function softDeleteUser(db: Db, userId: number): Promise<void> {
   await db
@@ -254,6 +256,7 @@ export async function softDeleteUser(db: Db, userId: number): Promise<void> {
     .where('id', '=', userId)
     .execute();
   await endUserSessions(db, userId);
+  await removeTwoFactor(db, userId);
 }
 
 /** one-api's "may manage target" rule: a higher role, or root. */

@@ -2,13 +2,21 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiError } from '../domain/apiError';
-import { LoginAnswer, RecoveryCodes, TwoFactorSetup, TwoFactorStatus, type TwoFactorDisableBody } from '../domain/twoFactor';
+import {
+  LoginAnswer,
+  RecoveryCodes,
+  SecondFactorRequired,
+  TwoFactorSetup,
+  TwoFactorStatus,
+  type ExternalSignIn,
+  type TwoFactorDisableBody,
+} from '../domain/twoFactor';
 import { User, type LoginPayload, type RegisterPayload } from '../domain/user';
 import { readData, readHead, readNoData, type ApiClient, type BodyReader } from './client';
 import { decodeAt } from './decode';
 
-/** An OAuth callback's outcome: the account was bound to the signed-in user, or a user signed in. */
-export type OAuthResult = { readonly bound: true } | { readonly bound: false; readonly user: User };
+/** An OAuth callback's outcome: the account was bound to the signed-in user, the second factor is asked, or a user signed in. */
+export type OAuthResult = { readonly bound: true } | ExternalSignIn;
 
 export interface OAuthCallback {
   readonly code: string;
@@ -48,20 +56,38 @@ export interface AuthApi {
   /** GET /api/oauth/lark?code=&state=: as GitHub. */
   readonly oauthLark: (callback: OAuthCallback) => TaskEither<ApiError, OAuthResult>;
   /** GET /api/oauth/wechat?code=: WeChat login, data is the user. */
-  readonly wechatLogin: (code: string) => TaskEither<ApiError, User>;
+  readonly wechatLogin: (code: string) => TaskEither<ApiError, ExternalSignIn>;
   /** GET /api/oauth/wechat/bind?code=. */
   readonly wechatBind: (code: string) => TaskEither<ApiError, void>;
   /** GET /api/oauth/email/bind?email=&code=. */
   readonly emailBind: (payload: { readonly email: string; readonly code: string }) => TaskEither<ApiError, void>;
 }
 
-/** `message === 'bind'` means the provider account was bound; otherwise `data` is the user. */
+/**
+ * A third-party login's `data`: `{require_2fa: true}` (the second step is asked, no session yet),
+ * else the user, flagged when `require_2fa_setup` says an admin must enrol first.
+ */
+export const readExternalSignIn: BodyReader<ExternalSignIn> = (body, call) => {
+  const head = readHead(body, call);
+  if (E.isLeft(head)) return head;
+  const data: unknown = head.right.data;
+  if (typeof data === 'object' && data !== null && 'require_2fa' in data) {
+    const asked = decodeAt(SecondFactorRequired, data, call, 'data');
+    return E.isLeft(asked) ? asked : E.right({ bound: false, secondFactor: true });
+  }
+  const user = decodeAt(User, data, call, 'data');
+  if (E.isLeft(user)) return user;
+  const mustEnrol = typeof data === 'object' && data !== null && (data as { require_2fa_setup?: unknown }).require_2fa_setup === true;
+  const { require_2fa_setup: _flag, ...plain } = user.right as User & { require_2fa_setup?: unknown };
+  return E.right(mustEnrol ? { bound: false, user: plain, enrolmentRequired: true } : { bound: false, user: plain });
+};
+
+/** `message === 'bind'` means the provider account was bound; otherwise a sign-in (see `readExternalSignIn`). */
 export const readOAuthResult: BodyReader<OAuthResult> = (body, call) => {
   const head = readHead(body, call);
   if (E.isLeft(head)) return head;
   if (head.right.message === 'bind') return E.right({ bound: true });
-  const user = decodeAt(User, head.right.data, call, 'data');
-  return E.isLeft(user) ? user : E.right({ bound: false, user: user.right });
+  return readExternalSignIn(body, call);
 };
 
 export const createAuthApi = (client: ApiClient): AuthApi => ({
@@ -88,7 +114,7 @@ export const createAuthApi = (client: ApiClient): AuthApi => ({
     client.request({ method: 'GET', path: '/api/oauth/github', query: { code, state }, read: readOAuthResult }),
   oauthLark: ({ code, state }) =>
     client.request({ method: 'GET', path: '/api/oauth/lark', query: { code, state }, read: readOAuthResult }),
-  wechatLogin: (code) => client.request({ method: 'GET', path: '/api/oauth/wechat', query: { code }, read: readData(User) }),
+  wechatLogin: (code) => client.request({ method: 'GET', path: '/api/oauth/wechat', query: { code }, read: readExternalSignIn }),
   wechatBind: (code) => client.request({ method: 'GET', path: '/api/oauth/wechat/bind', query: { code }, read: readNoData }),
   emailBind: ({ email, code }) =>
     client.request({ method: 'GET', path: '/api/oauth/email/bind', query: { email, code }, read: readNoData }),

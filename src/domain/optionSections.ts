@@ -116,6 +116,8 @@ export const optionSections: readonly OptionSection[] = [
     field('WeChatAuthEnabled', 'boolean'),
     field('RegisterEnabled', 'boolean'),
     field('TurnstileCheckEnabled', 'boolean'),
+    // Ours (one-api has no two-factor sign-in); the server's default is off (no row).
+    field('TwoFactorRequiredForAdmins', 'boolean'),
   ]),
   section(
     'emailDomain',

@@ -39,3 +39,19 @@ export type LoginAnswer = t.TypeOf<typeof LoginAnswer>;
 
 /** Whether a login answer asks for the second step. */
 export const needsSecondFactor = (answer: LoginAnswer): answer is SecondFactorRequired => 'require_2fa' in answer;
+
+/**
+ * What a third-party sign-in (OAuth callback, WeChat code) came to: the server waits for the
+ * second factor (no session yet), or the user signed in (`enrolmentRequired`: an admin who must
+ * turn on two-factor sign-in first).
+ */
+export type ExternalSignIn =
+  | { readonly bound: false; readonly secondFactor: true }
+  | { readonly bound: false; readonly secondFactor?: false; readonly user: User; readonly enrolmentRequired?: boolean };
+
+/** The third-party sign-in outcome of a login answer (the enrolment flag moved out of the user). */
+export function externalSignInOf(answer: LoginAnswer): ExternalSignIn {
+  if (needsSecondFactor(answer)) return { bound: false, secondFactor: true };
+  const { require_2fa_setup: flag, ...user } = answer;
+  return flag === true ? { bound: false, user, enrolmentRequired: true } : { bound: false, user };
+}

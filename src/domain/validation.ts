@@ -100,9 +100,13 @@ export function changedOptions(
 /** Boolean options travel as 'true'/'false'; a click flips them. */
 export const toggledOptionValue = (value: string): 'true' | 'false' => (value === 'true' ? 'false' : 'true');
 
-/** Turning PasswordLoginEnabled off asks for confirmation first; nothing else does. */
+/**
+ * Switches that ask for confirmation first: turning PasswordLoginEnabled off (it may lock everyone
+ * out) and turning TwoFactorRequiredForAdmins on (admins without two-factor sign-in, root included,
+ * can then reach nothing but their enrolment). Nothing else does.
+ */
 export const toggleNeedsConfirmation = (key: string, value: string): boolean =>
-  key === 'PasswordLoginEnabled' && value === 'true';
+  (key === 'PasswordLoginEnabled' && value === 'true') || (key === 'TwoFactorRequiredForAdmins' && value !== 'true');
 
 /** The result of adding an entry to a list (or the silent refusal). */
 export type AddResult =

@@ -38,9 +38,11 @@ const rejected = failure('oauthGitHub', rejectedText);
 const fixtures: EventFixtures<typeof oauthCallbackMachine> = {};
 const bind = doneActor('exchangeCode', { bound: true } satisfies OAuthOutcome);
 const login = doneActor('exchangeCode', { bound: false, user } satisfies OAuthOutcome);
+const secondStep = doneActor('exchangeCode', { bound: false, secondFactor: true } satisfies OAuthOutcome);
+const adminLogin = doneActor('exchangeCode', { bound: false, user: { ...user, role: 10 }, enrolmentRequired: true } satisfies OAuthOutcome);
 const fail = errorActor('exchangeCode', rejected);
 const wait = afterDelay('retryBackoff', 'oauthCallback', 'retrying');
-const internal = [bind, login, fail, wait];
+const internal = [bind, login, secondStep, fail, wait];
 const model = { fixtures, internal, input };
 
 type Snap = SnapshotFrom<typeof oauthCallbackMachine>;
@@ -87,7 +89,7 @@ describe('oauthCallback model', () => {
         if (s.matches('failed')) expect(s.context.attempt).toBe(maxAttempts);
         // busy exactly while the outcome is unknown
         expect(s.hasTag('busy')).toBe(s.matches('exchanging') || s.matches('retrying'));
-        expect(s.status === 'done').toBe(s.matches('bound') || s.matches('signedIn') || s.matches('failed'));
+        expect(s.status === 'done').toBe(s.matches('bound') || s.matches('signedIn') || s.matches('secondFactor') || s.matches('failed'));
       }
     }
   });
@@ -99,6 +101,13 @@ describe('oauthCallback model', () => {
       expect(s.status).toBe('done');
       expect(selectAttempt(s)).toBe(0);
       expect(selectPhase(s)).toBe('signedIn');
+    });
+    it('a user with two-factor sign-in on: handed over to the second step (the page still says processing)', () => {
+      const s = journey([secondStep]);
+      expect(s.value).toBe('secondFactor');
+      expect(s.status).toBe('done');
+      expect(selectPhase(s)).toBe('processing');
+      expect(journey([fail, wait, secondStep]).value).toBe('secondFactor');
     });
     it('bind ends bound', () => {
       const s = journey([bind]);
@@ -176,8 +185,19 @@ describe('oauthCallback model', () => {
 
     it('login: hands the user to the session for / and says so', async () => {
       const { emitted, received } = await replay([{ type: 'xstate.init' }, login]);
-      expect(received).toEqual([{ type: 'session.signedIn', user, to: '/' }]);
+      expect(received).toEqual([{ type: 'session.signedIn', user, to: '/', enrolmentRequired: false }]);
       expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } }]);
+    });
+
+    it('second factor: the session takes over (it shows the code form); no sign-in toast yet', async () => {
+      const { emitted, received } = await replay([{ type: 'xstate.init' }, secondStep]);
+      expect(received).toEqual([{ type: 'session.secondFactorNeeded', to: '/' }]);
+      expect(emitted).toEqual([]);
+    });
+
+    it('an admin who must enrol is handed to the session flagged', async () => {
+      const { received } = await replay([{ type: 'xstate.init' }, adminLogin]);
+      expect(received).toEqual([{ type: 'session.signedIn', user: { ...user, role: 10 }, to: '/', enrolmentRequired: true }]);
     });
 
     it('every catalogue key it emits exists', async () => {

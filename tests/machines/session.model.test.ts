@@ -17,6 +17,7 @@ import {
   selectIsRoot,
   selectIsSignedIn,
   selectIsSigningIn,
+  selectMustEnrol,
   selectSecondFactor,
   selectStatus,
   selectStatusPhase,
@@ -42,7 +43,12 @@ const fixtures: EventFixtures<typeof sessionMachine> = {
     { type: 'login.submit', username: '', password: 'secret123' },
     { type: 'login.submit', username: 'alice', password: '' },
   ],
-  'session.signedIn': [{ type: 'session.signedIn', user: admin, to: '/' }],
+  'session.signedIn': [
+    { type: 'session.signedIn', user: admin, to: '/' },
+    { type: 'session.signedIn', user: admin, to: '/', enrolmentRequired: true },
+  ],
+  'session.secondFactorNeeded': [{ type: 'session.secondFactorNeeded', to: '/' }],
+  'session.enrolled': [{ type: 'session.enrolled' }],
   'session.userUpdated': [{ type: 'session.userUpdated', user: { ...alice, display_name: 'Alice B.' } }],
   'logout.request': [{ type: 'logout.request' }],
   'session.expired': [{ type: 'session.expired' }],
@@ -60,6 +66,9 @@ const fixtures: EventFixtures<typeof sessionMachine> = {
 };
 const [aliceLogin, rootLogin, noUsername, noPassword] = fixtures['login.submit'] as unknown as [AnyEventObject, AnyEventObject, AnyEventObject, AnyEventObject];
 const signedInElsewhere = fixtures['session.signedIn'][0]!;
+const enrolElsewhere = fixtures['session.signedIn'][1]!;
+const secondFactorElsewhere = fixtures['session.secondFactorNeeded'][0]!;
+const enrolled = fixtures['session.enrolled'][0]!;
 const profileEdited = fixtures['session.userUpdated'][0]!;
 const logout = fixtures['logout.request'][0]!;
 const expired = fixtures['session.expired'][0]!;
@@ -86,7 +95,7 @@ const signedInInput: SessionInput = { user: alice, status, buildVersion: 'v0.1.0
 
 type Snap = SnapshotFrom<typeof sessionMachine>;
 const serializeState = (s: Snap) =>
-  JSON.stringify([s.value, s.context.user, s.context.status?.version ?? null, s.context.pendingLogin, s.context.secondFactor, s.status]);
+  JSON.stringify([s.value, s.context.user, s.context.status?.version ?? null, s.context.pendingLogin, s.context.secondFactor, s.context.enrolmentRequired, s.status]);
 const model = (input: SessionInput, internal: readonly AnyEventObject[]) => ({ fixtures, internal, input, serializeState, limit: 50_000 });
 const outInternal = [
   statusLoaded, statusFailed, loggedIn, loginRefused, loggedOut, logoutFailed, secondFactorAsked, secondFactorPassed, secondFactorRefused,
@@ -122,6 +131,10 @@ describe('session model', () => {
       'secondFactor.submit': [codeSent] as never,
       // (the mode switch only flips a flag; the pinned journeys cover it)
       'secondFactor.modeToggle': [],
+      // (the hand-overs from OAuth/WeChat: one flagged sign-in and the enrolment; the second step
+      // they ask for is the password login's, whose paths are here already)
+      'session.signedIn': [enrolElsewhere] as never,
+      'session.secondFactorNeeded': [],
     };
     const paths = simplePaths(sessionMachine, {
       fixtures: authOnly,
@@ -143,6 +156,9 @@ describe('session model', () => {
         expect(s.context.secondFactor !== null).toBe(s.matches({ auth: 'secondFactor' }) || s.matches({ auth: 'verifyingSecondFactor' }));
         expect(selectSecondFactor(s) !== null).toBe(s.context.secondFactor !== null);
         expect(JSON.stringify(s.context)).not.toContain('secret123');
+        // only a signed-in user can be held at the enrolment
+        if (s.context.enrolmentRequired) expect(s.context.user).not.toBeNull();
+        expect(selectMustEnrol(s)).toBe(s.context.enrolmentRequired);
         // one login or logout at a time, besides the status load and the watcher
         const running = Object.keys(s.children).filter((id) => id === 'logIn' || id === 'logOut' || id === 'verifySecondFactor');
         expect(running.length).toBeLessThanOrEqual(1);
@@ -203,6 +219,25 @@ describe('session model', () => {
       const back = journey(signedOutInput, [aliceLogin, secondFactorAsked, cancelSecond]);
       expect(back.matches({ auth: 'signedOut' })).toBe(true);
       expect(back.context.pendingLogin).toBeNull();
+    });
+    it('OAuth / WeChat with two-factor sign-in on: the session asks for the code, then signs in to the plan', () => {
+      const asked = journey(signedOutInput, [secondFactorElsewhere]);
+      expect(asked.matches({ auth: 'secondFactor' })).toBe(true);
+      expect(selectUser(asked)).toBeNull();
+      expect(selectSecondFactor(asked)).toEqual({ recovery: false, error: null });
+      expect(asked.context.pendingLogin).toEqual({ to: '/', defaultPassword: false });
+      const passed = journey(signedOutInput, [secondFactorElsewhere, codeSent, secondFactorPassed]);
+      expect(selectUser(passed)).toEqual(alice);
+      expect(journey(signedOutInput, [secondFactorElsewhere, cancelSecond]).matches({ auth: 'signedOut' })).toBe(true);
+    });
+    it('an admin who must enrol is held until enrolled (or signed out)', () => {
+      expect(selectMustEnrol(journey(signedOutInput, [aliceLogin, adminMustEnrol]))).toBe(true);
+      expect(selectMustEnrol(journey(signedOutInput, [enrolElsewhere]))).toBe(true);
+      expect(selectMustEnrol(journey(signedOutInput, [signedInElsewhere]))).toBe(false);
+      expect(selectMustEnrol(journey(signedOutInput, [enrolElsewhere, enrolled]))).toBe(false);
+      expect(selectMustEnrol(journey(signedOutInput, [enrolElsewhere, logout, loggedOut]))).toBe(false);
+      expect(selectMustEnrol(journey(signedOutInput, [enrolElsewhere, expired]))).toBe(false);
+      expect(selectMustEnrol(journey(signedOutInput, [aliceLogin, loggedIn]))).toBe(false);
     });
     it('the profile update replaces the user', () => {
       expect(selectUser(journey(signedInInput, [profileEdited]))?.display_name).toBe('Alice B.');
@@ -313,6 +348,18 @@ describe('session model', () => {
       const r = await replay(signedOutInput, [{ type: 'xstate.init' }, signedInElsewhere]);
       expect(r.stored).toEqual([{ type: 'user.save', user: admin }]);
       expect(r.emitted).toEqual([{ type: 'navigate', to: '/', replace: false }]);
+    });
+
+    it('a second step asked by OAuth or WeChat shows the code form on /login, then goes to the plan', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, secondFactorElsewhere, codeSent, secondFactorPassed]);
+      expect(r.stored).toEqual([{ type: 'user.save', user: alice }]);
+      expect(r.rendered).toEqual(['/login', '登录成功！', '/']);
+    });
+
+    it('an admin signed in by OAuth who must enrol goes to the personal settings', async () => {
+      const r = await replay(signedOutInput, [{ type: 'xstate.init' }, enrolElsewhere]);
+      expect(r.stored).toEqual([{ type: 'user.save', user: admin }]);
+      expect(r.emitted).toEqual([{ type: 'navigate', to: '/setting', replace: false }]);
     });
 
     it('every catalogue key it emits exists', async () => {

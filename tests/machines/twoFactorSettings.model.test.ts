@@ -15,6 +15,7 @@ import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreac
 import { isRealistic, snapshotsOf } from './signIn.paths';
 import { journey, replay, replayPath } from './support/replay';
 import { controlled } from './support/stubs';
+import { fakeSession } from './support/fakeSession';
 
 const off: TwoFactorStatus = { enabled: false, recovery_codes_left: 0, required: false };
 const on: TwoFactorStatus = { enabled: true, recovery_codes_left: 10, required: false };
@@ -59,7 +60,7 @@ const internal = [
 ];
 type Snap = SnapshotFrom<typeof twoFactorSettingsMachine>;
 const serializeState = (s: Snap) => JSON.stringify([s.value, s.context, s.status]);
-const model = { fixtures, internal, input: undefined, serializeState, limit: 50_000 };
+const model = { fixtures, internal, input: {}, serializeState, limit: 50_000 };
 
 describe('twoFactorSettings model', () => {
   it('reaches every state', () => {
@@ -72,7 +73,7 @@ describe('twoFactorSettings model', () => {
     const paths = simplePaths(twoFactorSettingsMachine, {
       fixtures: small,
       internal: [loadedOff, loadedOn, setupMade, enabled, enableRefused, disabled, regenerated, copied],
-      input: undefined,
+      input: {},
       serializeState,
       limit: 50_000,
     }).filter(isRealistic);
@@ -92,30 +93,30 @@ describe('twoFactorSettings model', () => {
 
   describe('pinned journeys', () => {
     it('enrols: the secret once, an empty code named, a refusal kept, the codes once', () => {
-      const asked = journey(twoFactorSettingsMachine, undefined, [loadedOff, ev('setup.start'), setupMade]);
+      const asked = journey(twoFactorSettingsMachine, {}, [loadedOff, ev('setup.start'), setupMade]);
       expect(selectTwoFactorPanel(asked)).toBe('setup');
       expect(selectTwoFactorSetup(asked)).toEqual(setupAnswer);
-      const empty = journey(twoFactorSettingsMachine, undefined, [loadedOff, ev('setup.start'), setupMade, ev('setup.confirm')]);
+      const empty = journey(twoFactorSettingsMachine, {}, [loadedOff, ev('setup.start'), setupMade, ev('setup.confirm')]);
       expect(selectTwoFactorError(empty)).toEqual({ key: 'twoFactor.error.codeRequired' });
       expect(empty.matches('confirmingSetup')).toBe(true);
-      const wrong = journey(twoFactorSettingsMachine, undefined, [
+      const wrong = journey(twoFactorSettingsMachine, {}, [
         loadedOff, ev('setup.start'), setupMade, ev('code.change'), ev('setup.confirm'), enableRefused,
       ]);
       expect(selectTwoFactorError(wrong)).toEqual({ text: refusedText });
-      const done = journey(twoFactorSettingsMachine, undefined, [loadedOff, ev('setup.start'), setupMade, ev('code.change'), ev('setup.confirm'), enabled]);
+      const done = journey(twoFactorSettingsMachine, {}, [loadedOff, ev('setup.start'), setupMade, ev('code.change'), ev('setup.confirm'), enabled]);
       expect(selectTwoFactorPanel(done)).toBe('codes');
       expect(selectRecoveryCodes(done)).toEqual(codes.recovery_codes);
       expect(selectTwoFactorSetup(done)).toBeNull();
-      const dismissed = journey(twoFactorSettingsMachine, undefined, [
+      const dismissed = journey(twoFactorSettingsMachine, {}, [
         loadedOff, ev('setup.start'), setupMade, ev('code.change'), ev('setup.confirm'), enabled, ev('codes.dismiss'),
       ]);
       expect(selectRecoveryCodes(dismissed)).toEqual([]);
       expect(selectTwoFactorPanel(dismissed)).toBe('loading');
     });
     it('disable needs a code or the password', () => {
-      const empty = journey(twoFactorSettingsMachine, undefined, [loadedOn, ev('disable.open'), ev('disable.confirm')]);
+      const empty = journey(twoFactorSettingsMachine, {}, [loadedOn, ev('disable.open'), ev('disable.confirm')]);
       expect(selectTwoFactorError(empty)).toEqual({ key: 'twoFactor.error.proofRequired' });
-      const sent = journey(twoFactorSettingsMachine, undefined, [loadedOn, ev('disable.open'), ev('password.change'), ev('disable.confirm')]);
+      const sent = journey(twoFactorSettingsMachine, {}, [loadedOn, ev('disable.open'), ev('password.change'), ev('disable.confirm')]);
       expect(sent.matches('disabling')).toBe(true);
     });
   });
@@ -135,6 +136,18 @@ describe('twoFactorSettings model', () => {
       .slice(0, 40);
     it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
       await replayPath({ machine: twoFactorSettingsMachine, stubs: stubsOf() }, p);
+    });
+
+    it('tells the session once two-factor sign-in is on (the shell stops holding an admin at the enrolment), and nothing else', async () => {
+      const session = fakeSession();
+      await replay({ machine: twoFactorSettingsMachine, input: { session }, stubs: stubsOf() }, [
+        { type: 'xstate.init' }, loadedOff, ev('setup.start'), setupMade, ev('code.change'), ev('setup.confirm'), enableRefused,
+      ]);
+      expect(session.getSnapshot().context.received).toEqual([]);
+      await replay({ machine: twoFactorSettingsMachine, input: { session }, stubs: stubsOf() }, [
+        { type: 'xstate.init' }, loadedOff, ev('setup.start'), setupMade, ev('code.change'), ev('setup.confirm'), enabled, ev('codes.dismiss'),
+      ]);
+      expect(session.getSnapshot().context.received).toEqual([{ type: 'session.enrolled' }]);
     });
 
     it('sends the trimmed code, the password only without a code, and copies the codes one per line', async () => {

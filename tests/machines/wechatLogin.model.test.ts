@@ -8,6 +8,7 @@ import {
   selectIsOpen,
   selectIsSubmitting,
   wechatLoginMachine,
+  type WeChatLoginOutcome,
 } from '../../src/machines/wechatLogin';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { isRealistic, snapshotsOf } from './signIn.paths';
@@ -28,11 +29,13 @@ const fixtures: EventFixtures<typeof wechatLoginMachine> = {
 const [submit, submitEmpty, submitBlank] = fixtures['code.submit'] as unknown as [AnyEventObject, AnyEventObject, AnyEventObject];
 const open = fixtures['dialog.open'][0]!;
 const close = fixtures['dialog.close'][0]!;
-const loggedIn = doneActor('loginWithWeChat', user);
+const loggedIn = doneActor('loginWithWeChat', { bound: false, user });
+const secondFactorAsked = doneActor('loginWithWeChat', { bound: false, secondFactor: true });
+const adminMustEnrol = doneActor('loginWithWeChat', { bound: false, user: { ...user, role: 10 }, enrolmentRequired: true });
 const rejected = errorActor('loginWithWeChat', failure('wechatLogin', '验证码错误或已过期'));
 const session = fakeSession();
 const input = { session };
-const model = { fixtures, internal: [loggedIn, rejected], input };
+const model = { fixtures, internal: [loggedIn, secondFactorAsked, rejected], input };
 
 type Snap = SnapshotFrom<typeof wechatLoginMachine>;
 const realShortest = () => shortestPaths(wechatLoginMachine, model).filter(isRealistic);
@@ -97,6 +100,11 @@ describe('wechatLogin model', () => {
       // closing clears it
       expect(selectError(journey([open, submit, rejected, close, open]))).toBeNull();
     });
+    it('a user with two-factor sign-in on: the dialog closes (the session asks for the code)', () => {
+      const s = journey([open, submit, secondFactorAsked]);
+      expect(s.value).toBe('closed');
+      expect(s.context).toEqual({ session, code: '', error: null });
+    });
     it('the dialog cannot be closed while the code is checked', () => {
       expect(journey([open, submit, close]).value).toBe('submitting');
     });
@@ -105,7 +113,7 @@ describe('wechatLogin model', () => {
   describe('replay on a real actor with stub actors', () => {
     async function replay(events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
-      const login = controlled<User, string>();
+      const login = controlled<WeChatLoginOutcome, string>();
       const settle = () => vi.advanceTimersByTimeAsync(0);
       const live = fakeSession();
       const { emitted } = await replayOn({ machine: wechatLoginMachine, input: { session: live }, stubs: { loginWithWeChat: login }, settle }, events, check);
@@ -124,8 +132,19 @@ describe('wechatLogin model', () => {
       const { codes, emitted, received } = await replay([{ type: 'xstate.init' }, open, submitEmpty, submit, loggedIn]);
       expect(codes).toEqual(['123456']);
       expect(isMessageKey('signIn.loggedIn')).toBe(true);
-      expect(received).toEqual([{ type: 'session.signedIn', user, to: '/' }]);
+      expect(received).toEqual([{ type: 'session.signedIn', user, to: '/', enrolmentRequired: false }]);
       expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } }]);
+    });
+
+    it('a second step is handed over to the session (no sign-in toast: not signed in yet)', async () => {
+      const { emitted, received } = await replay([{ type: 'xstate.init' }, open, submit, secondFactorAsked]);
+      expect(received).toEqual([{ type: 'session.secondFactorNeeded', to: '/' }]);
+      expect(emitted).toEqual([]);
+    });
+
+    it('an admin who must enrol is handed over flagged', async () => {
+      const { received } = await replay([{ type: 'xstate.init' }, open, submit, adminMustEnrol]);
+      expect(received).toEqual([{ type: 'session.signedIn', user: { ...user, role: 10 }, to: '/', enrolmentRequired: true }]);
     });
 
     it('failure shows the server message as a toast', async () => {

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOAuthResult } from '../../src/api/authApi';
 import { readData, readNoData } from '../../src/api/client';
@@ -199,7 +200,7 @@ for (const target of dbTargets) {
           quota: 0,
         });
         const result = readOAuthResult(reply.body, 'oauth');
-        expect(E.isRight(result) && !result.right.bound && result.right.user.username).toBe(`github_${expectedId}`);
+        expect(E.isRight(result) && 'user' in result.right && result.right.user.username).toBe(`github_${expectedId}`);
         const stored = await row(expectedId);
         expect(stored).toMatchObject({ github_id: login, email: 'octo@example.com', password: '', role: 1, status: 1, group: 'default' });
         expect(stored.access_token).toMatch(/^[0-9a-f]{32}$/);
@@ -508,6 +509,81 @@ for (const target of dbTargets) {
           expect((await other.browser.get('/api/oauth/wechat/bind?code=wx-bind')).body).toEqual({ success: false, message: msg.weChatOff });
         });
         expect((await other.browser.get('/api/oauth/wechat/bind')).body).toEqual({ success: false, message: msg.invalidParameter });
+      });
+    });
+
+    // -----------------------------------------------------------------------------------------
+    describe('two-factor sign-in through OAuth and WeChat', () => {
+      /** The code an authenticator shows for `secret` one step after the test clock (the clock stands still). */
+      const codeAt = (secret: string, steps: number): string =>
+        new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: clockMs + steps * 30_000 });
+
+      /** A password user with 2FA on (enrolled through the API) and the given external id; its secret and recovery codes. */
+      async function enrolled(column: 'github_id' | 'wechat_id', externalId: string) {
+        const user = await loggedIn();
+        await db().updateTable('users').set({ [column]: externalId }).where('id', '=', user.id).execute();
+        const setup = await user.browser.post('/api/user/2fa/setup');
+        const secret = setup.body.data.secret as string;
+        const enabled = await user.browser.post('/api/user/2fa/enable', { code: codeAt(secret, 0) });
+        expect(enabled.body.success).toBe(true);
+        return { ...user, secret, codes: enabled.body.data.recovery_codes as string[] };
+      }
+
+      it('GitHub: a user with 2FA gets the second step (no session, challenge cookie, state consumed), completed by /login/2fa', async () => {
+        const login = uniq('tfa-gh');
+        const user = await enrolled('github_id', login);
+        providers().gitHubCodes.set('code-2fa', { login, name: 'Two Factor', email: '' });
+        const { browser, state } = await withState();
+        const reply = await callback(browser, 'github', 'code-2fa', state);
+        expect(reply.body).toEqual({ success: true, message: '', data: { require_2fa: true } });
+        expect(browser.jar.has('login_2fa')).toBe(true);
+        expect((await browser.get('/api/user/self')).body).toEqual({ success: false, message: msg.notLoggedIn });
+        // The state is spent: replaying the callback is refused.
+        expect((await callback(browser, 'github', 'code-2fa', state)).status).toBe(403);
+        const second = await browser.post('/api/user/login/2fa', { code: codeAt(user.secret, 1) });
+        expect(second.body.success).toBe(true);
+        expect(second.body.data).toMatchObject({ id: user.id, username: user.username });
+        expect(browser.jar.has('login_2fa')).toBe(false);
+        await expectSelf(browser, user.id);
+      });
+
+      it('GitHub: a wrong code gives no session; a recovery code completes it', async () => {
+        const login = uniq('tfa-gh');
+        const user = await enrolled('github_id', login);
+        providers().gitHubCodes.set('code-2fa-b', { login, name: '', email: '' });
+        const { browser, state } = await withState();
+        expect((await callback(browser, 'github', 'code-2fa-b', state)).body.data).toEqual({ require_2fa: true });
+        expect((await browser.post('/api/user/login/2fa', { code: codeAt(user.secret, 40) })).body.success).toBe(false);
+        expect((await browser.get('/api/user/self')).body.success).toBe(false);
+        expect((await browser.post('/api/user/login/2fa', { code: user.codes[0] })).body.success).toBe(true);
+        await expectSelf(browser, user.id);
+      });
+
+      it('WeChat: a user with 2FA gets the second step instead of a session', async () => {
+        const wechatId = uniq('wx_tfa');
+        const user = await enrolled('wechat_id', wechatId);
+        providers().weChatCodes.set('wx-2fa', wechatId);
+        const browser = suite.client();
+        const reply = await browser.get('/api/oauth/wechat?code=wx-2fa');
+        expect(reply.body).toEqual({ success: true, message: '', data: { require_2fa: true } });
+        expect(browser.jar.has('session')).toBe(false);
+        expect(browser.jar.has('login_2fa')).toBe(true);
+        expect((await browser.get('/api/user/self')).body.success).toBe(false);
+        expect((await browser.post('/api/user/login/2fa', { code: user.codes[1] })).body.success).toBe(true);
+        await expectSelf(browser, user.id);
+      });
+
+      it('users without 2FA still sign in in one step through GitHub and WeChat', async () => {
+        const login = uniq('plain-gh');
+        const user = await loggedIn();
+        await db().updateTable('users').set({ github_id: login }).where('id', '=', user.id).execute();
+        providers().gitHubCodes.set('code-plain', { login, name: '', email: '' });
+        const { browser, state } = await withState();
+        const reply = await callback(browser, 'github', 'code-plain', state);
+        expect(reply.body.data).toMatchObject({ id: user.id });
+        expect(Object.keys(reply.body.data)).not.toContain('require_2fa');
+        expect(browser.jar.has('login_2fa')).toBe(false);
+        await expectSelf(browser, user.id);
       });
     });
   });

@@ -3,6 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { twoFactor as zh } from '../../src/i18n/zh/twoFactor';
 import { challengeLifetimeSeconds } from '../../server/services/twoFactor';
+import { sealedPrefix } from '../../server/services/totpSecretBox';
 import { insertUser, setOption } from './support/db';
 import type { Client } from './support/http';
 import { setupSuite } from './support/suite';
@@ -15,6 +16,7 @@ import { dbTargets } from './support/targets';
  */
 
 const notLoggedIn = '无权进行此操作，未登录且未提供 access token';
+const twoFactorTables = ['oa_user_totp', 'oa_user_recovery_codes', 'oa_login_challenges'] as const;
 const crossSite = { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example', 'accept-language': 'zh-CN' };
 
 let clockMs = 1_760_000_000_000;
@@ -230,6 +232,149 @@ for (const target of dbTargets) {
       } finally {
         await sql`delete from options where ${sql.ref('key')} = 'TwoFactorRequiredForAdmins'`.execute(db());
       }
+    });
+
+    /** The rows of the user in each two-factor table. */
+    const twoFactorRows = async (id: number): Promise<number[]> => {
+      const counts: number[] = [];
+      for (const table of twoFactorTables) {
+        counts.push((await db().selectFrom(table).select('user_id').where('user_id', '=', id).execute()).length);
+      }
+      return counts;
+    };
+
+    /** Runs `body` with TwoFactorRequiredForAdmins on, removing the option afterwards. */
+    const withRequired = async (body: () => Promise<void>): Promise<void> => {
+      await setOption(db(), 'TwoFactorRequiredForAdmins', 'true');
+      try {
+        await body();
+      } finally {
+        await sql`delete from options where ${sql.ref('key')} = 'TwoFactorRequiredForAdmins'`.execute(db());
+      }
+    };
+
+    it('never shows the secret again after enrolment: status, a new setup and the login answers hold no secret', async () => {
+      const { secret, browser } = await enrol();
+      const status = await browser.get('/api/user/2fa/status');
+      expect(status.body.data).toEqual({ enabled: true, recovery_codes_left: 10, required: false });
+      expect(status.text).not.toContain(secret);
+      const again = await browser.post('/api/user/2fa/setup');
+      expect(again.body).toEqual({ success: false, message: zh['twoFactor.error.alreadyEnabled'] });
+      expect(again.text).not.toContain(secret);
+      const self = await browser.get('/api/user/self');
+      expect(self.text).not.toContain(secret);
+      const pending = await firstStep();
+      const done = await pending.post('/api/user/login/2fa', { code: codeAt(secret) });
+      expect(done.body.success).toBe(true);
+      expect(done.text).not.toContain(secret);
+    });
+
+    it('stores the secret sealed (AES-256-GCM): the column holds no base32 secret, and login still works', async () => {
+      const { secret } = await enrol();
+      const row = await db().selectFrom('oa_user_totp').select('secret').where('user_id', '=', userId).executeTakeFirstOrThrow();
+      expect(row.secret.startsWith(sealedPrefix)).toBe(true);
+      expect(row.secret).not.toContain(secret);
+      expect(row.secret.toUpperCase()).not.toContain(secret);
+      const browser = await firstStep();
+      expect((await browser.post('/api/user/login/2fa', { code: codeAt(secret) })).body.success).toBe(true);
+      // A sealed row moved to another user does not open (the user id is bound to the ciphertext).
+      const other = await insertUser(db(), { username: `${username}x`, password: 'password123' });
+      await db().insertInto('oa_user_totp').values({ user_id: other, secret: row.secret, enabled_at: 1, created_at: 1, last_step: 0 }).execute();
+      nextStep();
+      const thief = suite.client();
+      expect((await thief.login(`${username}x`, 'password123')).body.data).toEqual({ require_2fa: true });
+      expect((await thief.post('/api/user/login/2fa', { code: codeAt(secret) })).body.message).toBe(zh['twoFactor.error.codeInvalid']);
+      expect(thief.jar.has('session')).toBe(false);
+    });
+
+    it('a plaintext row written before secrets were sealed still works and is sealed at its next use', async () => {
+      const { secret } = await enrol();
+      await db().updateTable('oa_user_totp').set({ secret }).where('user_id', '=', userId).execute();
+      const browser = await firstStep();
+      expect((await browser.post('/api/user/login/2fa', { code: codeAt(secret) })).body.success).toBe(true);
+      const row = await db().selectFrom('oa_user_totp').select('secret').where('user_id', '=', userId).executeTakeFirstOrThrow();
+      expect(row.secret.startsWith(sealedPrefix)).toBe(true);
+      expect(row.secret).not.toContain(secret);
+      nextStep();
+      const again = await firstStep();
+      expect((await again.post('/api/user/login/2fa', { code: codeAt(secret) })).body.success).toBe(true);
+    });
+
+    it('deleting the own account removes its two-factor rows (secret, recovery codes, pending challenges)', async () => {
+      const { browser } = await enrol();
+      await firstStep();
+      expect(await twoFactorRows(userId)).toEqual([1, 10, 1]);
+      const other = `${username}k`;
+      const keptId = await insertUser(db(), { username: other, password: 'password123' });
+      const kept = suite.client();
+      await kept.login(other, 'password123');
+      await kept.post('/api/user/2fa/setup');
+      const reply = await browser.request('DELETE', '/api/user/self');
+      expect(reply.body.success).toBe(true);
+      expect(await twoFactorRows(userId)).toEqual([0, 0, 0]);
+      expect(await twoFactorRows(keptId)).toEqual([1, 0, 0]);
+    });
+
+    it('deleting a user as admin (DELETE /api/user/:id and manage delete) removes its two-factor rows', async () => {
+      const admin = `adm${seq}d${target.kind.slice(0, 2)}`;
+      await insertUser(db(), { username: admin, password: 'password123', role: 10 });
+      const adminBrowser = suite.client();
+      expect((await adminBrowser.login(admin, 'password123')).body.success).toBe(true);
+      await enrol();
+      await firstStep();
+      expect(await twoFactorRows(userId)).toEqual([1, 10, 1]);
+      const reply = await adminBrowser.request('DELETE', `/api/user/${userId}`);
+      expect(reply.body.success).toBe(true);
+      expect(await twoFactorRows(userId)).toEqual([0, 0, 0]);
+
+      const second = `${username}m`;
+      const secondId = await insertUser(db(), { username: second, password: 'password123' });
+      const owner = suite.client();
+      await owner.login(second, 'password123');
+      const setup = await owner.post('/api/user/2fa/setup');
+      expect((await owner.post('/api/user/2fa/enable', { code: codeAt(setup.body.data.secret as string) })).body.success).toBe(true);
+      expect(await twoFactorRows(secondId)).toEqual([1, 10, 0]);
+      const manage = await adminBrowser.post('/api/user/manage', { username: second, action: 'delete' });
+      expect(manage.body.success).toBe(true);
+      expect(await twoFactorRows(secondId)).toEqual([0, 0, 0]);
+    });
+
+    it('TwoFactorRequiredForAdmins enforced: an admin without 2FA is refused admin routes (403) until enrolled; off allows; common users unaffected', async () => {
+      const admin = `adm${seq}e${target.kind.slice(0, 2)}`;
+      const accessToken = `tfa${seq}${target.kind.slice(0, 2)}`.padEnd(32, '0');
+      const adminId = await insertUser(db(), { username: admin, password: 'password123', role: 10, accessToken });
+      const browser = suite.client();
+      expect((await browser.login(admin, 'password123')).body.success).toBe(true);
+      // Option off (the default): allowed.
+      expect((await browser.get('/api/channel/')).body.success).toBe(true);
+      await withRequired(async () => {
+        const refused = await browser.get('/api/channel/');
+        expect(refused.status).toBe(403);
+        expect(refused.body).toEqual({ success: false, message: zh['twoFactor.error.enrolmentRequired'] });
+        const english = await browser.get('/api/channel/', { headers: { 'accept-language': 'en-US' } });
+        expect(english.body.message).toMatch(/two-factor/i);
+        // The access token is no way around it.
+        const viaToken = await suite.client().get('/api/channel/', { headers: { Authorization: `Bearer ${accessToken}` } });
+        expect(viaToken.status).toBe(403);
+        // Still open: the own account, the status and the enrolment (user-level routes).
+        expect((await browser.get('/api/user/self')).body.data.id).toBe(adminId);
+        expect((await browser.get('/api/status')).body.success).toBe(true);
+        expect((await browser.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, recovery_codes_left: 0, required: true });
+        const setup = await browser.post('/api/user/2fa/setup');
+        expect((await browser.post('/api/user/2fa/enable', { code: codeAt(setup.body.data.secret as string) })).body.success).toBe(true);
+        // Enrolled: allowed again.
+        expect((await browser.get('/api/channel/')).body.success).toBe(true);
+        expect((await browser.get('/api/user/2fa/status')).body.data.required).toBe(false);
+        // Common users: their routes unaffected, and admin routes refused as before (not with the enrolment message).
+        const common = await signedIn();
+        expect((await common.get('/api/user/self')).body.data.username).toBe(username);
+        expect((await common.get('/api/token/')).body.success).toBe(true);
+        const forbidden = await common.get('/api/channel/');
+        expect(forbidden.body.success).toBe(false);
+        expect(forbidden.body.message).not.toBe(zh['twoFactor.error.enrolmentRequired']);
+      });
+      // The option off again: allowed.
+      expect((await browser.get('/api/channel/')).body.success).toBe(true);
     });
   });
 }

@@ -12,6 +12,7 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.error.passwordInvalid': 'The current password is wrong',
   'twoFactor.error.challengeMissing': 'The sign-in check has expired; enter your username and password again',
   'twoFactor.error.tooManyAttempts': 'Too many wrong codes; enter your username and password again',
+  'twoFactor.error.enrolmentRequired': 'Administrators must turn on two-factor sign-in first: finish the two-factor enrolment in the personal settings, then try again',
   'twoFactor.title': 'Two-factor sign-in',
   'twoFactor.status.enabled': 'On: signing in asks for the code from your authenticator. {left} recovery codes left.',
   'twoFactor.status.disabled': 'Off: when on, signing in asks for a code from your authenticator besides the password.',
@@ -45,4 +46,6 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.field.recovery': 'Recovery code',
   'twoFactor.codes.copied': 'Recovery codes copied to the clipboard',
   'twoFactor.codes.copyFailed': 'Could not copy to the clipboard; write the recovery codes down or download them',
+  'twoFactor.enrolment.title': 'Turn on two-factor sign-in first',
+  'twoFactor.enrolment.body': 'Administrators are required to use two-factor sign-in. Until you finish setting it up in the two-factor section below, the other administration pages and actions are unavailable.',
 };

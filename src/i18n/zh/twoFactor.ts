@@ -10,6 +10,7 @@ export const twoFactor = {
   'twoFactor.error.passwordInvalid': '当前密码错误',
   'twoFactor.error.challengeMissing': '登录验证已过期，请重新输入用户名和密码',
   'twoFactor.error.tooManyAttempts': '验证码错误次数过多，请重新输入用户名和密码',
+  'twoFactor.error.enrolmentRequired': '管理员必须先开启两步验证：请在「个人设置」中完成两步验证的设置后再进行管理操作',
   'twoFactor.title': '两步验证',
   'twoFactor.status.enabled': '已开启：登录时需要输入验证器中的验证码。剩余恢复码 {left} 个。',
   'twoFactor.status.disabled': '未开启：开启后登录时除密码外还需输入验证器中的验证码。',
@@ -43,4 +44,6 @@ export const twoFactor = {
   'twoFactor.field.recovery': '恢复码',
   'twoFactor.codes.copied': '恢复码已复制到剪贴板',
   'twoFactor.codes.copyFailed': '无法复制到剪贴板，请手动抄写或下载恢复码',
+  'twoFactor.enrolment.title': '请先开启两步验证',
+  'twoFactor.enrolment.body': '系统要求管理员开启两步验证。在您完成下方「两步验证」的设置之前，其他管理页面和管理操作都不可用。',
 } as const;

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
+import type { ExternalSignIn } from '../../domain/twoFactor';
 import type { User } from '../../domain/user';
 import type { SessionRef } from '../sessionWatch';
 
@@ -18,8 +19,13 @@ export interface OAuthCallbackInput extends ExchangeCodeInput {
   readonly session: SessionRef;
 }
 
-/** `GET /api/oauth/{provider}?code=&state=`: message 'bind' means bound, else the user signed in. */
-export type OAuthOutcome = { readonly bound: true } | { readonly bound: false; readonly user: User };
+/**
+ * `GET /api/oauth/{provider}?code=&state=`: message 'bind' means bound; `{require_2fa: true}` means
+ * the identity was checked and the server waits for the second factor (no session yet); else the
+ * user signed in (`enrolmentRequired`: an admin who must turn on two-factor sign-in first).
+ */
+export type OAuthOutcome = { readonly bound: true } | ExternalSignIn;
+type SignedInOutcome = Extract<OAuthOutcome, { user: User }>;
 
 export interface OAuthCallbackContext {
   readonly session: SessionRef;
@@ -44,7 +50,8 @@ export const oauthSignInTarget = '/';
 
 /**
  * The /oauth/github and /oauth/lark callback pages: forwards the provider's code and state to
- * the server once on entry. 'bind' -> the account was bound (go to /setting); otherwise a user
+ * the server once on entry. 'bind' -> the account was bound (go to /setting); `require_2fa` -> the
+ * session takes over with its second step (`session.secondFactorNeeded`); otherwise a user
  * signed in (handed to the session as `session.signedIn`, which stores it and goes to /). A failure is retried after
  * `retryBackoff` (2 s × attempt) until `maxAttempts` exchanges failed, then it sends the
  * person back to /login. (The original designed this retry but never reached it.)
@@ -64,6 +71,7 @@ export const oauthCallbackMachine = setup({
   guards: {
     canRetry: ({ context }) => context.attempt + 1 < maxAttempts,
     isBound: (_, params: { outcome: OAuthOutcome }) => params.outcome.bound,
+    isSecondFactorNeeded: (_, params: { outcome: OAuthOutcome }) => !params.outcome.bound && params.outcome.secondFactor === true,
   },
   delays: {
     retryBackoff: ({ context }) => retryStep * context.attempt,
@@ -83,10 +91,16 @@ export const oauthCallbackMachine = setup({
       ({ context }) => context.session,
       (_, params: { outcome: OAuthOutcome }) => ({
         type: 'session.signedIn' as const,
-        // Only reached when the outcome is not a bind (guarded), so the user is there.
-        user: (params.outcome as Extract<OAuthOutcome, { bound: false }>).user,
+        // Only reached when the outcome is neither a bind nor a second step (guarded), so the user is there.
+        user: (params.outcome as SignedInOutcome).user,
         to: oauthSignInTarget,
+        enrolmentRequired: (params.outcome as SignedInOutcome).enrolmentRequired === true,
       }),
+    ),
+    /** The session shows the second step on the login page and signs in from there. */
+    handOverSecondFactor: sendTo(
+      ({ context }) => context.session,
+      () => ({ type: 'session.secondFactorNeeded' as const, to: oauthSignInTarget }),
     ),
     notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
     notifyGiveUp: emit(() => notify('error', msg('signIn.oauth.giveUp'))),
@@ -115,6 +129,11 @@ export const oauthCallbackMachine = setup({
             guard: { type: 'isBound', params: ({ event }) => ({ outcome: event.output }) },
             target: 'bound',
             actions: ['notifyBound', 'goToSettings'],
+          },
+          {
+            guard: { type: 'isSecondFactorNeeded', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'secondFactor',
+            actions: 'handOverSecondFactor',
           },
           {
             target: 'signedIn',
@@ -151,6 +170,8 @@ export const oauthCallbackMachine = setup({
     },
     bound: { type: 'final' },
     signedIn: { type: 'final' },
+    /** Handed over to the session's second step (the login page asks for the code). */
+    secondFactor: { type: 'final' },
     failed: { type: 'final', tags: ['error'] },
   },
 });

@@ -36,13 +36,22 @@ export interface SessionContext {
   readonly pendingLogin: PendingLogin | null;
   /** Set while the login waits for its second factor. */
   readonly secondFactor: SecondFactorStep | null;
+  /**
+   * The signed-in admin must enrol in two-factor sign-in first (TwoFactorRequiredForAdmins): the
+   * login answer said so; the shell keeps them on the enrolment until `session.enrolled`.
+   */
+  readonly enrolmentRequired: boolean;
 }
 
 export type SessionEvent =
   /** The login form was sent; `from` is where the login guard came from. */
   | { readonly type: 'login.submit'; readonly username: string; readonly password: string; readonly from?: string }
-  /** Another workflow (OAuth callback, WeChat code) signed a user in. */
-  | { readonly type: 'session.signedIn'; readonly user: User; readonly to: string }
+  /** Another workflow (OAuth callback, WeChat code) signed a user in (an admin who must enrol first: flagged). */
+  | { readonly type: 'session.signedIn'; readonly user: User; readonly to: string; readonly enrolmentRequired?: boolean }
+  /** Another workflow (OAuth callback, WeChat code) checked the identity; the server waits for the second factor. */
+  | { readonly type: 'session.secondFactorNeeded'; readonly to: string }
+  /** The signed-in user turned two-factor sign-in on. */
+  | { readonly type: 'session.enrolled' }
   /** The profile changed (own edit, top-up): the stored record follows. */
   | { readonly type: 'session.userUpdated'; readonly user: User }
   | { readonly type: 'logout.request' }
@@ -181,7 +190,12 @@ export const sessionMachine = setup({
         error: describeApiError(params.error as ApiError).message,
       }),
     }),
-    planEnrolment: assign({ pendingLogin: { to: twoFactorEnrolment, defaultPassword: false } }),
+    planEnrolment: assign({ pendingLogin: { to: twoFactorEnrolment, defaultPassword: false }, enrolmentRequired: true }),
+    planExternalSecondFactor: assign({
+      pendingLogin: (_, params: { to: string }): PendingLogin => ({ to: params.to, defaultPassword: false }),
+      secondFactor: { recovery: false, error: null },
+    }),
+    takeEnrolment: assign({ enrolmentRequired: (_, params: { required: boolean }) => params.required }),
     notifyEnrolmentRequired: emit(() => notify('warning', msg('twoFactor.status.required'))),
     announceLogin: enqueueActions(({ context, enqueue }) => {
       const plan = context.pendingLogin ?? { to: afterLogin, defaultPassword: false };
@@ -192,6 +206,7 @@ export const sessionMachine = setup({
     goTo: emit((_, params: { to: string }) => navigate(params.to)),
     notifyLoggedOut: emit(() => notify('success', msg('shell.loggedOut'))),
     goToLogin: emit(() => navigate('/login')),
+    goToSecondFactor: emit(() => navigate('/login', true)),
     goToExpiredLogin: emit(() => navigate(expiredLogin, true)),
   },
 }).createMachine({
@@ -202,6 +217,7 @@ export const sessionMachine = setup({
     buildVersion: input.buildVersion,
     pendingLogin: null,
     secondFactor: null,
+    enrolmentRequired: false,
   }),
   invoke: { id: 'watchSession', src: 'watchSession' },
   type: 'parallel',
@@ -211,8 +227,14 @@ export const sessionMachine = setup({
       actions: [
         { type: 'takeUser', params: ({ event }) => ({ user: event.user }) },
         { type: 'saveUser', params: ({ event }) => ({ user: event.user }) },
-        { type: 'goTo', params: ({ event }) => ({ to: event.to }) },
+        { type: 'takeEnrolment', params: ({ event }) => ({ required: event.enrolmentRequired === true }) },
+        { type: 'goTo', params: ({ event }) => ({ to: event.enrolmentRequired === true ? twoFactorEnrolment : event.to }) },
       ],
+    },
+    // The OAuth callback / WeChat code login answered `require_2fa`: the login page asks for the code.
+    'session.secondFactorNeeded': {
+      target: '.auth.secondFactor',
+      actions: [{ type: 'planExternalSecondFactor', params: ({ event }) => ({ to: event.to }) }, 'goToSecondFactor'],
     },
     'session.expired': {
       target: '.auth.signedOut',
@@ -264,7 +286,7 @@ export const sessionMachine = setup({
         },
         /** A finished or abandoned login's plan is dropped on arrival (after it was used). */
         signedOut: {
-          entry: 'forgetLogin',
+          entry: ['forgetLogin', { type: 'takeEnrolment', params: { required: false } }],
           on: {
             'login.submit': {
               guard: { type: 'canLogIn', params: ({ event }) => ({ event }) },
@@ -358,6 +380,7 @@ export const sessionMachine = setup({
               target: 'signingIn',
               actions: { type: 'planLogin', params: ({ event }) => ({ event }) },
             },
+            'session.enrolled': { actions: { type: 'takeEnrolment', params: { required: false } } },
             'session.userUpdated': {
               actions: [
                 { type: 'takeUser', params: ({ event }) => ({ user: event.user }) },

@@ -31,6 +31,8 @@ export const selectIsSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'si
 /** The login's second step (TOTP or recovery code), or null when none is asked. */
 export const selectSecondFactor = (s: Snapshot): SecondFactorStep | null =>
   s.matches({ auth: 'secondFactor' }) || s.matches({ auth: 'verifyingSecondFactor' }) ? s.context.secondFactor : null;
+/** A signed-in admin who must enrol in two-factor sign-in before anything else (the shell keeps them on the enrolment). */
+export const selectMustEnrol = (s: Snapshot): boolean => s.context.user !== null && s.context.enrolmentRequired;
 export const selectIsVerifyingSecondFactor = (s: Snapshot): boolean => s.matches({ auth: 'verifyingSecondFactor' });
 export const selectIsSigningOut = (s: Snapshot): boolean => s.matches({ auth: 'signingOut' });
 export type StatusPhase = 'loading' | 'ready' | 'failed';

@@ -1,7 +1,13 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { describeError } from '../../domain/apiError';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import type { RecoveryCodes, TwoFactorDisableBody, TwoFactorSetup, TwoFactorStatus } from '../../domain/twoFactor';
+import type { SessionRef } from '../sessionWatch';
+
+export interface TwoFactorSettingsInput {
+  /** The app's session actor: told `session.enrolled` once two-factor sign-in is on (the shell stops holding an admin on the enrolment). */
+  readonly session?: SessionRef;
+}
 
 export interface TwoFactorSettingsContext {
   readonly status: TwoFactorStatus | null;
@@ -15,6 +21,8 @@ export interface TwoFactorSettingsContext {
   readonly password: string;
   /** The open form's problem (a field left empty, or the server's refusal). */
   readonly error: Message | null;
+  /** The session to tell about an enrolment (absent in isolated stories and tests). */
+  readonly session?: SessionRef | null;
 }
 
 export type TwoFactorSettingsEvent =
@@ -32,6 +40,9 @@ export type TwoFactorSettingsEvent =
   | { readonly type: 'codes.copy' }
   | { readonly type: 'codes.dismiss' };
 
+/** The input's type for `setup` (every member is optional). */
+const noInput: TwoFactorSettingsInput = {};
+
 const emptyForm = { code: '', password: '', error: null } as const;
 
 /**
@@ -46,6 +57,7 @@ const emptyForm = { code: '', password: '', error: null } as const;
 export const twoFactorSettingsMachine = setup({
   types: {
     context: {} as TwoFactorSettingsContext,
+    input: noInput,
     events: {} as TwoFactorSettingsEvent,
     emitted: {} as NotifyEvent,
     tags: {} as 'busy' | 'error',
@@ -91,6 +103,9 @@ export const twoFactorSettingsMachine = setup({
       return notify(d.level, d.message);
     }),
     notifyEnabled: emit(() => notify('success', msg('twoFactor.enabled.toast'))),
+    tellSessionEnrolled: enqueueActions(({ context, enqueue }) => {
+      if (context.session != null) enqueue.sendTo(context.session, { type: 'session.enrolled' });
+    }),
     notifyDisabled: emit(() => notify('success', msg('twoFactor.disabled.toast'))),
     notifyRegenerated: emit(() => notify('success', msg('twoFactor.regenerated.toast'))),
     notifyCopied: emit(() => notify('success', msg('twoFactor.codes.copied'))),
@@ -98,7 +113,14 @@ export const twoFactorSettingsMachine = setup({
   },
 }).createMachine({
   id: 'twoFactorSettings',
-  context: { status: null, setup: null, recoveryCodes: [], ...emptyForm },
+  context: ({ input }) => ({
+    status: null,
+    setup: null,
+    recoveryCodes: [],
+    ...emptyForm,
+    // Started without input where no session is at hand (tests, composition checks): nobody to tell.
+    session: (input as TwoFactorSettingsInput | undefined)?.session ?? null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -145,7 +167,7 @@ export const twoFactorSettingsMachine = setup({
         input: ({ context }) => ({ code: context.code.trim() }),
         onDone: {
           target: 'showingCodes',
-          actions: [{ type: 'takeCodes', params: ({ event }) => ({ codes: event.output.recovery_codes }) }, 'notifyEnabled'],
+          actions: [{ type: 'takeCodes', params: ({ event }) => ({ codes: event.output.recovery_codes }) }, 'notifyEnabled', 'tellSessionEnrolled'],
         },
         onError: { target: 'confirmingSetup', actions: { type: 'takeError', params: ({ event }) => ({ error: event.error }) } },
       },

@@ -2,6 +2,11 @@ import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import type { User } from '../../domain/user';
+import type { ExternalSignIn } from '../../domain/twoFactor';
+
+/** What a WeChat code login answers: the signed-in user, or the second step (never a bind). */
+export type WeChatLoginOutcome = ExternalSignIn;
+type SignedInOutcome = Extract<WeChatLoginOutcome, { user: User }>;
 import type { SessionRef } from '../sessionWatch';
 
 export type WeChatLoginEvent =
@@ -31,7 +36,8 @@ export const wechatLoginTarget = '/';
  * The login page's WeChat dialog: it shows the official account's QR code and a code input;
  * the code (obtained from the official account) is checked by the server, which answers the
  * user. Success hands the user to the session (`session.signedIn`, to the home page) and
- * closes; a failure shows the server's
+ * closes; a user with two-factor sign-in on is handed to the session's second step instead
+ * (`session.secondFactorNeeded`: the login page asks for the code); a failure shows the server's
  * message and keeps the dialog open. An empty code does nothing.
  */
 export const wechatLoginMachine = setup({
@@ -43,12 +49,13 @@ export const wechatLoginMachine = setup({
     tags: {} as 'busy',
   },
   actors: {
-    loginWithWeChat: fromPromise<User, string>(() => {
+    loginWithWeChat: fromPromise<WeChatLoginOutcome, string>(() => {
       throw new Error('loginWithWeChat not provided');
     }),
   },
   guards: {
     hasCode: (_, params: { code: string }) => params.code.trim() !== '',
+    isSecondFactorNeeded: (_, params: { outcome: WeChatLoginOutcome }) => params.outcome.secondFactor === true,
   },
   actions: {
     takeCode: assign({ code: (_, params: { code: string }) => params.code.trim(), error: null }),
@@ -62,7 +69,18 @@ export const wechatLoginMachine = setup({
     }),
     tellSession: sendTo(
       ({ context }) => context.session,
-      (_, params: { user: User }) => ({ type: 'session.signedIn' as const, user: params.user, to: wechatLoginTarget }),
+      (_, params: { outcome: WeChatLoginOutcome }) => ({
+        type: 'session.signedIn' as const,
+        // Only reached when no second step is asked (guarded), so the user is there.
+        user: (params.outcome as SignedInOutcome).user,
+        to: wechatLoginTarget,
+        enrolmentRequired: (params.outcome as SignedInOutcome).enrolmentRequired === true,
+      }),
+    ),
+    /** The session shows the second step on the login page and signs in from there. */
+    handOverSecondFactor: sendTo(
+      ({ context }) => context.session,
+      () => ({ type: 'session.secondFactorNeeded' as const, to: wechatLoginTarget }),
     ),
     notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
   },
@@ -90,14 +108,21 @@ export const wechatLoginMachine = setup({
         id: 'loginWithWeChat',
         src: 'loginWithWeChat',
         input: ({ context }) => context.code,
-        onDone: {
-          target: 'closed',
-          actions: [
-            { type: 'tellSession', params: ({ event }) => ({ user: event.output }) },
-            'notifySignedIn',
-            'clear',
-          ],
-        },
+        onDone: [
+          {
+            guard: { type: 'isSecondFactorNeeded', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'closed',
+            actions: ['handOverSecondFactor', 'clear'],
+          },
+          {
+            target: 'closed',
+            actions: [
+              { type: 'tellSession', params: ({ event }) => ({ outcome: event.output }) },
+              'notifySignedIn',
+              'clear',
+            ],
+          },
+        ],
         onError: {
           target: 'open',
           actions: [

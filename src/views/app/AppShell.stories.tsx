@@ -153,3 +153,49 @@ export const LogoutInteraction: Story = {
     await expect(await c.findByRole('button', { name: '账户菜单：Alice' })).toHaveAttribute('data-loading');
   },
 };
+
+function EnrolmentShell({ seed }: { readonly seed: SessionSeed }) {
+  const location = useLocation();
+  return (
+    <SessionStory key={JSON.stringify(seed)} snapshot={seedSession(seed)}>
+      <MachineRegistryProvider machines={[footer]}>
+        <AppShell>
+          <Text>页面：{location.pathname}</Text>
+        </AppShell>
+      </MachineRegistryProvider>
+    </SessionStory>
+  );
+}
+
+/** `auth.signedIn` as an admin who must enrol (TwoFactorRequiredForAdmins), on the settings: the banner explains, the page shows. */
+export const EnrolmentRequired: StoryObj<typeof EnrolmentShell> = {
+  render: () => <EnrolmentShell seed={{ user: storyUsers.admin, enrolmentRequired: true }} />,
+  parameters: { route: '/setting' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('status')).toHaveTextContent('请先开启两步验证');
+    await expect(c.getByText('页面：/setting')).toBeVisible();
+  },
+};
+
+/** The same admin opening another page is sent to the enrolment (/setting), banner shown. */
+export const EnrolmentRedirect: StoryObj<typeof EnrolmentShell> = {
+  render: () => <EnrolmentShell seed={{ user: storyUsers.admin, enrolmentRequired: true }} />,
+  parameters: { route: '/channel' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('页面：/setting')).toBeVisible();
+    await expect(c.getByRole('status')).toHaveTextContent('两步验证');
+  },
+};
+
+/** An admin who need not enrol stays where they are; no banner. */
+export const EnrolmentNotRequired: StoryObj<typeof EnrolmentShell> = {
+  render: () => <EnrolmentShell seed={{ user: storyUsers.admin }} />,
+  parameters: { route: '/channel' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('页面：/channel')).toBeVisible();
+    await expect(c.queryByText('请先开启两步验证')).toBeNull();
+  },
+};

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import {
   selectChatLink,
   selectDisplayName,
@@ -8,12 +8,14 @@ import {
   selectIsSigningIn,
   selectIsSigningOut,
   selectLogo,
+  selectMustEnrol,
   selectRole,
   selectServerVersion,
   selectSystemName,
 } from '../../machines/session/session.selectors';
 import { selectColorMode, selectLang } from '../../machines/preferences/preferences.selectors';
-import { AppShellView } from './AppShellView';
+import { twoFactorEnrolment } from '../../machines/session/session.machine';
+import { AppShellView, EnrolmentBanner } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { routeAccessOf, routeAudienceOf } from '../../domain/shellRules';
 import { useT } from './i18n';
@@ -41,6 +43,9 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   const lang = PreferencesContext.useSelector(selectLang);
   const colorMode = PreferencesContext.useSelector(selectColorMode);
   const { pathname } = useLocation();
+  // TwoFactorRequiredForAdmins: an admin without 2FA is held at the enrolment (the server refuses the rest).
+  const mustEnrol = SessionContext.useSelector(selectMustEnrol);
+  const heldAway = mustEnrol && pathname !== twoFactorEnrolment;
   const items = useMemo(() => menuItems({ signedIn, isAdmin, chatLink }), [signedIn, isAdmin, chatLink]);
   const role = SessionContext.useSelector(selectRole);
   const pending = SessionContext.useSelector(selectIsSigningIn);
@@ -52,6 +57,7 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   }, [title]);
   return (
     <AppShellView
+      banner={mustEnrol ? <EnrolmentBanner /> : null}
       header={
         <HeaderView
           systemName={systemName}
@@ -80,7 +86,7 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
         </Suspense>
       }
     >
-      {children}
+      {heldAway ? <Navigate to={twoFactorEnrolment} replace /> : children}
     </AppShellView>
   );
 }

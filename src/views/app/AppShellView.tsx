@@ -1,9 +1,33 @@
 import type { ReactNode } from 'react';
-import { Box, Flex, Link } from '@chakra-ui/react';
+import { Alert, Box, Flex, Link } from '@chakra-ui/react';
 import { useT } from './i18n';
 
-/** The page frame: skip link, header, the routed page, footer. */
-export function AppShellView({ header, footer, children }: { readonly header: ReactNode; readonly footer: ReactNode; readonly children: ReactNode }) {
+/** Why an admin is held at the personal settings: two-factor sign-in is required and not on yet. */
+export function EnrolmentBanner() {
+  const t = useT();
+  return (
+    <Alert.Root status="warning" role="status" mb={4} data-enrolment-banner="">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>{t('twoFactor.enrolment.title')}</Alert.Title>
+        <Alert.Description>{t('twoFactor.enrolment.body')}</Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+/** The page frame: skip link, header, an optional banner over the routed page, footer. */
+export function AppShellView({
+  header,
+  footer,
+  banner = null,
+  children,
+}: {
+  readonly header: ReactNode;
+  readonly footer: ReactNode;
+  readonly banner?: ReactNode;
+  readonly children: ReactNode;
+}) {
   const t = useT();
   return (
     <Flex direction="column" minH="100dvh" bg="bg" color="fg">
@@ -17,6 +41,7 @@ export function AppShellView({ header, footer, children }: { readonly header: Re
       </Link>
       {header}
       <Box as="main" id="main-content" tabIndex={-1} flex="1" w="full" maxW="7xl" mx="auto" px={{ base: 2, md: 4 }} py={4} outline="none">
+        {banner}
         {children}
       </Box>
       {footer}

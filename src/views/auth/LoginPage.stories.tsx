@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { fromPromise } from 'xstate';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import type { Status } from '../../domain/status';
+import type { ExternalSignIn } from '../../domain/twoFactor';
 import type { User } from '../../domain/user';
 import { oauthLaunchMachine } from '../../machines/oauthLaunch';
 import { wechatLoginMachine } from '../../machines/wechatLogin';
@@ -54,7 +55,7 @@ const oauthLaunch = oauthLaunchMachine.provide({
   actions: { openWindow: () => undefined },
 });
 const wechatLogin = wechatLoginMachine.provide({
-  actors: { loginWithWeChat: fromPromise<User, string>(() => never<User>()) },
+  actors: { loginWithWeChat: fromPromise<ExternalSignIn, string>(() => never<ExternalSignIn>()) },
 });
 
 function LoginStory({ snapshot }: { readonly snapshot: ReturnType<typeof seedSession> }) {

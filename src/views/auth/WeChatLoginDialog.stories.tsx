@@ -5,6 +5,7 @@ import { Text } from '@chakra-ui/react';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
 import type { Message, NavigateEvent, NotifyEvent } from '../../domain/message';
+import type { ExternalSignIn } from '../../domain/twoFactor';
 import type { User } from '../../domain/user';
 import { selectUser } from '../../machines/session/session.selectors';
 import { wechatLoginMachine } from '../../machines/wechatLogin';
@@ -33,17 +34,19 @@ const notify = fn<(e: NotifyEvent) => void>();
 const navigate = fn<(e: NavigateEvent) => void>();
 const effects = { notify, navigate };
 
-const pendingLogin = fn((_code: string) => never<User>());
-const answeringLogin = fn((_code: string) => Promise.resolve(storyUsers.common));
-const refusingLogin = fn(async (_code: string): Promise<User> => {
+const pendingLogin = fn((_code: string) => never<ExternalSignIn>());
+const answeringLogin = fn((_code: string): Promise<ExternalSignIn> => Promise.resolve({ bound: false, user: storyUsers.common }));
+const refusingLogin = fn(async (_code: string): Promise<ExternalSignIn> => {
   await Promise.resolve();
   throw failure('loginWithWeChat', '验证码错误或已过期');
 });
-const withLogin = (login: (code: string) => Promise<User>) =>
-  wechatLoginMachine.provide({ actors: { loginWithWeChat: fromPromise<User, string>(({ input }) => login(input)) } });
+const withLogin = (login: (code: string) => Promise<ExternalSignIn>) =>
+  wechatLoginMachine.provide({ actors: { loginWithWeChat: fromPromise<ExternalSignIn, string>(({ input }) => login(input)) } });
 const pending = withLogin(pendingLogin);
 const answering = withLogin(answeringLogin);
 const refusing = withLogin(refusingLogin);
+const secondStepLogin = fn((_code: string): Promise<ExternalSignIn> => Promise.resolve({ bound: false, secondFactor: true }));
+const askingSecondStep = withLogin(secondStepLogin);
 
 /**
  * The app session. Its storage actor does not run from a seeded snapshot, so `saveUser` is
@@ -167,6 +170,27 @@ export const SignsInInteraction: Story = {
     await expect(saveUser).toHaveBeenCalledWith(storyUsers.common);
     await expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/', replace: false });
     await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } });
+  },
+};
+
+/** A live login of a user with two-factor sign-in on: the dialog closes, nobody is signed in yet, the session asks for the code on /login. */
+export const SecondStepInteraction: Story = {
+  tags: ['interaction'],
+  render: (args) => <DialogStory {...args} machine={askingSecondStep} />,
+  play: async ({ canvasElement }) => {
+    navigate.mockClear();
+    notify.mockClear();
+    saveUser.mockClear();
+    await userEvent.click(within(canvasElement).getByRole('button', { name: '使用微信验证码登录' }));
+    const d = await dialog();
+    await userEvent.type(d.getByLabelText('验证码'), '654321');
+    await userEvent.click(d.getByRole('button', { name: '登录' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await expect(secondStepLogin).toHaveBeenCalledTimes(1);
+    await expect(within(canvasElement).getByTestId('session-user')).toHaveTextContent('(signed out)');
+    await expect(saveUser).not.toHaveBeenCalled();
+    await expect(navigate).toHaveBeenCalledWith({ type: 'navigate', to: '/login', replace: true });
+    await expect(notify).not.toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'signIn.loggedIn' } });
   },
 };
 

@@ -273,6 +273,37 @@ export const ConfirmingToggleLockout: Story = {
   },
 };
 
+/** State `confirmingToggle` for TwoFactorRequiredForAdmins: its own wording (admins without 2FA, root included, are held at the enrolment). */
+export const ConfirmingTwoFactorRequired: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: frozen(seed('confirmingToggle', { toggleKey: 'TwoFactorRequiredForAdmins' })),
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const dialog = await body.findByRole('alertdialog', { name: '要求管理员开启两步验证？' });
+    await expect(within(dialog).getByText(/包括超级管理员/)).toBeVisible();
+    await expect(within(dialog).getByRole('button', { name: '确认开启' })).toBeEnabled();
+    await expect(within(dialog).queryByText(/当前没有启用任何其他登录方式/)).toBeNull();
+  },
+};
+
+/** Turning TwoFactorRequiredForAdmins on asks first; accepting saves 'true' (the switch is in the login section, off by default). */
+export const TwoFactorRequiredInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: frozen(seed('ready'), machineWith()),
+  play: async ({ canvasElement }) => {
+    saves.mockClear();
+    const body = within(canvasElement.ownerDocument.body);
+    const c = within(canvasElement);
+    await expect(c.getByRole('checkbox', { name: '要求管理员开启两步验证' })).not.toBeChecked();
+    await userEvent.click(c.getByText('要求管理员开启两步验证'));
+    const dialog = await body.findByRole('alertdialog', { name: '要求管理员开启两步验证？' });
+    await expect(saves).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole('button', { name: '确认开启' }));
+    await waitFor(() => expect(saves).toHaveBeenCalledWith({ key: 'TwoFactorRequiredForAdmins', value: 'true' }));
+    await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull());
+  },
+};
+
 /**
  * From `confirmingToggle`, cancel keeps PasswordLoginEnabled on (nothing is saved, the switch shows
  * the stored value), and a second click on the switch asks again.

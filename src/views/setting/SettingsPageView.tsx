@@ -60,6 +60,8 @@ export interface SettingsPageViewProps {
  */
 export function SettingsPageView(props: SettingsPageViewProps) {
   const { tabs, tab, loading, loadFailed, confirmingToggle, confirmingLeave, priceFilter, onPriceFilterChange } = props;
+  // The switches that ask first: PasswordLoginEnabled off, TwoFactorRequiredForAdmins on (its own wording).
+  const twoFactorToggle = confirmingToggle === 'TwoFactorRequiredForAdmins';
   const t = useT();
   const { ModelRatio = '', CompletionRatio = '', GroupRatio = '', QuotaPerUnit = '' } = props.values;
   // The price table is large: it re-renders only when the values it reads change.
@@ -155,10 +157,10 @@ export function SettingsPageView(props: SettingsPageViewProps) {
       </Tabs.Root>
       <ConfirmDialogView
         open={confirmingToggle !== null}
-        title={t('settings.confirmToggle.title')}
-        body={t('settings.confirmToggle.body')}
+        title={t(twoFactorToggle ? 'settings.confirmToggle.twoFactor.title' : 'settings.confirmToggle.title')}
+        body={t(twoFactorToggle ? 'settings.confirmToggle.twoFactor.body' : 'settings.confirmToggle.body')}
         warning={props.toggleLocksOut === true ? t('settings.confirmToggle.lockout') : null}
-        confirmLabel={t('settings.confirmToggle.accept')}
+        confirmLabel={t(twoFactorToggle ? 'settings.confirmToggle.twoFactor.accept' : 'settings.confirmToggle.accept')}
         danger
         onConfirm={props.onConfirmToggle}
         onCancel={props.onCancelToggle}

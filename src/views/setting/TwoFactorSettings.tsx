@@ -11,11 +11,13 @@ import {
   twoFactorSettingsMachine,
 } from '../../machines/twoFactorSettings';
 import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { TwoFactorSettingsView } from './TwoFactorSettingsView';
 
 /** The two-factor section of the personal settings tab (its own page-scoped machine). */
 export function TwoFactorSettings() {
-  const actor = useMachineActor(twoFactorSettingsMachine);
+  const session = SessionContext.useActorRef();
+  const actor = useMachineActor(twoFactorSettingsMachine, { session });
   const panel = useSelector(actor, selectTwoFactorPanel);
   const status = useSelector(actor, selectTwoFactorStatus);
   const setup = useSelector(actor, selectTwoFactorSetup);

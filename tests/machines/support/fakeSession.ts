@@ -8,7 +8,11 @@ import type { Status } from '../../../src/domain/status';
 import type { User } from '../../../src/domain/user';
 
 export type FakeSessionEvent =
-  | { readonly type: 'session.signedIn'; readonly user: User; readonly to: string }
+  | { readonly type: 'session.signedIn'; readonly user: User; readonly to: string; readonly enrolmentRequired?: boolean }
+  /** A third-party sign-in needs the second factor (the session asks for it). */
+  | { readonly type: 'session.secondFactorNeeded'; readonly to: string }
+  /** Two-factor sign-in was turned on. */
+  | { readonly type: 'session.enrolled' }
   | { readonly type: 'session.userUpdated'; readonly user: User }
   | { readonly type: 'logout.request' }
   /** Test-only: the status was reloaded. */
@@ -31,6 +35,8 @@ export const fakeSessionLogic = createMachine({
   on: {
     'session.signedIn': { actions: assign({ user: ({ event }) => event.user, received: ({ context, event }) => [...context.received, event] }) },
     'session.userUpdated': { actions: assign({ user: ({ event }) => event.user, received: ({ context, event }) => [...context.received, event] }) },
+    'session.secondFactorNeeded': { actions: assign({ received: ({ context, event }) => [...context.received, event] }) },
+    'session.enrolled': { actions: assign({ received: ({ context, event }) => [...context.received, event] }) },
     'logout.request': { actions: assign({ user: null, received: ({ context, event }) => [...context.received, event] }) },
     'status.loaded': { actions: assign({ status: ({ event }) => event.status }) },
   },

@@ -29,6 +29,8 @@ const specKeys = [
   'PreConsumedQuota', 'ModelRatio', 'CompletionRatio', 'GroupRatio', 'TopUpLink', 'ChatLink', 'QuotaPerUnit',
   'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'ChannelDisableThreshold', 'LogConsumeEnabled',
   'DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'ApproximateTokenEnabled', 'RetryTimes',
+  // ours: two-factor sign-in required for admins (one-api has no two-factor sign-in)
+  'TwoFactorRequiredForAdmins',
 ];
 
 describe('option sections', () => {
@@ -59,7 +61,8 @@ describe('option sections', () => {
     expect(fieldOf('Nope')).toBeUndefined();
     for (const f of optionFields) {
       // every key ending in Enabled is a switch; every hidden key is a secret box
-      expect(f.kind === 'boolean', f.key).toBe(f.key.endsWith('Enabled'));
+      // (TwoFactorRequiredForAdmins, ours, is a switch named after what it requires)
+      expect(f.kind === 'boolean', f.key).toBe(f.key.endsWith('Enabled') || f.key === 'TwoFactorRequiredForAdmins');
       if (f.key !== 'TurnstileSecretKey') expect(f.kind === 'secret', f.key).toBe(isSecretOptionKey(f.key));
     }
   });

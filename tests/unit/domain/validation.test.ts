@@ -124,7 +124,10 @@ describe('operation settings', () => {
     expect(v.toggledOptionValue('false')).toBe('true');
     expect(v.toggledOptionValue('')).toBe('true');
   });
-  it('only turning PasswordLoginEnabled off needs confirmation', () => {
+  it('only turning PasswordLoginEnabled off and TwoFactorRequiredForAdmins on need confirmation', () => {
+    expect(v.toggleNeedsConfirmation('TwoFactorRequiredForAdmins', '')).toBe(true);
+    expect(v.toggleNeedsConfirmation('TwoFactorRequiredForAdmins', 'false')).toBe(true);
+    expect(v.toggleNeedsConfirmation('TwoFactorRequiredForAdmins', 'true')).toBe(false);
     expect(v.toggleNeedsConfirmation('PasswordLoginEnabled', 'true')).toBe(true);
     expect(v.toggleNeedsConfirmation('PasswordLoginEnabled', 'false')).toBe(false);
     expect(v.toggleNeedsConfirmation('RegisterEnabled', 'true')).toBe(false);

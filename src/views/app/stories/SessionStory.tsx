@@ -75,6 +75,8 @@ export interface SessionSeed {
   readonly status?: Status | null;
   readonly pendingLogin?: SessionCtx['pendingLogin'];
   readonly secondFactor?: SessionCtx['secondFactor'];
+  /** An admin held at the two-factor enrolment (TwoFactorRequiredForAdmins). */
+  readonly enrolmentRequired?: boolean;
 }
 
 /** A frozen session snapshot: signed out with the story status unless told otherwise. */
@@ -88,6 +90,7 @@ export function seedSession(seed: SessionSeed = {}) {
       buildVersion: 'v0.1.0',
       pendingLogin: seed.pendingLogin ?? null,
       secondFactor: seed.secondFactor ?? null,
+      enrolmentRequired: seed.enrolmentRequired ?? false,
     },
   });
 }
