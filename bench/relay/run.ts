@@ -372,7 +372,9 @@ async function streamsMain(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oneapi-bench-streams-'));
   try {
     const dbPath = env.BENCH_SQL_DSN ?? join(dir, 'one-api.db');
-    const ok = await runStreams(dbPath, (extra) => startGateway(dir, dbPath, null, extra), env);
+    const profileDir = join(dir, 'profile');
+    const { ok, gatewayRunUs } = await runStreams(dbPath, (extra) => startGateway(dir, dbPath, profiling ? profileDir : null, extra), env);
+    if (profiling) printProfile(profileDir, gatewayRunUs);
     console.log(`\nRun time ${f((performance.now() - started) / 1000, 0)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     if (!ok) process.exitCode = 1;
   } finally {

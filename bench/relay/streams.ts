@@ -16,7 +16,8 @@
 // Figures only: the exit code is 1 when the bench could not run or the quota check failed.
 import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { openFilesLimit, peakRssMb, repoRoot, rssMb, startChild, type Child } from './processes';
+import { cpuSeconds, openFilesLimit, peakRssMb, repoRoot, rssMb, startChild, type Child } from './processes';
+import { monotonicMicros } from './profile';
 import { openBenchDatabase, readStreamsAccounting, seedRelay, seedStreams, streamsModel, streamsRatios, streamsTokenQuota, type StreamsAccounting } from './seed';
 import { envNumber, streamShapeOf, tokensPerStream } from './streamShape';
 import type { Spread, StreamFigures, StreamJob } from './streamLoad';
@@ -42,6 +43,9 @@ interface ViaRun {
   readonly loop: Loop | null;
   readonly upstreamLoop: Loop | null;
   readonly peakRss: number;
+  /** CPU seconds (user + system) the serving process and the load generator spent in the run. */
+  readonly cpu: number;
+  readonly loadCpu: number;
 }
 
 /** Sends `message` to `child` and resolves with the first answer `accept` takes. */
@@ -97,9 +101,9 @@ async function settledStreams(dbPath: string, expected: number): Promise<Streams
 /**
  * The scenario, on the processes it starts itself (fake upstream, bare proxy, gateway, load
  * generator) and the database at `dbPath` (a SQLite file, or the BENCH_SQL_DSN database); returns
- * whether the quota check passed.
+ * whether the quota check passed, and when the gateway's run began (`monotonicMicros`, for its profile).
  */
-export async function runStreams(dbPath: string, startGateway: GatewayStarter, env: NodeJS.ProcessEnv): Promise<boolean> {
+export async function runStreams(dbPath: string, startGateway: GatewayStarter, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; gatewayRunUs: number }> {
   const clients = Math.max(1, Math.round(envNumber(env, 'BENCH_STREAMS', 5000)));
   const rampMs = envNumber(env, 'BENCH_STREAM_RAMP_MS', 2000);
   const shape = streamShapeOf(env);
@@ -149,20 +153,27 @@ export async function runStreams(dbPath: string, startGateway: GatewayStarter, e
     const before = await settledStreams(dbPath, checkStreams);
 
     const runs: ViaRun[] = [];
+    let gatewayRunUs = 0;
     for (const via of vias) {
+      if (via === 'gateway') gatewayRunUs = monotonicMicros();
       await Promise.all([probeReset(server[via]), probeReset(upstream.child)]);
       let peakRss = rssMb(server[via].pid);
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server[via].pid))), 200);
+      const cpuBefore = cpuSeconds(server[via].pid);
+      const loadCpuBefore = cpuSeconds(load.child.pid);
       const answer = await ask(load.child.process, { job: jobOf(via) }, (a) => a as { figures?: StreamFigures; error?: string }, jobOf(via).timeoutMs + 120_000);
+      const cpu = cpuSeconds(server[via].pid) - cpuBefore;
+      const loadCpu = cpuSeconds(load.child.pid) - loadCpuBefore;
       clearInterval(sampler);
       if (answer.figures === undefined) throw new Error(`load generator (${via}): ${answer.error ?? 'no figures'}`);
       const [loop, upstreamLoop] = await Promise.all([probeRead(server[via]), probeRead(upstream.child)]);
-      const run: ViaRun = { via, figures: answer.figures, loop: via === 'direct' ? upstreamLoop : loop, upstreamLoop, peakRss };
+      const run: ViaRun = { via, figures: answer.figures, loop: via === 'direct' ? upstreamLoop : loop, upstreamLoop, peakRss, cpu, loadCpu };
       runs.push(run);
       const g = answer.figures;
       console.log(
         `  ${via}: ${g.complete} of ${clients} streams complete (${g.non200} non-200, ${g.failed} failed), ${g.peakOpen} open at once, ${g.warmConnections} connections opened first; ` +
-          `first token p99 ${f(g.firstToken.p99)} ms; delivery p99 ${f(g.delivery.p99)} ms; loop delay p99 ${f(run.loop?.p99 ?? Number.NaN)} ms; RSS peak ${f(peakRss, 0)} MB; ${f(g.seconds)} s`,
+          `first token p99 ${f(g.firstToken.p99)} ms; delivery p99 ${f(g.delivery.p99)} ms; loop delay p99 ${f(run.loop?.p99 ?? Number.NaN)} ms; RSS peak ${f(peakRss, 0)} MB; ` +
+          `CPU ${f(cpu, 2)} s (load generator ${f(loadCpu, 2)} s); ${f(g.seconds)} s`,
       );
       for (const failure of g.failures) console.log(`    ${failure}`);
     }
@@ -170,9 +181,9 @@ export async function runStreams(dbPath: string, startGateway: GatewayStarter, e
 
     console.log('\n=== Many streams: per way (ms; p50 / p99 / max) ===');
     printColumns(
-      [8, 9, 22, 22, 22, 20, 8, 14],
+      [8, 9, 22, 22, 22, 20, 8, 10, 10, 14],
       [
-        ['via', 'complete', 'first token', 'token delivery', 'gap between tokens', 'server loop delay', 'RSS MB', 'client loop'],
+        ['via', 'complete', 'first token', 'token delivery', 'gap between tokens', 'server loop delay', 'RSS MB', 'CPU ms/str', 'CPU µs/tok', 'client loop'],
         ...runs.map((r) => [
           r.via,
           `${r.figures.complete}/${clients}`,
@@ -181,6 +192,8 @@ export async function runStreams(dbPath: string, startGateway: GatewayStarter, e
           spreadText(r.figures.gap),
           r.loop === null ? '-' : `${f(r.loop.p50)} / ${f(r.loop.p99)} / ${f(r.loop.max)}`,
           f(r.peakRss, 0),
+          f((r.cpu * 1000) / Math.max(1, r.figures.complete), 2),
+          f((r.cpu * 1e6) / Math.max(1, r.figures.tokens), 1),
           `${f(r.figures.ownLoop.p99)} / ${f(r.figures.ownLoop.max)}`,
         ]),
       ],
@@ -188,6 +201,7 @@ export async function runStreams(dbPath: string, startGateway: GatewayStarter, e
     console.log(
       `(first token: from the request's start, the upstream waiting ${shape.firstMs} ms; token delivery: from the upstream's write to the client's read; ` +
         `gap: between two tokens' arrivals, ${shape.everyMs} ms apart at the upstream; server loop delay: the serving process's, the fake upstream's for direct; ` +
+        `CPU: the serving process's (user + system) per stream and per token, the settlement thread's included; client loop: the load generator's own delay, p99 / max; ` +
         `the fake upstream's own: ${runs.map((r) => `${r.via} run ${r.upstreamLoop === null ? '-' : `p99 ${f(r.upstreamLoop.p99)} max ${f(r.upstreamLoop.max)}`}`).join(', ')})`,
     );
 
@@ -233,7 +247,7 @@ export async function runStreams(dbPath: string, startGateway: GatewayStarter, e
     await gateway.child.stop();
     const complaints = gateway.child.stderr().trim().split('\n').filter((line) => line !== '');
     if (complaints.length > 0) console.log(`Gateway stderr (${complaints.length} lines), first lines:\n  ${complaints.slice(0, 5).join('\n  ')}`);
-    return ok;
+    return { ok, gatewayRunUs };
   } finally {
     for (const child of children.reverse()) await child.stop();
   }
