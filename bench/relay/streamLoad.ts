@@ -1,10 +1,9 @@
 // The load generator of the relay bench's many-streams scenario (bench/relay/streams.ts), run as its
 // own process with an IPC channel (`node --import tsx bench/relay/streamLoad.ts`), so that holding
 // thousands of sockets costs the bench's own event loop nothing and the generator's delays are its
-// own (it reports them). For each job it receives it opens `clients` keep-alive connections
-// first (a GET each, all at once, so every one is a connection of its own; node:http's Agent
-// with maxSockets = clients), then starts one streaming POST per connection, spread evenly over
-// `rampMs`, reads each server-sent event stream to its end, and answers with the figures:
+// own (it reports them). For each job it receives it starts `clients` streaming POSTs, each on a
+// connection of its own (node:http's Agent, keep-alive, maxSockets = clients; opened first when
+// `warm`), spread evenly over `rampMs`, reads each server-sent event stream to its end, and answers with the figures:
 // time to the first token (from the request's start), each later token's delivery time (from the
 // upstream's stamp, `"t"`, on the shared monotonic clock, to its arrival here) and the gaps between
 // tokens, the answers' statuses, tokens and `[DONE]`s, and its own event-loop delay.
@@ -23,6 +22,12 @@ export interface StreamJob {
   readonly rampMs: number;
   /** A stream not finished after this many ms is cut and counted as failed. */
   readonly timeoutMs: number;
+  /**
+   * Open the connections first (one GET each, all at once): then a request's time excludes its
+   * connect. Off by default: a gateway closes connections idle for 5 s (Node's keepAliveTimeout),
+   * and opening 5,000 takes longer than that on a busy machine, so reused ones met resets.
+   */
+  readonly warm: boolean;
 }
 
 /** p50 / p99 / max of a set of ms figures (NaN when empty). */
@@ -36,7 +41,7 @@ export interface Spread {
 /** What a run measured. */
 export interface StreamFigures {
   readonly clients: number;
-  /** Connections open before the streams started (of `clients`). */
+  /** Connections open before the streams started (of `clients`; 0 unless `warm`). */
   readonly warmConnections: number;
   /** Streams answered 200 that ended with `[DONE]` and every token their usage chunk counts. */
   readonly complete: number;
@@ -126,7 +131,7 @@ async function warm(agent: Agent, url: URL, count: number): Promise<number> {
 async function run(job: StreamJob): Promise<StreamFigures> {
   const url = new URL(job.url);
   const agent = new Agent({ keepAlive: true, keepAliveMsecs: 60_000, maxSockets: job.clients, maxFreeSockets: job.clients, scheduling: 'fifo' });
-  const warmConnections = await warm(agent, url, job.clients);
+  const warmConnections = job.warm ? await warm(agent, url, job.clients) : 0;
   const loop = monitorEventLoopDelay({ resolution: 10 });
   const firstToken = new Numbers();
   const delivery = new Numbers();

@@ -19,10 +19,10 @@ export function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number
   return n;
 }
 
-/** BENCH_STREAM_FIRST_MS (100), BENCH_STREAM_TOKEN_MS (100, at least 1), BENCH_STREAM_SECONDS (10). */
+/** BENCH_STREAM_FIRST_MS (100), BENCH_STREAM_TOKEN_MS (500, at least 1), BENCH_STREAM_SECONDS (10). */
 export const streamShapeOf = (env: NodeJS.ProcessEnv): StreamShape => ({
   firstMs: envNumber(env, 'BENCH_STREAM_FIRST_MS', 100),
-  everyMs: Math.max(1, envNumber(env, 'BENCH_STREAM_TOKEN_MS', 100)),
+  everyMs: Math.max(1, envNumber(env, 'BENCH_STREAM_TOKEN_MS', 500)),
   forMs: envNumber(env, 'BENCH_STREAM_SECONDS', 10) * 1000,
 });
 

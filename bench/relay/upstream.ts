@@ -11,7 +11,7 @@
 // named events), for the gateway's translated (native wire) scenario. A path starting with `/tokens`
 // plays a provider generating a long answer (the many-streams scenario, bench/relay/streams.ts): a
 // streamed answer's headers and first token come after BENCH_STREAM_FIRST_MS (100), then one token
-// every BENCH_STREAM_TOKEN_MS (100) until BENCH_STREAM_SECONDS (10) have passed, each chunk
+// every BENCH_STREAM_TOKEN_MS (500) until BENCH_STREAM_SECONDS (10) have passed, each chunk
 // stamped (`"t"`) with the shared monotonic clock in µs as it is written (bench/relay/clock.ts), so
 // the load generator can tell how long it took to arrive; then the usage chunk (completion_tokens:
 // the tokens sent) and `[DONE]`. Prints `listening <port>` once ready.
