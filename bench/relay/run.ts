@@ -271,6 +271,8 @@ async function startGateway(
       CHANNEL_TEST_FREQUENCY: '0',
     },
     ready: /listening on/,
+    // tsx compiles the server at start: slow on a busy machine.
+    timeoutMs: 180_000,
   });
   return { child, url: `http://127.0.0.1:${port}` };
 }
