@@ -67,9 +67,9 @@ function ask<T>(child: ChildProcess, message: object, accept: (answer: unknown) 
   });
 }
 
-const probeReset = (child: Child): Promise<true> => ask(child.process, { probe: 'reset' }, (a) => ((a as { probe?: unknown }).probe === 'reset' ? true : undefined), 10_000);
+const probeReset = (child: Child): Promise<true> => ask(child.process, { probe: 'reset' }, (a) => ((a as { probe?: unknown }).probe === 'reset' ? true : undefined), 60_000);
 const probeRead = (child: Child): Promise<Loop> =>
-  ask(child.process, { probe: 'read' }, (a) => ((a as { probe?: unknown }).probe === 'loop' ? (a as Loop) : undefined), 10_000);
+  ask(child.process, { probe: 'read' }, (a) => ((a as { probe?: unknown }).probe === 'loop' ? (a as Loop) : undefined), 60_000);
 
 const f = (v: number, digits = 1): string => (Number.isNaN(v) ? '-' : v.toFixed(digits));
 const spreadText = (s: Spread): string => `${f(s.p50)} / ${f(s.p99)} / ${f(s.max)}`;
