@@ -4,7 +4,8 @@
  * the idempotent migrations and the first-start bootstrap, and serves API and console on PORT.
  */
 import { readFileSync } from 'node:fs';
-import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import { loadConfig } from './config';
 import { bootstrap } from './db/bootstrap';
 import { openDatabase } from './db/connect';
@@ -20,6 +21,14 @@ import { startClusterSync } from './services/clusterSync';
 
 /** How long a shutdown waits for the relay requests in flight. */
 const shutdownGraceMs = 25_000;
+
+/**
+ * Connections the kernel may hold for the server before it accepts them (the kernel caps it at
+ * net.core.somaxconn). Node's default, 511, overflowed when thousands of clients connected within
+ * seconds while the event loop was busy (bench/relay, many-streams scenario): the connections
+ * dropped came back after the clients' SYN retries, 1, 3, 7… seconds later, or were reset.
+ */
+const listenBacklog = 4096;
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -38,7 +47,9 @@ async function main(): Promise<void> {
   const app = createServerApp(deps, 'dist');
   const stopSchedule =
     config.channelTestFrequencyMinutes > 0 ? scheduleChannelTests(deps, config.channelTestFrequencyMinutes * 60_000) : () => undefined;
-  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+  const server = createAdaptorServer({ fetch: app.fetch });
+  server.listen({ port: config.port, backlog: listenBacklog }, () => {
+    const info = server.address() as AddressInfo;
     const where = config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL';
     console.log(`Gateway listening on http://localhost:${info.port} (${where})`);
     // PostgreSQL: give back what gateways gone (this one's previous run on this port included)

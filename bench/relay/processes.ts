@@ -1,6 +1,7 @@
 // Child processes of the relay bench: the fake upstream and the gateway, each a plain Node process
 // running TypeScript through tsx's loader, started with an explicit environment and awaited until
-// it prints its ready line; plus the free-port and RSS helpers.
+// it prints its ready line (optionally with an IPC channel, and with its open-files limit raised);
+// plus the free-port, RSS and limit helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -33,14 +34,44 @@ export interface SpawnOptions {
   readonly ready: RegExp;
   /** Give up after this many ms. */
   readonly timeoutMs?: number;
+  /** Opens an IPC channel to the child (`child.process.send`, its `message` events). */
+  readonly ipc?: boolean;
+  /**
+   * The open-files limit the child needs: when this process's soft limit is lower, the child is
+   * started through `sh -c 'ulimit -n …'` (up to the hard limit; more than that throws).
+   */
+  readonly openFiles?: number;
+}
+
+/** This process's open-files limits (soft and hard), from /proc (Infinity for "unlimited"; NaN where /proc is missing). */
+export function openFilesLimit(): { soft: number; hard: number } {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const [soft, hard] = (line ?? '').slice('Max open files'.length).trim().split(/\s+/);
+    const value = (v: string | undefined) => (v === 'unlimited' ? Number.POSITIVE_INFINITY : Number(v));
+    return { soft: value(soft), hard: value(hard) };
+  } catch {
+    return { soft: Number.NaN, hard: Number.NaN };
+  }
+}
+
+/** The command that runs `args` with Node, its open-files limit raised to `openFiles` when needed. */
+function commandOf(args: readonly string[], openFiles: number | undefined): { file: string; args: string[] } {
+  const { soft, hard } = openFilesLimit();
+  if (openFiles === undefined || Number.isNaN(soft) || soft >= openFiles) return { file: process.execPath, args: [...args] };
+  if (hard < openFiles) throw new Error(`a child needs ${openFiles} open files but the hard limit is ${hard} (raise it: ulimit -Hn, /etc/security/limits.conf)`);
+  return { file: '/bin/sh', args: ['-c', `ulimit -n ${openFiles} && exec "$0" "$@"`, process.execPath, ...args] };
 }
 
 /** Starts `script` with Node + tsx and resolves once it printed a line matching `ready`. */
 export async function startChild(o: SpawnOptions): Promise<{ child: Child; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, [...(o.nodeFlags ?? []), '--import', tsxLoader, fileURLToPath(new URL(o.script, `file://${repoRoot}`))], {
+  const command = commandOf([...(o.nodeFlags ?? []), '--import', tsxLoader, fileURLToPath(new URL(o.script, `file://${repoRoot}`))], o.openFiles);
+  const child = spawn(command.file, command.args, {
     cwd: o.cwd,
     env: o.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: o.ipc === true ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let errors = '';
   child.stderr?.on('data', (b: Buffer) => (errors += b.toString()));
@@ -90,15 +121,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The resident set size of `pid` in MB, from /proc (NaN where /proc is missing). */
-export function rssMb(pid: number): number {
+/** A size line (kB) of `/proc/<pid>/status` in MB (NaN where /proc is missing). */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024;
   } catch {
     return Number.NaN;
   }
 }
+
+/** The resident set size of `pid` in MB, from /proc (NaN where /proc is missing). */
+export const rssMb = (pid: number): number => statusMb(pid, 'VmRSS');
+
+/** The peak resident set size of `pid` since it started (VmHWM) in MB, from /proc (NaN where /proc is missing). */
+export const peakRssMb = (pid: number): number => statusMb(pid, 'VmHWM');
 
 /** CPU seconds (user + system) `pid` has used so far, from /proc (NaN where /proc is missing). */
 export function cpuSeconds(pid: number): number {

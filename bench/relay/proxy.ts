@@ -14,10 +14,11 @@ const upstream = process.env.BENCH_UPSTREAM_URL ?? '';
 if (!/^https?:\/\//.test(upstream)) throw new Error('BENCH_UPSTREAM_URL must be an http(s) URL');
 
 /**
- * One keep-alive pool to the upstream, as large as the load needs; undici's header and body
- * timeouts are off because a provider-like upstream may be silent for as long as it likes.
+ * One keep-alive pool to the upstream, as large as the load needs (no cap: the many-streams
+ * scenario holds thousands of requests open at once); undici's header and body timeouts are off
+ * because a provider-like upstream may be silent for as long as it likes.
  */
-const dispatcher = new Agent({ connections: 512, pipelining: 1, keepAliveTimeout: 120_000, headersTimeout: 0, bodyTimeout: 0 });
+const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 120_000, headersTimeout: 0, bodyTimeout: 0 });
 
 /** An error answer of the proxy itself; once the upstream's headers went out, the connection is cut instead. */
 const fail = (res: ServerResponse, status: number, message: string): void => {

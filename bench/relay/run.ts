@@ -23,12 +23,15 @@
 // bench/out/), BENCH_GATEWAY_CHECKOUT runs the gateway of another checkout of this repository (its
 // server/main.ts, on the same seeded database; for before/after figures in the same conditions),
 // BENCH_SQL_DSN runs the gateway on that PostgreSQL database (empty; seeded here) instead of SQLite.
+// BENCH_SCENARIO=streams runs the many-streams scenario instead (5,000 long streams at once; see
+// bench/relay/streams.ts for its figures and settings).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadFor, measure, measureInTurns, quantile, rate, type Measured, type Target } from './load';
 import { cpuSeconds, freePort, repoRoot, rssMb, startChild, type Child } from './processes';
 import { monotonicMicros, summarizeProfile } from './profile';
+import { runStreams } from './streams';
 import { benchModel, openBenchDatabase, readAccounting, seedRelay, slowModel, translatedModel, type Accounting } from './seed';
 
 const env = process.env;
@@ -238,14 +241,25 @@ function printProfile(dir: string, sinceUs: number): void {
   for (const h of summary.files.slice(0, 15)) console.log(`    ${f(h.share * 100, 1).padStart(5)} %  ${f(h.ms, 0).padStart(6)} ms  ${h.label}`);
 }
 
-/** Starts server/main.ts on `dbPath` in `dir` (no dist/ there: API only); with `profileDir`, under --cpu-prof. */
-async function startGateway(dir: string, dbPath: string, profileDir: string | null): Promise<{ child: Child; url: string }> {
+/**
+ * Starts server/main.ts on `dbPath` in `dir` (no dist/ there: API only); with `profileDir`, under
+ * --cpu-prof; with `extra`, with those Node flags, an IPC channel and that open-files limit (the
+ * many-streams scenario).
+ */
+async function startGateway(
+  dir: string,
+  dbPath: string,
+  profileDir: string | null,
+  extra?: { readonly nodeFlags: readonly string[]; readonly openFiles: number },
+): Promise<{ child: Child; url: string }> {
   const port = await freePort();
   const checkout = env.BENCH_GATEWAY_CHECKOUT ?? '';
   const { child } = await startChild({
     script: checkout === '' ? 'server/main.ts' : `${resolve(checkout)}/server/main.ts`,
     cwd: dir,
-    nodeFlags: profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    nodeFlags: [...(profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]), ...(extra?.nodeFlags ?? [])],
+    ipc: extra !== undefined,
+    openFiles: extra?.openFiles,
     env: {
       ...env,
       NODE_ENV: 'production',
@@ -257,6 +271,8 @@ async function startGateway(dir: string, dbPath: string, profileDir: string | nu
       CHANNEL_TEST_FREQUENCY: '0',
     },
     ready: /listening on/,
+    // tsx compiles the server at start: slow on a busy machine.
+    timeoutMs: 180_000,
   });
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -352,7 +368,25 @@ function reportAccounting(acc: Accounting, results: readonly ScenarioResult[]): 
   return same;
 }
 
+/** BENCH_SCENARIO=streams: the many-streams scenario (bench/relay/streams.ts) instead of the others. */
+async function streamsMain(): Promise<void> {
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), 'oneapi-bench-streams-'));
+  try {
+    const dbPath = env.BENCH_SQL_DSN ?? join(dir, 'one-api.db');
+    const profileDir = join(dir, 'profile');
+    const { ok, gatewayRunUs } = await runStreams(dbPath, (extra) => startGateway(dir, dbPath, profiling ? profileDir : null, extra), env);
+    if (profiling) printProfile(profileDir, gatewayRunUs);
+    console.log(`\nRun time ${f((performance.now() - started) / 1000, 0)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    if (!ok) process.exitCode = 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (env.BENCH_SCENARIO === 'streams') return streamsMain();
+  if (env.BENCH_SCENARIO !== undefined && env.BENCH_SCENARIO !== '' && env.BENCH_SCENARIO !== 'overhead') throw new Error('BENCH_SCENARIO is overhead (the default) or streams');
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'oneapi-bench-relay-'));
   const children: Child[] = [];

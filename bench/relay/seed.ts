@@ -118,3 +118,79 @@ export async function readAccounting(handle: DatabaseHandle): Promise<Accounting
     userRequests: Number(user.request_count),
   };
 }
+
+/** The model of the many-streams scenario's channel (its own prices, set here, so the expected quota is plain arithmetic). */
+export const streamsModel = 'bench-streams';
+/** Its model ratio and completion ratio (ModelRatio / CompletionRatio entries). */
+export const streamsRatios = { model: 2.5, completion: 3 } as const;
+/** The streams token's starting remain_quota (limited: its remain and used quota move with every stream). */
+export const streamsTokenQuota = 1_000_000_000_000;
+
+/**
+ * Adds the many-streams scenario to a seeded database: a channel (type 8) at `<upstream>/tokens`
+ * serving `streamsModel`, that model's ratios in ModelRatio and CompletionRatio (merged over the
+ * configured tables), and a limited token `streams` of root; returns its relay key and the channel.
+ */
+export async function seedStreams(path: string, upstreamUrl: string): Promise<{ apiKey: string; channel: number }> {
+  const handle = openBenchDatabase(path);
+  try {
+    const now = Math.floor(Date.now() / 1000);
+    const channel = await createBenchChannel(handle, 'bench upstream (long streams)', `${upstreamUrl}/tokens`, streamsModel, now);
+    for (const [key, ratio] of [
+      ['ModelRatio', streamsRatios.model],
+      ['CompletionRatio', streamsRatios.completion],
+    ] as const) {
+      const row = await handle.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst();
+      const table = JSON.parse(row?.value ?? '{}') as Record<string, number>;
+      await setOption(handle.db, key, JSON.stringify({ ...table, [streamsModel]: ratio }));
+    }
+    const root = await handle.db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirstOrThrow();
+    const token = await createToken(handle.db, root.id, { name: 'streams', unlimited_quota: false, remain_quota: streamsTokenQuota }, now);
+    return { apiKey: `sk-${token.key}`, channel };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The quota figures of the streams token and its user (root), and the consume logs of the token. */
+export interface StreamsAccounting {
+  readonly consumeLogs: number;
+  readonly loggedQuota: number;
+  readonly loggedPromptTokens: number;
+  readonly loggedCompletionTokens: number;
+  /** Distinct quota values among the logs (one expected: every stream costs the same). */
+  readonly distinctQuotas: readonly number[];
+  readonly tokenRemain: number;
+  readonly tokenUsed: number;
+  readonly userQuota: number;
+  readonly userUsed: number;
+}
+
+/** Reads the streams token's figures (SQLite allows this second reader while the gateway runs). */
+export async function readStreamsAccounting(handle: DatabaseHandle): Promise<StreamsAccounting> {
+  const logs = await handle.db
+    .selectFrom('logs')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('quota').as('quota'),
+      eb.fn.sum<number>('prompt_tokens').as('prompt'),
+      eb.fn.sum<number>('completion_tokens').as('completion'),
+    ])
+    .where('type', '=', 2)
+    .where('token_name', '=', 'streams')
+    .executeTakeFirstOrThrow();
+  const quotas = await handle.db.selectFrom('logs').select('quota').distinct().where('type', '=', 2).where('token_name', '=', 'streams').limit(10).execute();
+  const token = await handle.db.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('name', '=', 'streams').executeTakeFirstOrThrow();
+  const user = await handle.db.selectFrom('users').select(['quota', 'used_quota']).where('username', '=', 'root').executeTakeFirstOrThrow();
+  return {
+    consumeLogs: Number(logs.n),
+    loggedQuota: Number(logs.quota ?? 0),
+    loggedPromptTokens: Number(logs.prompt ?? 0),
+    loggedCompletionTokens: Number(logs.completion ?? 0),
+    distinctQuotas: quotas.map((q) => Number(q.quota)),
+    tokenRemain: Number(token.remain_quota),
+    tokenUsed: Number(token.used_quota),
+    userQuota: Number(user.quota),
+    userUsed: Number(user.used_quota),
+  };
+}

@@ -8,7 +8,8 @@ export function serveUntilStopped(server: Server): void {
   // Clients (the gateway's pool, the proxy's pool, autocannon) keep their connections for the whole run.
   server.keepAliveTimeout = 120_000;
   server.headersTimeout = 121_000;
-  server.listen(0, '127.0.0.1', () => {
+  // A backlog above Node's 511: the many-streams scenario connects thousands of clients within seconds.
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
     console.log(`listening ${(server.address() as AddressInfo).port}`);
   });
   const stop = (): void => {

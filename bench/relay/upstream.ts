@@ -8,9 +8,17 @@
 // come after BENCH_UPSTREAM_DELAY_MS (100), so the gateway is measured with many requests in
 // flight and waiting, as it is in production. A path ending in `/v1/messages` plays Anthropic's
 // Messages API instead (the same words and usage as a whole message, or as Anthropic's stream of
-// named events), for the gateway's translated (native wire) scenario. Prints `listening <port>` once ready.
+// named events), for the gateway's translated (native wire) scenario. A path starting with `/tokens`
+// plays a provider generating a long answer (the many-streams scenario, bench/relay/streams.ts): a
+// streamed answer's headers and first token come after BENCH_STREAM_FIRST_MS (100), then one token
+// every BENCH_STREAM_TOKEN_MS (500) until BENCH_STREAM_SECONDS (10) have passed, each chunk
+// stamped (`"t"`) with the shared monotonic clock in µs as it is written (bench/relay/clock.ts), so
+// the load generator can tell how long it took to arrive; then the usage chunk (completion_tokens:
+// the tokens sent) and `[DONE]`. Prints `listening <port>` once ready.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { nowMicros } from './clock';
 import { serveUntilStopped } from './serve';
+import { streamShapeOf, tokensPerStream } from './streamShape';
 
 const model = 'gpt-3.5-turbo';
 const created = 1_700_000_000;
@@ -49,6 +57,44 @@ const delayMs = ((): number => {
   if (!Number.isFinite(n) || n < 0) throw new Error('BENCH_UPSTREAM_DELAY_MS must be a non-negative number');
   return n;
 })();
+
+/** The `/tokens` answers' timing. */
+const tokenStream = streamShapeOf(process.env);
+
+/** A token chunk's text around its stamp and its content (built once). */
+const tokenChunkHead = `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":${created},"model":"${model}","t":`;
+const tokenChunk = (t: number, first: boolean, last: boolean): string =>
+  `${tokenChunkHead}${Math.round(t)},"choices":[{"index":0,"delta":{${first ? '"role":"assistant",' : ''}"content":" token"},"logprobs":null,"finish_reason":${last ? '"stop"' : 'null'}}]}\n\n`;
+
+/**
+ * A `/tokens` stream: a timer per answer, each token scheduled from the answer's start (not from the
+ * token before, so the pace does not drift); a client gone stops it.
+ */
+function streamTokens(res: ServerResponse): void {
+  const count = tokensPerStream(tokenStream);
+  const start = performance.now();
+  let sent = 0;
+  let timer: NodeJS.Timeout | null = null;
+  res.on('close', () => {
+    if (timer !== null) clearTimeout(timer);
+  });
+  const next = (): void => {
+    timer = null;
+    if (res.destroyed) return;
+    if (sent === 0) res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    const last = sent === count - 1;
+    const chunk = tokenChunk(nowMicros(), sent === 0, last);
+    sent += 1;
+    if (last) {
+      const usageChunk = event([], { usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: count, total_tokens: usage.prompt_tokens + count } });
+      res.end(`${chunk}${usageChunk.toString()}data: [DONE]\n\n`);
+      return;
+    }
+    res.write(chunk);
+    timer = setTimeout(next, Math.max(0, start + tokenStream.firstMs + sent * tokenStream.everyMs - performance.now()));
+  };
+  timer = setTimeout(next, tokenStream.firstMs);
+}
 
 /** Anthropic's whole message for the same answer (Messages API). */
 const messageBody = Buffer.from(
@@ -106,6 +152,10 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
 
 /** Answers at once, or after the delay on a `/slow` path (a client gone meanwhile is not an error: the writes are dropped). */
 function answerInTime(req: IncomingMessage, res: ServerResponse, body: string): void {
+  if ((req.url ?? '').startsWith('/tokens') && req.method === 'POST' && wantsStream(body)) {
+    streamTokens(res);
+    return;
+  }
   if (delayMs > 0 && (req.url ?? '').startsWith('/slow')) setTimeout(() => answer(req, res, body), delayMs);
   else answer(req, res, body);
 }

@@ -578,18 +578,24 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   sink.onGone(() => abort.abort(new ClientGone()));
   const messages = req.format === 'anthropic' ? new MessagesStream(model) : null;
   const format = (events: string): string => (messages === null ? events : messages.translate(events));
+  // After the first event RELAY_TIMEOUT bounds each silence of the upstream (a stalled upstream
+  // would otherwise hold the client and the connection forever). A slow client does not count:
+  // the upstream is only read once the client took the events before, and the timer only acts
+  // while a read is waiting. One timer per stream, restarted by each read (`refresh`): a new
+  // timer per read was one allocation per event, thousands a second with thousands of streams.
+  const idleMs = req.deps.config.relayTimeoutMs;
+  let reading = false;
+  let idle: NodeJS.Timeout | null = null;
   void pumpEvents(req, sink, {
-    // After the first event RELAY_TIMEOUT bounds each silence of the upstream (a stalled upstream
-    // would otherwise hold the client and the connection forever). A slow client does not count:
-    // the upstream is only read once the client took the events before.
     readMore: async () => {
-      const idleMs = req.deps.config.relayTimeoutMs;
       if (idleMs <= 0) return readMore();
-      const idle = setTimeout(() => abort.abort(new TimeoutAbort(idleMs)), idleMs);
+      if (idle === null) idle = setTimeout(() => (reading ? abort.abort(new TimeoutAbort(idleMs)) : undefined), idleMs);
+      else idle.refresh();
+      reading = true;
       try {
         return await readMore();
       } finally {
-        clearTimeout(idle);
+        reading = false;
       }
     },
     take: () => format(queue.splice(0).join('')),
@@ -598,6 +604,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     malformed: () => malformed,
     interruption: (error) => errorText(abort.signal.aborted ? abort.signal.reason : error),
     finish: () => {
+      if (idle !== null) clearTimeout(idle);
       release();
       upstream.cancel();
       const reported = usage;

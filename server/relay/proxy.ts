@@ -71,8 +71,12 @@ const droppedRequestHeaders: ReadonlySet<string> = new Set([
 /** Answer headers not passed back (hop-by-hop). */
 const droppedAnswerHeaders: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection']);
 
-/** Connections kept per upstream origin (undici's own timeouts are set per request from RELAY_TIMEOUT). */
-const dispatcher = new Agent({ connections: 128, pipelining: 1, keepAliveTimeout: 30_000 });
+/**
+ * The pool per upstream origin, without a cap on its connections (each serves a request in flight;
+ * a cap made proxied streams wait behind others, see upstreamClient.ts); undici's own timeouts are
+ * set per request from RELAY_TIMEOUT.
+ */
+const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 30_000 });
 
 export const proxyMessages = {
   notProxy: (id: number, type: number) => `channel #${id} is of type ${type}, not a Proxy channel (type ${proxyChannelType}): only Proxy channels can be proxied`,

@@ -50,9 +50,16 @@ export async function textOfChunks(read: () => Promise<Uint8Array | null>): Prom
   return all + decoder.decode();
 }
 
-/** Connections kept per upstream origin, open and idle. */
+/**
+ * The pool per upstream origin: no cap on its connections. Each one serves a relay request in
+ * flight (or a channel test), so their number is already bounded by the requests the gateway
+ * accepts; a cap only made requests wait behind others' streams: with 512, the 513th of 5,000
+ * concurrent streams to one provider got its first token only once a whole stream before it
+ * had ended, ten seconds later (bench/relay, many-streams scenario). Idle connections close
+ * after `keepAliveTimeout`.
+ */
 const dispatcher = new Agent({
-  connections: 512,
+  connections: null,
   pipelining: 1,
   keepAliveTimeout: 30_000,
   headersTimeout: 0,
