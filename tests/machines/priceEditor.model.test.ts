@@ -83,7 +83,17 @@ const serializeState = (s: Snap) =>
 const model = { fixtures, internal, serializeState };
 
 const journey = (events: readonly AnyEventObject[]): Snap => walk(priceEditorMachine, undefined, events);
-const realShortest = () => shortestPaths(priceEditorMachine, model).filter(isRealistic);
+/**
+ * The coarse serialisation merges states whose edits differ, so a traversed path's snapshots are
+ * those of its first visits: each path is walked again, event by event, before it is checked.
+ */
+const rewalk = (p: { readonly steps: readonly { readonly event: AnyEventObject }[] }) =>
+  pathOf(
+    priceEditorMachine,
+    undefined,
+    p.steps.slice(1).map((step) => step.event),
+  );
+const realShortest = () => shortestPaths(priceEditorMachine, model).map(rewalk).filter(isRealistic);
 
 /** The input the (unstarted) save actor of a snapshot was created with. */
 const saveInput = (s: Snap): SavePriceOptionInput | undefined => {
@@ -106,7 +116,7 @@ describe('priceEditor model', () => {
 
   it('reaches every state', () => {
     const paths = realShortest();
-    expect(unreachedStates(priceEditorMachine, paths)).toEqual([]);
+    expect(unreachedStates(priceEditorMachine, paths as never)).toEqual([]);
     const saving = paths.find((p) => p.state.matches('saving'))!;
     expect(describePath(saving)).toMatch(/^xstate\.init → xstate\.done\.actor\.listOptions → .+ → prices\.save$/);
   });
@@ -128,7 +138,7 @@ describe('priceEditor model', () => {
       'json.change': [],
       'prices.save': [save],
     };
-    const paths = simplePaths(priceEditorMachine, { fixtures: few, internal, serializeState }).filter(isRealistic);
+    const paths = simplePaths(priceEditorMachine, { fixtures: few, internal, serializeState }).map(rewalk).filter(isRealistic);
     expect(paths.length).toBeGreaterThan(10);
     for (const p of paths) {
       const snaps = snapshotsOf(p);
