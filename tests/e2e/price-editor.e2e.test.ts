@@ -1,25 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
+import type { Client } from '../server/support/http';
 import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /** The price editor of the operation settings in Chromium on the real gateway. */
 
 let gw: GatewayUnderTest;
+/** Root, signed in for the browser. */
 let root: SignedIn;
+/** Root's API client. */
+let api: Client;
 
 const modelRatio = { 'gpt-4o': 2.5, 'gpt-4o-mini': 0.075, 'openrouter/auto': -500000 };
 
 beforeAll(async () => {
   gw = await startGateway();
   root = await gw.signedIn('root', '123456');
+  api = await gw.root();
   for (const [key, value] of [
     ['ModelRatio', JSON.stringify(modelRatio)],
     ['CompletionRatio', '{"gpt-4o":4}'],
     ['DisplayInCurrencyEnabled', 'true'],
     ['QuotaPerUnit', '500000'],
   ] as const) {
-    const reply = await root.request('PUT', '/api/option/', { body: { key, value } });
+    const reply = await api.request('PUT', '/api/option/', { body: { key, value } });
     expect(reply.body?.success, reply.text).toBe(true);
   }
 }, 180_000);
@@ -30,7 +35,7 @@ afterAll(async () => {
 
 /** The options as the API lists them. */
 async function optionsViaApi(): Promise<Record<string, string>> {
-  const reply = await root.request('GET', '/api/option/');
+  const reply = await api.request('GET', '/api/option/');
   return Object.fromEntries((reply.body?.data as { key: string; value: string }[]).map((o) => [o.key, o.value]));
 }
 
