@@ -253,7 +253,7 @@ export function ratiosOfGroups(rows: readonly GroupRow[]): Record<string, number
   const groups: Record<string, number> = {};
   for (const row of rows) {
     const untouched = row.origin !== null && row.multiplier === row.origin.multiplier;
-    const n = untouched ? row.origin!.value : cellNumber(row.multiplier);
+    const n = untouched ? row.origin.value : cellNumber(row.multiplier);
     if (n !== null) groups[row.name.trim()] = n;
   }
   return groups;

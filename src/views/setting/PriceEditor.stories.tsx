@@ -54,7 +54,7 @@ const cheaper: PriceEditorContext = { ...loaded, models: loaded.models.map((r) =
 
 type Value = 'loading' | 'loadFailed' | 'saving' | { readonly open: 'editing' | 'saved' | 'saveFailed' };
 const seed = (value: Value, context: PriceEditorContext = loaded): Record<string, AnyMachineSnapshot> => ({
-  [priceEditorMachine.id]: priceEditorMachine.resolveState({ value: value as never, context }),
+  [priceEditorMachine.id]: priceEditorMachine.resolveState({ value, context }),
 });
 
 function EditorStory({ machine = answering, snapshots }: { readonly machine?: typeof priceEditorMachine; readonly snapshots?: Record<string, AnyMachineSnapshot> }) {
