@@ -91,7 +91,7 @@ function CellInput(props: {
         onChange={(e) => props.onChange(e.currentTarget.value)}
       />
       {props.problem !== undefined && (
-        <Text id={errorId} textStyle="xs" color="fg.error" whiteSpace="normal">
+        <Text id={errorId} textStyle="xs" color="red.fg" whiteSpace="normal">
           {render(props.problem)}
         </Text>
       )}
@@ -412,7 +412,7 @@ export function PriceEditorView(props: PriceEditorViewProps) {
           >
             {saveLabel}
           </Button>
-          <Text textStyle="sm" color={props.problemCount > 0 ? 'fg.error' : 'fg.muted'} aria-live="polite">
+          <Text textStyle="sm" color={props.problemCount > 0 ? 'red.fg' : 'fg.muted'} aria-live="polite">
             {props.problemCount > 0
               ? t('priceEditor.problemCount', { count: props.problemCount })
               : props.saved
