@@ -152,7 +152,9 @@ describe('the settings page on the real gateway', () => {
     expect(await field(page, '系统名称', '系统名称').inputValue()).toBe('E2E Gateway');
     await tabs.getByRole('tab', { name: '运营设置' }).click({ timeout: 120_000 });
     expect(await field(page, '通用设置', '失败重试次数').inputValue()).toBe('2');
-    // JSON options come back pretty-printed (two spaces); the server keeps what was sent
+    // the group table shows what was saved; its JSON comes back pretty-printed (two spaces)
+    expect(await section(page, '倍率设置').getByLabel('vip 倍率', { exact: true }).inputValue()).toBe('2');
+    await section(page, '倍率设置').getByRole('button', { name: '编辑 JSON' }).nth(1).click();
     expect(await field(page, '倍率设置', '分组倍率').inputValue()).toBe('{\n  "default": 1,\n  "vip": 2\n}');
     await tabs.getByRole('tab', { name: '系统设置' }).click();
     expect(await field(page, '服务器地址', '服务器地址').inputValue()).toBe('https://gw.example.com');
