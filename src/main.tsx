@@ -52,6 +52,7 @@ import type { dashboardMachine } from './machines/dashboard';
 import type { pricingMachine } from './machines/pricing';
 import type { footerMachine } from './machines/footer';
 import type { logCleanMachine } from './machines/logClean';
+import type { priceEditorMachine, SavePriceOptionInput } from './machines/priceEditor';
 import type { updateCheckMachine } from './machines/updateCheck';
 import type { redemptionFormMachine } from './machines/redemptionForm';
 import type { redemptionKeyCopyMachine, redemptionTableMachine } from './machines/redemptionList';
@@ -322,6 +323,12 @@ const implementations = implementAll([
   implement<typeof wechatBindMachine>('wechatBind', { actors: { bindWeChat: fromApi((api) => ({ code }) => api.auth.wechatBind(code)) } }),
   implement<typeof emailBindMachine>('emailBind', {
     actors: { sendVerificationCode: sendCooldownWith(sendBindCodeActor(fromApi)), bindEmail: fromApi((api) => api.auth.emailBind), relayChildren },
+  }),
+  implement<typeof priceEditorMachine>('priceEditor', {
+    actors: {
+      listOptions: fromApi((api) => () => api.option.listOptions()),
+      saveOption: fromApi((api) => ({ key, value }: SavePriceOptionInput) => api.option.updateOption(key, value)),
+    },
   }),
   implement<typeof logCleanMachine>('logClean', {
     actors: { clearLogs: fromApi((api) => ({ targetTimestamp }) => api.log.clear(targetTimestamp)) },

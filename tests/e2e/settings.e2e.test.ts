@@ -68,6 +68,8 @@ describe('the settings page on the real gateway', () => {
     await saveField(page, toasts, '通用设置', '失败重试次数', '2');
     await saveField(page, toasts, '监控设置', '额度提醒阈值', '2000');
     await saveField(page, toasts, '额度设置', '新用户初始额度', '100');
+    // the ratio section is a price editor: its group table turns into the GroupRatio JSON
+    await section(page, '倍率设置').getByRole('button', { name: '编辑 JSON' }).nth(1).click();
     await saveField(page, toasts, '倍率设置', '分组倍率', '{"default":1,"vip":2}');
     // a switch saves at once
     await section(page, '通用设置').getByText('近似估算 token 数以减少计算量').click();
@@ -75,15 +77,15 @@ describe('the settings page on the real gateway', () => {
 
     // invalid ModelRatio JSON: the message, nothing sent
     const sent = puts.length;
+    await section(page, '倍率设置').getByRole('button', { name: '编辑 JSON' }).click();
     await field(page, '倍率设置', '模型倍率').fill('{"gpt-4":');
     await section(page, '倍率设置').getByRole('button', { name: '保存倍率设置' }).click();
     await expect.poll(() => toasts.texts).toContain('模型倍率不是合法的 JSON 字符串');
     await section(page, '倍率设置').getByText('模型倍率不是合法的 JSON 字符串').waitFor();
     expect(puts.length).toBe(sent);
 
-    // system: leaving the operation tab with the broken ratio asks; leave discards it
+    // system: the broken ratio lives in the price editor, which the tab change discards
     await tabs.getByRole('tab', { name: '系统设置' }).click();
-    await page.getByRole('alertdialog', { name: '放弃未保存的更改？' }).getByRole('button', { name: '放弃并离开' }).click();
     await page.waitForURL(`${gw.url}/setting?tab=system`);
     await section(page, '登录注册').getByText('密码注册需验证邮箱').click();
     await expect.poll(() => puts.at(-1)).toEqual(['EmailVerificationEnabled', 'true']);
@@ -150,7 +152,9 @@ describe('the settings page on the real gateway', () => {
     expect(await field(page, '系统名称', '系统名称').inputValue()).toBe('E2E Gateway');
     await tabs.getByRole('tab', { name: '运营设置' }).click({ timeout: 120_000 });
     expect(await field(page, '通用设置', '失败重试次数').inputValue()).toBe('2');
-    // JSON options come back pretty-printed (two spaces); the server keeps what was sent
+    // the group table shows what was saved; its JSON comes back pretty-printed (two spaces)
+    expect(await section(page, '倍率设置').getByLabel('vip 倍率', { exact: true }).inputValue()).toBe('2');
+    await section(page, '倍率设置').getByRole('button', { name: '编辑 JSON' }).nth(1).click();
     expect(await field(page, '倍率设置', '分组倍率').inputValue()).toBe('{\n  "default": 1,\n  "vip": 2\n}');
     await tabs.getByRole('tab', { name: '系统设置' }).click();
     expect(await field(page, '服务器地址', '服务器地址').inputValue()).toBe('https://gw.example.com');

@@ -270,6 +270,22 @@ for (const target of dbTargets) {
         expect((await put({ key: 'CompletionRatio', value: '{}' })).body).toEqual({ success: true, message: '' });
         expect(await stored('CompletionRatio')).toBe('{}');
       });
+
+      it('the price editor\'s pretty-printed ratio tables: a negative or absurd entry is refused naming the option and the model, nothing stored; a valid one is stored as sent', async () => {
+        const before = await dumpDatabase(db());
+        const negative = '{\n  "gpt-4o": 3,\n  "gpt-4o-mini": -0.075\n}';
+        const refusedReply = await put({ key: 'ModelRatio', value: negative }, { 'Accept-Language': 'en' });
+        expect(refusedReply.body).toEqual({
+          success: false,
+          message: 'ModelRatio must be a JSON object whose values are non-negative numbers (gpt-4o-mini is not)',
+        });
+        const absurd = await put({ key: 'CompletionRatio', value: '{\n  "gpt-4o": 1e300\n}' }, { 'Accept-Language': 'zh-CN' });
+        expect(absurd.body).toEqual({ success: false, message: 'CompletionRatio 必须是 JSON 对象，值为非负数（gpt-4o 不是）' });
+        expect(await dumpDatabase(db())).toBe(before);
+        const valid = '{\n  "gpt-4o": 3,\n  "gpt-4o-mini": 0.075,\n  "openrouter/auto": -500000\n}';
+        expect((await put({ key: 'ModelRatio', value: valid })).body).toEqual({ success: true, message: '' });
+        expect(await stored('ModelRatio')).toBe(valid);
+      });
     });
   });
 }

@@ -16,6 +16,7 @@ import * as oauthLaunch from '../../src/machines/oauthLaunch';
 import * as optionSettings from '../../src/machines/optionSettings';
 import * as pageContent from '../../src/machines/pageContent';
 import * as pricing from '../../src/machines/pricing';
+import * as priceEditor from '../../src/machines/priceEditor';
 import * as passwordResetConfirm from '../../src/machines/passwordResetConfirm';
 import * as profileEdit from '../../src/machines/profileEdit';
 import * as topUp from '../../src/machines/topUp';
@@ -50,6 +51,7 @@ const modules = [
   optionSettings,
   pageContent,
   pricing,
+  priceEditor,
   passwordResetConfirm,
   passwordResetRequest,
   profileEdit,

@@ -18,6 +18,7 @@ import { settings } from './settings';
 import { topUp } from './topUp';
 import { personal } from './personal';
 import { settingsExtras } from './settingsExtras';
+import { priceEditor } from './priceEditor';
 import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
@@ -48,6 +49,7 @@ export const en: Record<keyof typeof zh, string> = {
   ...topUp,
   ...personal,
   ...settingsExtras,
+  ...priceEditor,
   ...tokens,
   ...tokenForm,
   ...logs,

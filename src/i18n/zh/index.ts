@@ -17,6 +17,7 @@ import { settings } from './settings';
 import { topUp } from './topUp';
 import { personal } from './personal';
 import { settingsExtras } from './settingsExtras';
+import { priceEditor } from './priceEditor';
 import { tokens } from './tokens';
 import { tokenForm } from './tokenForm';
 import { logs } from './logs';
@@ -47,6 +48,7 @@ export const zh = {
   ...topUp,
   ...personal,
   ...settingsExtras,
+  ...priceEditor,
   ...tokens,
   ...tokenForm,
   ...logs,

@@ -37,6 +37,7 @@ export const pageMachineIds = [
   'emailBind',
   'twoFactorSettings',
   'logClean',
+  'priceEditor',
   'updateCheck',
   'logListPage',
   'logTable',

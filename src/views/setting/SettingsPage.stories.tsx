@@ -7,6 +7,7 @@ import type { OptionEntry } from '../../domain/option';
 import type { RecoveryCodes, TwoFactorDisableBody, TwoFactorSetup, TwoFactorStatus } from '../../domain/twoFactor';
 import { optionSettingsMachine, type OptionSettingsContext, type SaveOptionInput } from '../../machines/optionSettings';
 import { twoFactorSettingsMachine } from '../../machines/twoFactorSettings';
+import { priceEditorMachine, type SavePriceOptionInput } from '../../machines/priceEditor';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { SessionStory, seedSession, storyUsers } from '../app/stories/SessionStory';
 import { SessionContext } from '../app/sessionContext';
@@ -86,12 +87,20 @@ const twoFactorOff = twoFactorSettingsMachine.provide({
   },
 });
 
+/** The ratio section's price editor: its calls never answer (not what these stories are about). */
+const pricesPending = priceEditorMachine.provide({
+  actors: {
+    listOptions: fromPromise<OptionEntry[]>(() => never<OptionEntry[]>()),
+    saveOption: fromPromise<void, SavePriceOptionInput>(() => never<void>()),
+  },
+});
+
 const frozen = (snapshots: ReturnType<typeof seed>, machine = machineWith({ load: 'never', save: 'never' })) =>
   function Frozen() {
     return (
       <SessionStory snapshot={rootSession}>
         <EffectsProvider value={effects}>
-          <MachineRegistryProvider machines={[machine, twoFactorOff]} snapshots={snapshots}>
+          <MachineRegistryProvider machines={[machine, twoFactorOff, pricesPending]} snapshots={snapshots}>
             <SettingsPage />
           </MachineRegistryProvider>
         </EffectsProvider>
@@ -106,7 +115,7 @@ export const SaveLiveInteraction: Story = {
     return (
       <SessionStory snapshot={rootSession}>
         <EffectsProvider value={effects}>
-          <MachineRegistryProvider machines={[machineWith(), twoFactorOff]}>
+          <MachineRegistryProvider machines={[machineWith(), twoFactorOff, pricesPending]}>
             <SettingsPage />
           </MachineRegistryProvider>
         </EffectsProvider>
@@ -148,7 +157,7 @@ export const PersonalOnly: Story = {
   render: function Common() {
     return (
       <SessionStory snapshot={seedSession({ user: storyUsers.common })}>
-        <MachineRegistryProvider machines={[machineWith({ load: 'never', save: 'never' }), twoFactorOff]}>
+        <MachineRegistryProvider machines={[machineWith({ load: 'never', save: 'never' }), twoFactorOff, pricesPending]}>
           <SettingsPage />
         </MachineRegistryProvider>
       </SessionStory>
@@ -186,7 +195,7 @@ export const RoleLostInteraction: Story = {
     return (
       <SessionStory snapshot={rootSession}>
         <EffectsProvider value={effects}>
-          <MachineRegistryProvider machines={[machineWith(), twoFactorOff]}>
+          <MachineRegistryProvider machines={[machineWith(), twoFactorOff, pricesPending]}>
             <RoleSwitch />
             <SettingsPage />
           </MachineRegistryProvider>
@@ -376,33 +385,14 @@ export const Saving: Story = {
   },
 };
 
-/** The price overview's model filter lives in the address (?price_model=): read at render, written as typed. */
-export const PriceFilterInAddress: Story = {
-  parameters: {
-    route: '/setting?tab=operation&price_model=gpt-4',
-  },
+/** The operation tab: the ratio section is the price editor (its own machine; here its options never arrive). */
+export const OperationPriceEditor: Story = {
+  parameters: { route: '/setting?tab=operation' },
   render: frozen(seed('ready', { tab: 'operation' })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(c.getByLabelText('按模型名称筛选')).toHaveValue('gpt-4');
-    await expect(c.queryByText('没有匹配的模型')).toBeNull();
-  },
-};
-
-/** Typing in the price filter writes it to the address as typed. */
-export const PriceFilterInteraction: Story = {
-  tags: ['interaction', '!autodocs'],
-  parameters: PriceFilterInAddress.parameters,
-  render: PriceFilterInAddress.render,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    const field = c.getByLabelText('按模型名称筛选');
-    await expect(field).toHaveValue('gpt-4');
-    await userEvent.clear(field);
-    await userEvent.click(field);
-    await userEvent.paste('zzz');
-    await waitFor(() => expect(c.getByText('没有匹配的模型')).toBeVisible());
-    await expect(field).toHaveValue('zzz');
+    const ratios = c.getByRole('region', { name: '倍率设置' });
+    await expect(within(ratios).getByRole('status')).toHaveTextContent('正在加载倍率');
   },
 };
 

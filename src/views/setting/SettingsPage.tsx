@@ -23,6 +23,7 @@ import { useMachineActor } from '../app/machineRegistry';
 import { SessionContext } from '../app/sessionContext';
 import { LogCleanPanel } from './LogCleanPanel';
 import { PersonalSettings } from './PersonalSettings';
+import { PriceEditor } from './PriceEditor';
 import { ratioFilterParam } from './RatioPricesView';
 import { SettingsPageView } from './SettingsPageView';
 import { UpdateCheck } from './UpdateCheck';
@@ -86,6 +87,7 @@ export function SettingsPage() {
       confirmingLeave={confirmingLeave}
       personal={<PersonalSettings />}
       logClean={<LogCleanPanel />}
+      priceEditor={<PriceEditor />}
       updateCheck={<UpdateCheck />}
       priceFilter={priceFilter}
       onPriceFilterChange={onPriceFilterChange}

@@ -35,6 +35,11 @@ export interface SettingsPageViewProps {
   readonly logClean?: ReactNode;
   /** The check-for-updates button of the other tab. */
   readonly updateCheck?: ReactNode;
+  /**
+   * The ratio section as the price editor (its own machine); without it the section is the
+   * JSON fields beside the price overview.
+   */
+  readonly priceEditor?: ReactNode;
   /** The model-name filter of the ratio section's price overview. */
   readonly priceFilter: string;
   readonly onPriceFilterChange: (value: string) => void;
@@ -104,7 +109,12 @@ export function SettingsPageView(props: SettingsPageViewProps) {
     return (
       <Stack gap={4}>
         {id === 'operation' && props.logClean}
-        {sectionsOfTab(id).map((section) => (
+        {sectionsOfTab(id).map((section) =>
+          section.id === 'ratio' && props.priceEditor !== undefined ? (
+            <Box key={section.id} minW={0}>
+              {props.priceEditor}
+            </Box>
+          ) : (
           <OptionSectionView
             key={section.id}
             section={section}
@@ -123,7 +133,8 @@ export function SettingsPageView(props: SettingsPageViewProps) {
             onWhitelistRemove={props.onWhitelistRemove}
             aside={section.id === 'ratio' ? ratioPrices : undefined}
           />
-        ))}
+          ),
+        )}
         {id === 'other' && props.updateCheck}
       </Stack>
     );

@@ -1,0 +1,2 @@
+export * from './priceEditor.machine';
+export * from './priceEditor.selectors';
