@@ -1,7 +1,9 @@
-import type { ReactNode } from 'react';
-import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue } from '@chakra-ui/react';
+import { memo, useMemo, type ReactNode } from 'react';
+import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import type { SortState } from '../../domain/paging';
+import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
+import { RowCheckbox, useCellPartsCss } from './cellParts';
 
 /** One column of a list: a header, how a cell renders, and whether a header click sorts by `key`. */
 export interface Column<Row> {
@@ -90,6 +92,7 @@ export function DataTableView<Row extends { readonly id: number }>({
   const t = useT();
   // read at once (no first render as a table): only one of the two layouts is ever in the page
   const narrow = useBreakpointValue({ base: true, md: false }, { ssr: false }) === true;
+  const bodyCss = useBodyCss(!firstLoad);
   if (loadFailed) {
     return (
       <Stack gap={3} py={4}>
@@ -121,8 +124,9 @@ export function DataTableView<Row extends { readonly id: number }>({
   }
   const colSpan = columns.length + (selection ? 1 : 0);
   return (
+    <HintScope>
     <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
-      <Table.Root size="sm" striped interactive={!firstLoad} aria-label={caption}>
+      <Table.Root size="sm" striped interactive={!firstLoad} aria-label={caption} css={bodyCss}>
         <Table.Header>
           <Table.Row>
             {selection && (
@@ -189,47 +193,102 @@ export function DataTableView<Row extends { readonly id: number }>({
               </Table.Cell>
             </Table.Row>
           ) : (
-            rows.map((row) => {
-              const rowBusy = busy[row.id] !== undefined;
-              return (
-                <Table.Row key={row.id} aria-busy={rowBusy} data-selected={selection?.selected.has(row.id) ? '' : undefined}>
-                  {selection && (
-                    <Table.Cell>
-                      <Flex align="center" gap={1}>
-                        <Checkbox.Root
-                          size="sm"
-                          checked={selection.selected.has(row.id)}
-                          disabled={disabled}
-                          onCheckedChange={() => selection.onToggleRow(row.id)}
-                        >
-                          <Checkbox.HiddenInput aria-label={selection.rowLabel(row)} />
-                          <Checkbox.Control />
-                        </Checkbox.Root>
-                        {rowBusy && <BusyMark label={t('table.rowBusy')} />}
-                      </Flex>
-                    </Table.Cell>
-                  )}
-                  {columns.map((col, index) => (
-                    <Table.Cell key={col.key} textAlign={col.numeric ? 'end' : 'start'} minW={col.minW}>
-                      {!selection && index === 0 && rowBusy ? (
-                        <Flex align="center" gap={1}>
-                          <BusyMark label={t('table.rowBusy')} />
-                          {col.render(row)}
-                        </Flex>
-                      ) : (
-                        col.render(row)
-                      )}
-                    </Table.Cell>
-                  ))}
-                </Table.Row>
-              );
-            })
+            rows.map((row) => (
+              <DataTableRow<Row>
+                key={row.id}
+                row={row}
+                columns={columns}
+                rowBusy={busy[row.id] !== undefined}
+                selected={selection?.selected.has(row.id) === true}
+                selectable={selection !== undefined}
+                onToggleRow={selection?.onToggleRow}
+                rowLabel={selection?.rowLabel}
+                disabled={disabled}
+              />
+            ))
           )}
         </Table.Body>
       </Table.Root>
     </Box>
+    </HintScope>
   );
 }
+
+const rowClass = 'oa-data-row';
+const cellClass = 'oa-data-cell';
+const busyClass = 'oa-data-busy';
+
+/**
+ * The body rows are plain `tr`/`td` elements (a Chakra row and cell per element is most of the
+ * cost of a long page); the table recipe's row and cell styles apply to them once, as nested rules
+ * of the table, with the rules of the cells' parts (`useCellPartsCss`).
+ */
+function useBodyCss(interactive: boolean): SystemStyleObject {
+  const table = useSlotRecipe({ key: 'table' });
+  const parts = useCellPartsCss();
+  return useMemo(() => {
+    const styles = table({ size: 'sm', striped: true, interactive }) as Record<string, SystemStyleObject>;
+    return {
+      ...parts,
+      [`& tr.${rowClass}`]: styles.row ?? {},
+      [`& td.${cellClass}`]: styles.cell ?? {},
+      [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
+      [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
+    } as SystemStyleObject;
+  }, [table, parts, interactive]);
+}
+
+interface DataTableRowProps<Row extends { readonly id: number }> {
+  readonly row: Row;
+  readonly columns: readonly Column<Row>[];
+  readonly rowBusy: boolean;
+  readonly selected: boolean;
+  readonly selectable: boolean;
+  readonly onToggleRow: ((id: number) => void) | undefined;
+  readonly rowLabel: ((row: Row) => string) | undefined;
+  readonly disabled: boolean;
+}
+
+/**
+ * One body row. Memoized: a row whose props did not change (another row selected, a key typed in
+ * the search box) is not rendered again, when the list keeps its columns and callbacks stable.
+ */
+const DataTableRow = memo(function DataTableRow<Row extends { readonly id: number }>({
+  row,
+  columns,
+  rowBusy,
+  selected,
+  selectable,
+  onToggleRow,
+  rowLabel,
+  disabled,
+}: DataTableRowProps<Row>) {
+  const t = useT();
+  return (
+    <tr className={rowClass} aria-busy={rowBusy} data-selected={selected ? '' : undefined}>
+      {selectable && (
+        <td className={cellClass}>
+          <span className={busyClass}>
+            <RowCheckbox checked={selected} disabled={disabled} label={rowLabel?.(row) ?? ''} onChange={() => onToggleRow?.(row.id)} />
+            {rowBusy && <BusyMark label={t('table.rowBusy')} />}
+          </span>
+        </td>
+      )}
+      {columns.map((col, index) => (
+        <td key={col.key} className={cellClass} data-numeric={col.numeric ? '' : undefined} style={col.minW === undefined ? undefined : { minWidth: col.minW }}>
+          {!selectable && index === 0 && rowBusy ? (
+            <span className={busyClass}>
+              <BusyMark label={t('table.rowBusy')} />
+              {col.render(row)}
+            </span>
+          ) : (
+            col.render(row)
+          )}
+        </td>
+      ))}
+    </tr>
+  );
+}) as <Row extends { readonly id: number }>(props: DataTableRowProps<Row>) => ReactNode;
 
 function BusyMark({ label }: { readonly label: string }) {
   return (
@@ -267,9 +326,11 @@ export function DataCardsView<Row extends { readonly id: number }>({
   const actions = columns.filter((_, i) => roles[i] === 'actions');
   const sortable = columns.filter((c) => c.sortable);
   const sortedBy = sort === null ? undefined : sortable.find((c) => c.key === sort.key);
+  const partsCss = useCellPartsCss();
 
   return (
-    <Stack gap={3} aria-busy={firstLoad} minW={0}>
+    <HintScope>
+    <Stack gap={3} aria-busy={firstLoad} minW={0} css={partsCss}>
       {(sortable.length > 0 || selection) && (
         <Flex gap={2} wrap="wrap" align="center">
           {selection && (
@@ -343,10 +404,7 @@ export function DataCardsView<Row extends { readonly id: number }>({
               >
                 <Flex gap={2} align="center" minW={0}>
                   {selection && (
-                    <Checkbox.Root size="sm" checked={selected} disabled={disabled} onCheckedChange={() => selection.onToggleRow(row.id)}>
-                      <Checkbox.HiddenInput aria-label={selection.rowLabel(row)} />
-                      <Checkbox.Control />
-                    </Checkbox.Root>
+                    <RowCheckbox checked={selected} disabled={disabled} label={selection.rowLabel(row)} onChange={() => selection.onToggleRow(row.id)} />
                   )}
                   {rowBusy && <BusyMark label={t('table.rowBusy')} />}
                   {title && (
@@ -388,5 +446,6 @@ export function DataCardsView<Row extends { readonly id: number }>({
         </Box>
       )}
     </Stack>
+    </HintScope>
   );
 }
