@@ -23,6 +23,7 @@ const cls = {
   badge: 'oa-cell-badge',
   stack: 'oa-cell-stack',
   check: 'oa-row-check',
+  input: 'oa-cell-input',
 } as const;
 
 /** The nested rules every part needs, for the `css` of the element that holds the rows. */
@@ -30,6 +31,7 @@ export function useCellPartsCss(): SystemStyleObject {
   const button = useRecipe({ key: 'button' });
   const badge = useRecipe({ key: 'badge' });
   const checkbox = useSlotRecipe({ key: 'checkbox' });
+  const input = useRecipe({ key: 'input' });
   return useMemo(() => {
     const rules: Record<string, SystemStyleObject> = {};
     for (const p of palettes) rules[`& [data-palette=${p}]`] = { colorPalette: p };
@@ -38,6 +40,7 @@ export function useCellPartsCss(): SystemStyleObject {
     rules[`& .${cls.badge}[data-nowrap]`] = { whiteSpace: 'nowrap' };
     rules[`& .${cls.stack}`] = { display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' };
     rules[`& .${cls.stack}[data-nowrap]`] = { flexWrap: 'nowrap', whiteSpace: 'nowrap' };
+    rules[`& .${cls.input}`] = { ...(input({ size: 'xs' }) as SystemStyleObject), width: '20' };
     const check = checkbox({ size: 'sm' }) as Record<string, SystemStyleObject>;
     rules[`& .${cls.check}`] = check.root ?? {};
     rules[`& .${cls.check} > [data-part=control]`] = {
@@ -46,7 +49,7 @@ export function useCellPartsCss(): SystemStyleObject {
       'input:focus-visible + &': { outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
     };
     return rules as SystemStyleObject;
-  }, [button, badge, checkbox]);
+  }, [button, badge, checkbox, input]);
 }
 
 type NativeButtonProps = Omit<ComponentPropsWithoutRef<'button'>, 'className' | 'type'>;
@@ -68,6 +71,9 @@ export const cellButtonLook = (palette?: Palette, variant: CellButtonVariant = '
   'data-variant': variant,
   'data-palette': palette,
 });
+
+/** The class name that makes a native input look like the theme's extra-small input, 5rem wide (inline numbers). */
+export const cellInputLook = { className: cls.input } as const;
 
 type NativeSpanProps = Omit<ComponentPropsWithoutRef<'span'>, 'className'>;
 
