@@ -125,91 +125,91 @@ export function DataTableView<Row extends { readonly id: number }>({
   const colSpan = columns.length + (selection ? 1 : 0);
   return (
     <HintScope>
-    <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
-      <Table.Root size="sm" striped interactive={!firstLoad} aria-label={caption} css={bodyCss}>
-        <Table.Header>
-          <Table.Row>
-            {selection && (
-              <Table.ColumnHeader w="10">
-                <Checkbox.Root
-                  size="sm"
-                  checked={selection.pageSelected}
-                  disabled={disabled || rows.length === 0}
-                  onCheckedChange={() => selection.onTogglePage()}
-                >
-                  <Checkbox.HiddenInput aria-label={t('table.select.page')} />
-                  <Checkbox.Control />
-                </Checkbox.Root>
-              </Table.ColumnHeader>
-            )}
-            {columns.map((col) => {
-              const sorted = sort !== null && sort.key === col.key ? sort.direction : null;
-              return (
-                <Table.ColumnHeader
-                  key={col.key}
-                  textAlign={col.numeric ? 'end' : 'start'}
-                  minW={col.minW}
-                  whiteSpace="nowrap"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : col.sortable ? 'none' : undefined}
-                >
-                  {col.sortable ? (
-                    <Button
-                      variant="ghost"
-                      size="xs"
-                      px={1}
-                      fontWeight="semibold"
-                      disabled={disabled}
-                      onClick={() => onSort(col.key)}
-                      aria-label={t('table.sortBy', { column: col.header })}
-                    >
-                      {col.header}
-                      <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
-                        {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-                      </Text>
-                    </Button>
-                  ) : (
-                    col.header
-                  )}
+      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
+        <Table.Root size="sm" striped interactive={!firstLoad} aria-label={caption} css={bodyCss}>
+          <Table.Header>
+            <Table.Row>
+              {selection && (
+                <Table.ColumnHeader w="10">
+                  <Checkbox.Root
+                    size="sm"
+                    checked={selection.pageSelected}
+                    disabled={disabled || rows.length === 0}
+                    onCheckedChange={() => selection.onTogglePage()}
+                  >
+                    <Checkbox.HiddenInput aria-label={t('table.select.page')} />
+                    <Checkbox.Control />
+                  </Checkbox.Root>
                 </Table.ColumnHeader>
-              );
-            })}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {firstLoad ? (
-            skeletonRows.map((i) => (
-              <Table.Row key={i}>
+              )}
+              {columns.map((col) => {
+                const sorted = sort !== null && sort.key === col.key ? sort.direction : null;
+                return (
+                  <Table.ColumnHeader
+                    key={col.key}
+                    textAlign={col.numeric ? 'end' : 'start'}
+                    minW={col.minW}
+                    whiteSpace="nowrap"
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : col.sortable ? 'none' : undefined}
+                  >
+                    {col.sortable ? (
+                      <Button
+                        variant="ghost"
+                        size="xs"
+                        px={1}
+                        fontWeight="semibold"
+                        disabled={disabled}
+                        onClick={() => onSort(col.key)}
+                        aria-label={t('table.sortBy', { column: col.header })}
+                      >
+                        {col.header}
+                        <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
+                          {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+                        </Text>
+                      </Button>
+                    ) : (
+                      col.header
+                    )}
+                  </Table.ColumnHeader>
+                );
+              })}
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {firstLoad ? (
+              skeletonRows.map((i) => (
+                <Table.Row key={i}>
+                  <Table.Cell colSpan={colSpan}>
+                    <Skeleton height="5" />
+                  </Table.Cell>
+                </Table.Row>
+              ))
+            ) : rows.length === 0 ? (
+              <Table.Row>
                 <Table.Cell colSpan={colSpan}>
-                  <Skeleton height="5" />
+                  <Text color="fg.muted" py={4} textAlign="center">
+                    {emptyText}
+                  </Text>
                 </Table.Cell>
               </Table.Row>
-            ))
-          ) : rows.length === 0 ? (
-            <Table.Row>
-              <Table.Cell colSpan={colSpan}>
-                <Text color="fg.muted" py={4} textAlign="center">
-                  {emptyText}
-                </Text>
-              </Table.Cell>
-            </Table.Row>
-          ) : (
-            rows.map((row) => (
-              <DataTableRow<Row>
-                key={row.id}
-                row={row}
-                columns={columns}
-                rowBusy={busy[row.id] !== undefined}
-                selected={selection?.selected.has(row.id) === true}
-                selectable={selection !== undefined}
-                onToggleRow={selection?.onToggleRow}
-                rowLabel={selection?.rowLabel}
-                disabled={disabled}
-              />
-            ))
-          )}
-        </Table.Body>
-      </Table.Root>
-    </Box>
+            ) : (
+              rows.map((row) => (
+                <DataTableRow<Row>
+                  key={row.id}
+                  row={row}
+                  columns={columns}
+                  rowBusy={busy[row.id] !== undefined}
+                  selected={selection?.selected.has(row.id) === true}
+                  selectable={selection !== undefined}
+                  onToggleRow={selection?.onToggleRow}
+                  rowLabel={selection?.rowLabel}
+                  disabled={disabled}
+                />
+              ))
+            )}
+          </Table.Body>
+        </Table.Root>
+      </Box>
     </HintScope>
   );
 }
@@ -234,7 +234,7 @@ function useBodyCss(interactive: boolean): SystemStyleObject {
       [`& td.${cellClass}`]: styles.cell ?? {},
       [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
       [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
-    } as SystemStyleObject;
+    };
   }, [table, parts, interactive]);
 }
 
@@ -330,122 +330,122 @@ export function DataCardsView<Row extends { readonly id: number }>({
 
   return (
     <HintScope>
-    <Stack gap={3} aria-busy={firstLoad} minW={0} css={partsCss}>
-      {(sortable.length > 0 || selection) && (
-        <Flex gap={2} wrap="wrap" align="center">
-          {selection && (
-            <Checkbox.Root
-              size="sm"
-              checked={selection.pageSelected}
-              disabled={disabled || rows.length === 0}
-              onCheckedChange={() => selection.onTogglePage()}
-            >
-              <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label>{t('table.select.page')}</Checkbox.Label>
-            </Checkbox.Root>
-          )}
-          {sortable.length > 0 && (
-            <Flex gap={1} align="center" ms="auto" minW={0}>
-              <NativeSelect.Root size="xs" width="auto" disabled={disabled}>
-                <NativeSelect.Field
-                  aria-label={t('table.cards.sort')}
-                  value={sortedBy?.key ?? ''}
-                  onChange={(e) => {
-                    if (e.currentTarget.value !== '') onSort(e.currentTarget.value);
-                  }}
-                >
-                  {sortedBy === undefined && <option value="">{t('table.cards.sort')}</option>}
-                  {sortable.map((c) => (
-                    <option key={c.key} value={c.key}>
-                      {t('table.sortBy', { column: c.header })}
-                    </option>
-                  ))}
-                </NativeSelect.Field>
-                <NativeSelect.Indicator />
-              </NativeSelect.Root>
-              {sortedBy !== undefined && sort !== null && (
-                <Button size="xs" variant="outline" disabled={disabled} onClick={() => onSort(sort.key)} aria-label={t('table.cards.reverse')}>
-                  <span aria-hidden>{sort.direction === 'asc' ? '▲' : '▼'}</span>
-                </Button>
-              )}
-            </Flex>
-          )}
-        </Flex>
-      )}
-      {firstLoad ? (
-        <Stack gap={3}>
-          {skeletonRows.map((i) => (
-            <Skeleton key={i} height="20" borderRadius="md" />
-          ))}
-        </Stack>
-      ) : rows.length === 0 ? (
-        <Text color="fg.muted" py={4} textAlign="center" borderWidth="1px" borderRadius="md">
-          {emptyText}
-        </Text>
-      ) : (
-        <Box as="ul" role="list" aria-label={caption} listStyleType="none" m={0} p={0} display="flex" flexDirection="column" gap={3}>
-          {rows.map((row) => {
-            const rowBusy = busy[row.id] !== undefined;
-            const selected = selection?.selected.has(row.id) === true;
-            return (
-              <Box
-                as="li"
-                key={row.id}
-                aria-busy={rowBusy}
-                data-selected={selected ? '' : undefined}
-                borderWidth="1px"
-                borderRadius="md"
-                borderColor={selected ? 'colorPalette.solid' : 'border'}
-                colorPalette="blue"
-                bg="bg.panel"
-                p={3}
-                minW={0}
+      <Stack gap={3} aria-busy={firstLoad} minW={0} css={partsCss}>
+        {(sortable.length > 0 || selection) && (
+          <Flex gap={2} wrap="wrap" align="center">
+            {selection && (
+              <Checkbox.Root
+                size="sm"
+                checked={selection.pageSelected}
+                disabled={disabled || rows.length === 0}
+                onCheckedChange={() => selection.onTogglePage()}
               >
-                <Flex gap={2} align="center" minW={0}>
-                  {selection && (
-                    <RowCheckbox checked={selected} disabled={disabled} label={selection.rowLabel(row)} onChange={() => selection.onToggleRow(row.id)} />
-                  )}
-                  {rowBusy && <BusyMark label={t('table.rowBusy')} />}
-                  {title && (
-                    <Heading as="h2" size="sm" minW={0} flex="1" overflowWrap="anywhere">
-                      {title.render(row)}
-                    </Heading>
-                  )}
-                </Flex>
-                {fields.length > 0 && (
-                  <Box as="dl" display="grid" gridTemplateColumns="minmax(5rem, auto) minmax(0, 1fr)" columnGap={3} rowGap={1.5} mt={2} textStyle="sm" alignItems="center">
-                    {fields.map((col) => (
-                      <Box key={col.key} display="contents">
-                        <Box as="dt" color="fg.muted">
-                          {col.header}
-                        </Box>
-                        <Box as="dd" m={0} minW={0} overflowWrap="anywhere" css={{ '& *': { whiteSpace: 'normal !important' } }}>
-                          {col.render(row)}
-                        </Box>
-                      </Box>
-                    ))}
-                  </Box>
-                )}
-                {actions.map((col) => (
-                  <Box
-                    key={col.key}
-                    mt={3}
-                    minW={0}
-                    role="group"
-                    aria-label={col.header}
-                    // the list's own button row may say nowrap: on a card it wraps
-                    css={{ '& > *': { flexWrap: 'wrap !important', whiteSpace: 'normal !important' } }}
+                <Checkbox.HiddenInput />
+                <Checkbox.Control />
+                <Checkbox.Label>{t('table.select.page')}</Checkbox.Label>
+              </Checkbox.Root>
+            )}
+            {sortable.length > 0 && (
+              <Flex gap={1} align="center" ms="auto" minW={0}>
+                <NativeSelect.Root size="xs" width="auto" disabled={disabled}>
+                  <NativeSelect.Field
+                    aria-label={t('table.cards.sort')}
+                    value={sortedBy?.key ?? ''}
+                    onChange={(e) => {
+                      if (e.currentTarget.value !== '') onSort(e.currentTarget.value);
+                    }}
                   >
-                    {col.render(row)}
-                  </Box>
-                ))}
-              </Box>
-            );
-          })}
-        </Box>
-      )}
-    </Stack>
+                    {sortedBy === undefined && <option value="">{t('table.cards.sort')}</option>}
+                    {sortable.map((c) => (
+                      <option key={c.key} value={c.key}>
+                        {t('table.sortBy', { column: c.header })}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+                {sortedBy !== undefined && sort !== null && (
+                  <Button size="xs" variant="outline" disabled={disabled} onClick={() => onSort(sort.key)} aria-label={t('table.cards.reverse')}>
+                    <span aria-hidden>{sort.direction === 'asc' ? '▲' : '▼'}</span>
+                  </Button>
+                )}
+              </Flex>
+            )}
+          </Flex>
+        )}
+        {firstLoad ? (
+          <Stack gap={3}>
+            {skeletonRows.map((i) => (
+              <Skeleton key={i} height="20" borderRadius="md" />
+            ))}
+          </Stack>
+        ) : rows.length === 0 ? (
+          <Text color="fg.muted" py={4} textAlign="center" borderWidth="1px" borderRadius="md">
+            {emptyText}
+          </Text>
+        ) : (
+          <Box as="ul" role="list" aria-label={caption} listStyleType="none" m={0} p={0} display="flex" flexDirection="column" gap={3}>
+            {rows.map((row) => {
+              const rowBusy = busy[row.id] !== undefined;
+              const selected = selection?.selected.has(row.id) === true;
+              return (
+                <Box
+                  as="li"
+                  key={row.id}
+                  aria-busy={rowBusy}
+                  data-selected={selected ? '' : undefined}
+                  borderWidth="1px"
+                  borderRadius="md"
+                  borderColor={selected ? 'colorPalette.solid' : 'border'}
+                  colorPalette="blue"
+                  bg="bg.panel"
+                  p={3}
+                  minW={0}
+                >
+                  <Flex gap={2} align="center" minW={0}>
+                    {selection && (
+                      <RowCheckbox checked={selected} disabled={disabled} label={selection.rowLabel(row)} onChange={() => selection.onToggleRow(row.id)} />
+                    )}
+                    {rowBusy && <BusyMark label={t('table.rowBusy')} />}
+                    {title && (
+                      <Heading as="h2" size="sm" minW={0} flex="1" overflowWrap="anywhere">
+                        {title.render(row)}
+                      </Heading>
+                    )}
+                  </Flex>
+                  {fields.length > 0 && (
+                    <Box as="dl" display="grid" gridTemplateColumns="minmax(5rem, auto) minmax(0, 1fr)" columnGap={3} rowGap={1.5} mt={2} textStyle="sm" alignItems="center">
+                      {fields.map((col) => (
+                        <Box key={col.key} display="contents">
+                          <Box as="dt" color="fg.muted">
+                            {col.header}
+                          </Box>
+                          <Box as="dd" m={0} minW={0} overflowWrap="anywhere" css={{ '& *': { whiteSpace: 'normal !important' } }}>
+                            {col.render(row)}
+                          </Box>
+                        </Box>
+                      ))}
+                    </Box>
+                  )}
+                  {actions.map((col) => (
+                    <Box
+                      key={col.key}
+                      mt={3}
+                      minW={0}
+                      role="group"
+                      aria-label={col.header}
+                      // the list's own button row may say nowrap: on a card it wraps
+                      css={{ '& > *': { flexWrap: 'wrap !important', whiteSpace: 'normal !important' } }}
+                    >
+                      {col.render(row)}
+                    </Box>
+                  ))}
+                </Box>
+              );
+            })}
+          </Box>
+        )}
+      </Stack>
     </HintScope>
   );
 }

@@ -35,12 +35,12 @@ export function useCellPartsCss(): SystemStyleObject {
   return useMemo(() => {
     const rules: Record<string, SystemStyleObject> = {};
     for (const p of palettes) rules[`& [data-palette=${p}]`] = { colorPalette: p };
-    for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v }) as SystemStyleObject;
-    for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v }) as SystemStyleObject;
+    for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v });
+    for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v });
     rules[`& .${cls.badge}[data-nowrap]`] = { whiteSpace: 'nowrap' };
     rules[`& .${cls.stack}`] = { display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' };
     rules[`& .${cls.stack}[data-nowrap]`] = { flexWrap: 'nowrap', whiteSpace: 'nowrap' };
-    rules[`& .${cls.input}`] = { ...(input({ size: 'xs' }) as SystemStyleObject), width: '20' };
+    rules[`& .${cls.input}`] = { ...input({ size: 'xs' }), width: '20' };
     const check = checkbox({ size: 'sm' }) as Record<string, SystemStyleObject>;
     rules[`& .${cls.check}`] = check.root ?? {};
     rules[`& .${cls.check} > [data-part=control]`] = {
@@ -48,7 +48,7 @@ export function useCellPartsCss(): SystemStyleObject {
       // the native box is the one focused: its ring is drawn on the visible control
       'input:focus-visible + &': { outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
     };
-    return rules as SystemStyleObject;
+    return rules;
   }, [button, badge, checkbox, input]);
 }
 
@@ -78,7 +78,7 @@ export const cellInputLook = { className: cls.input } as const;
 type NativeSpanProps = Omit<ComponentPropsWithoutRef<'span'>, 'className'>;
 
 /** A badge of a row (subtle by default) in a colour palette; `nowrap` keeps it on one line. */
-export const CellBadge = forwardRef<HTMLSpanElement, NativeSpanProps & { readonly palette: Palette | string; readonly variant?: CellBadgeVariant; readonly nowrap?: boolean }>(
+export const CellBadge = forwardRef<HTMLSpanElement, NativeSpanProps & { readonly palette: string; readonly variant?: CellBadgeVariant; readonly nowrap?: boolean }>(
   function CellBadge({ palette, variant = 'subtle', nowrap = false, children, ...rest }, ref) {
     return (
       <span ref={ref} className={cls.badge} data-variant={variant} data-palette={palette} data-nowrap={nowrap ? '' : undefined} {...rest}>
