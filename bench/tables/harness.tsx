@@ -39,24 +39,35 @@ const isMachine = (v: unknown): v is AnyStateMachine =>
 
 const never = fromPromise(() => new Promise<never>(() => undefined));
 
-/** Every machine exported by src/machines, its actors replaced: the table's load, everything else never answers. */
+/**
+ * Every machine exported by src/machines, its actors replaced: the table's load, everything else
+ * never answers. An invoked child machine (a page machine's `table`, ...) is kept as a machine
+ * and stubbed the same way, so page machines start their real children.
+ */
 function stubMachines(spec: ListSpec, rows: readonly { readonly id: number }[]): AnyStateMachine[] {
   const seen = new Map<string, AnyStateMachine>();
   for (const mod of Object.values(machineModules)) for (const v of Object.values(mod)) if (isMachine(v)) seen.set(v.id, v);
-  return [...seen.values()].map((m) => {
-    const names = Object.keys((m.implementations as { actors?: Record<string, unknown> }).actors ?? {});
+  const stubbed = new Map<AnyStateMachine, AnyStateMachine>();
+  const stub = (m: AnyStateMachine): AnyStateMachine => {
+    const done = stubbed.get(m);
+    if (done) return done;
+    const given = (m.implementations as { actors?: Record<string, unknown> }).actors ?? {};
     const mine = m.id === spec.tableId;
     const actors: Record<string, unknown> = {};
-    for (const name of names) {
-      if (mine && name === 'fetchPage') actors[name] = fromPromise(({ input }: { input: { page: number } }) => Promise.resolve(input.page === 0 ? rows : []));
+    for (const [name, logic] of Object.entries(given)) {
+      if (isMachine(logic)) actors[name] = stub(logic);
+      else if (mine && name === 'fetchPage') actors[name] = fromPromise(({ input }: { input: { page: number } }) => Promise.resolve(input.page === 0 ? rows : []));
       else if (mine && name === 'searchRows')
         actors[name] = fromPromise(({ input }: { input: { keyword: string } }) =>
           Promise.resolve(rows.filter((r) => JSON.stringify(r).includes(input.keyword))),
         );
       else actors[name] = never;
     }
-    return m.provide({ actors } as never) as AnyStateMachine;
-  });
+    const out = m.provide({ actors } as never) as AnyStateMachine;
+    stubbed.set(m, out);
+    return out;
+  };
+  return [...seen.values()].map(stub);
 }
 
 class Fallback extends Component<{ readonly fallback: ReactNode; readonly children: ReactNode; readonly onError: (e: unknown) => void }, { failed: boolean }> {

@@ -520,3 +520,19 @@ export const NotRelayableRowsInteraction: Story = {
     await waitFor(() => expect(within(document.body).getByRole('tooltip')).toHaveTextContent(/请求会被拒绝/));
   },
 };
+
+/** Keyboard: a focused badge shows the table's one shared hint, which describes it; Escape hides it. */
+export const HintOnFocusInteraction: Story = {
+  ...NotRelayableRows,
+  tags: ['interaction', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const badge = within(canvasElement).getByText('无法转发：PaLM API 已停用');
+    badge.focus();
+    const tip = await within(document.body).findByRole('tooltip');
+    await expect(tip).toHaveTextContent(/请求会被拒绝/);
+    await waitFor(() => expect(badge).toHaveAccessibleDescription(/请求会被拒绝/));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(within(document.body).queryByRole('tooltip')).toBeNull());
+    await expect(badge).not.toHaveAttribute('aria-describedby');
+  },
+};

@@ -1,5 +1,5 @@
 import type { FocusEvent, KeyboardEvent } from 'react';
-import { Badge, Button, HStack, Input, NativeSelect, Text, Wrap } from '@chakra-ui/react';
+import { NativeSelect } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   channelModelNames,
@@ -17,8 +17,9 @@ import { channelTestStateOf } from '../../domain/channelTestState';
 import { channelTypeByValue, channelTypeLabel, isRelayableChannelType, relaySupportHintKey, relaySupportKey } from '../../domain/channelTypes';
 import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
-import { Hint } from '../app/Hint';
+import { CellHint } from '../app/Hint';
 import { useRenderMessage, useT } from '../app/i18n';
+import { CellBadge, CellButton, CellStack, cellButtonLook, cellInputLook } from '../table/cellParts';
 
 /** The cells of one channel row (spec §2 "Channel list"): badges, inline numbers, buttons. */
 
@@ -27,21 +28,19 @@ export type OnRowAction = (row: ChannelRow, action: ChannelRowAction, value?: st
 
 export function ChannelName({ row }: { readonly row: ChannelRow }) {
   return (
-    <Text as="span" fontWeight="medium">
-      {row.name}
-    </Text>
+    <span style={{ fontWeight: 500 }}>{row.name}</span>
   );
 }
 
 export function ChannelGroupBadges({ row }: { readonly row: ChannelRow }) {
   return (
-    <Wrap gap={1}>
+    <CellStack>
       {groupNames(row.group).map((g) => (
-        <Badge key={g} colorPalette={groupColor(g)} variant="subtle">
+        <CellBadge key={g} palette={groupColor(g)}>
           {g}
-        </Badge>
+        </CellBadge>
       ))}
-    </Wrap>
+    </CellStack>
   );
 }
 
@@ -49,20 +48,20 @@ export function ChannelGroupBadges({ row }: { readonly row: ChannelRow }) {
 export function ChannelTypeBadge({ row }: { readonly row: ChannelRow }) {
   const render = useRenderMessage();
   const badge = (
-    <Badge colorPalette={channelTypeByValue(row.type).color} variant="subtle" whiteSpace="nowrap">
+    <CellBadge palette={channelTypeByValue(row.type).color} nowrap>
       {render(channelTypeLabel(row.type))}
-    </Badge>
+    </CellBadge>
   );
   if (isRelayableChannelType(row.type)) return badge;
   return (
-    <Wrap gap={1}>
+    <CellStack>
       {badge}
-      <Hint text={render(msg(relaySupportHintKey(row.type)))}>
-        <Badge colorPalette="orange" variant="outline" whiteSpace="nowrap" tabIndex={0} data-relay-support="none">
+      <CellHint text={render(msg(relaySupportHintKey(row.type)))}>
+        <CellBadge palette="orange" variant="outline" nowrap tabIndex={0} data-relay-support="none">
           {render(msg(relaySupportKey(row.type)))}
-        </Badge>
-      </Hint>
-    </Wrap>
+        </CellBadge>
+      </CellHint>
+    </CellStack>
   );
 }
 
@@ -71,11 +70,11 @@ export function ChannelStatusBadge({ row }: { readonly row: ChannelRow }) {
   const t = useT();
   const s = channelStatusOf(row.status);
   const badge = (
-    <Badge colorPalette={s.color} variant="surface" whiteSpace="nowrap" tabIndex={s.tooltipKey ? 0 : undefined}>
+    <CellBadge palette={s.color} variant="surface" nowrap tabIndex={s.tooltipKey ? 0 : undefined}>
       {t(s.labelKey)}
-    </Badge>
+    </CellBadge>
   );
-  return s.tooltipKey ? <Hint text={t(s.tooltipKey)}>{badge}</Hint> : badge;
+  return s.tooltipKey ? <CellHint text={t(s.tooltipKey)}>{badge}</CellHint> : badge;
 }
 
 /**
@@ -97,30 +96,30 @@ export function ChannelResponseTime({ row, live }: { readonly row: ChannelRow; r
         ? t('channels.testState.failedNoMessage', { time })
         : t('channels.testState.failedAt', { time, message: state.message });
     badge = (
-      <Hint text={why}>
-        <Badge colorPalette="red" variant="solid" tabIndex={0} title={why} data-test-state="failed">
+      <CellHint text={why}>
+        <CellBadge palette="red" variant="solid" tabIndex={0} title={why} data-test-state="failed">
           {t('channels.testState.failed')}
-        </Badge>
-      </Hint>
+        </CellBadge>
+      </CellHint>
     );
   } else {
     const rt = responseTimeBand(state.kind === 'passed' ? state.ms : 0);
     const tested = state.kind === 'passed' && state.test_time > 0;
     badge = (
-      <Hint text={tested ? t('channels.responseTime.testedAt', { time: formatTimestamp(state.test_time) }) : t('channels.responseTime.never')}>
-        <Badge colorPalette={rt.color} variant="subtle" tabIndex={0} data-test-state={state.kind === 'passed' ? state.band : 'untested'}>
+      <CellHint text={tested ? t('channels.responseTime.testedAt', { time: formatTimestamp(state.test_time) }) : t('channels.responseTime.never')}>
+        <CellBadge palette={rt.color} tabIndex={0} data-test-state={state.kind === 'passed' ? state.band : 'untested'}>
           {render(rt.label)}
-        </Badge>
-      </Hint>
+        </CellBadge>
+      </CellHint>
     );
   }
   return (
-    <HStack gap={1} whiteSpace="nowrap">
+    <CellStack nowrap>
       {badge}
       {live && liveText && (
-        <Hint text={liveText}>
-          <Badge
-            colorPalette={live.success ? 'green' : 'red'}
+        <CellHint text={liveText}>
+          <CellBadge
+            palette={live.success ? 'green' : 'red'}
             variant="surface"
             tabIndex={0}
             role="img"
@@ -128,10 +127,10 @@ export function ChannelResponseTime({ row, live }: { readonly row: ChannelRow; r
             data-live-result={live.success ? 'pass' : 'fail'}
           >
             {live.success ? '✓' : '✗'}
-          </Badge>
-        </Hint>
+          </CellBadge>
+        </CellHint>
       )}
-    </HStack>
+    </CellStack>
   );
 }
 
@@ -152,17 +151,16 @@ export function ChannelBalanceButton({
   const updated = (row.balance_updated_time ?? 0) > 0;
   const text = b.kind === 'amount' ? b.text : t('domain.balance.unsupported');
   return (
-    <Hint text={updated ? t('channels.balance.updatedAt', { time: formatTimestamp(row.balance_updated_time ?? 0) }) : t('channels.balance.never')}>
-      <Button
-        size="xs"
+    <CellHint text={updated ? t('channels.balance.updatedAt', { time: formatTimestamp(row.balance_updated_time ?? 0) }) : t('channels.balance.never')}>
+      <CellButton
         variant="ghost"
         aria-label={t('channels.balance.label', { name: row.name, balance: text })}
         disabled={disabled}
         onClick={() => onAction(row, channelRowActions.balance)}
       >
         {text}
-      </Button>
-    </Hint>
+      </CellButton>
+    </CellHint>
   );
 }
 
@@ -181,12 +179,11 @@ export function InlineNumber({
   readonly onSave: (value: string) => void;
 }) {
   return (
-    <Input
+    <input
       // a saved value (or a reload) resets the box
       key={value}
       type="number"
-      size="xs"
-      w="20"
+      {...cellInputLook}
       defaultValue={value}
       min={field === 'weight' ? 0 : undefined}
       aria-label={label}
@@ -258,47 +255,37 @@ export function ChannelRowButtons({ row, disabled, onAction }: { readonly row: C
   const t = useT();
   const enabled = row.status === channelStatusEnabled;
   return (
-    <HStack gap={1} whiteSpace="nowrap">
-      <Button
-        size="xs"
-        variant="outline"
-        colorPalette="blue"
+    <CellStack nowrap>
+      <CellButton
+        palette="blue"
         aria-label={t('channels.row.testLabel', { name: row.name })}
         disabled={disabled}
         onClick={() => onAction(row, channelRowActions.test, testModelOf(row))}
       >
         {t('channels.row.test')}
-      </Button>
-      <Button
-        size="xs"
-        variant="outline"
-        colorPalette={enabled ? 'orange' : 'green'}
+      </CellButton>
+      <CellButton
+        palette={enabled ? 'orange' : 'green'}
         aria-label={t(enabled ? 'channels.row.disableLabel' : 'channels.row.enableLabel', { name: row.name })}
         disabled={disabled}
         onClick={() => onAction(row, channelRowActions.toggle)}
       >
         {t(enabled ? 'channels.row.disable' : 'channels.row.enable')}
-      </Button>
-      <Button size="xs" variant="outline" asChild>
-        <RouterLink to={`/channel/edit/${row.id}`} aria-label={t('channels.row.editLabel', { name: row.name })}>
-          {t('channels.row.edit')}
-        </RouterLink>
-      </Button>
-      <Button size="xs" variant="outline" asChild>
-        <RouterLink to={`/channel/clone/${row.id}`} aria-label={t('channels.row.cloneLabel', { name: row.name })}>
-          {t('channels.row.clone')}
-        </RouterLink>
-      </Button>
-      <Button
-        size="xs"
-        variant="outline"
-        colorPalette="red"
+      </CellButton>
+      <RouterLink to={`/channel/edit/${row.id}`} {...cellButtonLook()} aria-label={t('channels.row.editLabel', { name: row.name })}>
+        {t('channels.row.edit')}
+      </RouterLink>
+      <RouterLink to={`/channel/clone/${row.id}`} {...cellButtonLook()} aria-label={t('channels.row.cloneLabel', { name: row.name })}>
+        {t('channels.row.clone')}
+      </RouterLink>
+      <CellButton
+        palette="red"
         aria-label={t('channels.row.deleteLabel', { name: row.name })}
         disabled={disabled}
         onClick={() => onAction(row, channelRowActions.remove, undefined, true)}
       >
         {t('channels.row.delete')}
-      </Button>
-    </HStack>
+      </CellButton>
+    </CellStack>
   );
 }

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { Badge, NativeSelect } from '@chakra-ui/react';
+import { NativeSelect } from '@chakra-ui/react';
 import type { MessageKey } from '../../i18n';
 import { useT } from '../app/i18n';
+import { CellBadge } from '../table/cellParts';
 import type { Column } from '../table/DataTableView';
 
 interface ColumnLook<Row> {
@@ -61,9 +62,9 @@ export function useLabelledOptions(entries: readonly Pick<LabelledEntry, 'value'
 export function LabelBadge({ entry }: { readonly entry: Pick<LabelledEntry, 'labelKey' | 'color'> }) {
   const t = useT();
   return (
-    <Badge colorPalette={entry.color} variant="subtle" whiteSpace="nowrap">
+    <CellBadge palette={entry.color} nowrap>
       {t(entry.labelKey)}
-    </Badge>
+    </CellBadge>
   );
 }
 

@@ -1,7 +1,9 @@
-import type { ReactNode } from 'react';
-import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue } from '@chakra-ui/react';
+import { memo, useMemo, type ReactNode } from 'react';
+import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import type { SortState } from '../../domain/paging';
+import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
+import { RowCheckbox, useCellPartsCss } from './cellParts';
 
 /** One column of a list: a header, how a cell renders, and whether a header click sorts by `key`. */
 export interface Column<Row> {
@@ -90,6 +92,7 @@ export function DataTableView<Row extends { readonly id: number }>({
   const t = useT();
   // read at once (no first render as a table): only one of the two layouts is ever in the page
   const narrow = useBreakpointValue({ base: true, md: false }, { ssr: false }) === true;
+  const bodyCss = useBodyCss(!firstLoad);
   if (loadFailed) {
     return (
       <Stack gap={3} py={4}>
@@ -121,115 +124,171 @@ export function DataTableView<Row extends { readonly id: number }>({
   }
   const colSpan = columns.length + (selection ? 1 : 0);
   return (
-    <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
-      <Table.Root size="sm" striped interactive={!firstLoad} aria-label={caption}>
-        <Table.Header>
-          <Table.Row>
-            {selection && (
-              <Table.ColumnHeader w="10">
-                <Checkbox.Root
-                  size="sm"
-                  checked={selection.pageSelected}
-                  disabled={disabled || rows.length === 0}
-                  onCheckedChange={() => selection.onTogglePage()}
-                >
-                  <Checkbox.HiddenInput aria-label={t('table.select.page')} />
-                  <Checkbox.Control />
-                </Checkbox.Root>
-              </Table.ColumnHeader>
-            )}
-            {columns.map((col) => {
-              const sorted = sort !== null && sort.key === col.key ? sort.direction : null;
-              return (
-                <Table.ColumnHeader
-                  key={col.key}
-                  textAlign={col.numeric ? 'end' : 'start'}
-                  minW={col.minW}
-                  whiteSpace="nowrap"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : col.sortable ? 'none' : undefined}
-                >
-                  {col.sortable ? (
-                    <Button
-                      variant="ghost"
-                      size="xs"
-                      px={1}
-                      fontWeight="semibold"
-                      disabled={disabled}
-                      onClick={() => onSort(col.key)}
-                      aria-label={t('table.sortBy', { column: col.header })}
-                    >
-                      {col.header}
-                      <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
-                        {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-                      </Text>
-                    </Button>
-                  ) : (
-                    col.header
-                  )}
+    <HintScope>
+      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
+        <Table.Root size="sm" striped interactive={!firstLoad} aria-label={caption} css={bodyCss}>
+          <Table.Header>
+            <Table.Row>
+              {selection && (
+                <Table.ColumnHeader w="10">
+                  <Checkbox.Root
+                    size="sm"
+                    checked={selection.pageSelected}
+                    disabled={disabled || rows.length === 0}
+                    onCheckedChange={() => selection.onTogglePage()}
+                  >
+                    <Checkbox.HiddenInput aria-label={t('table.select.page')} />
+                    <Checkbox.Control />
+                  </Checkbox.Root>
                 </Table.ColumnHeader>
-              );
-            })}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {firstLoad ? (
-            skeletonRows.map((i) => (
-              <Table.Row key={i}>
+              )}
+              {columns.map((col) => {
+                const sorted = sort !== null && sort.key === col.key ? sort.direction : null;
+                return (
+                  <Table.ColumnHeader
+                    key={col.key}
+                    textAlign={col.numeric ? 'end' : 'start'}
+                    minW={col.minW}
+                    whiteSpace="nowrap"
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : col.sortable ? 'none' : undefined}
+                  >
+                    {col.sortable ? (
+                      <Button
+                        variant="ghost"
+                        size="xs"
+                        px={1}
+                        fontWeight="semibold"
+                        disabled={disabled}
+                        onClick={() => onSort(col.key)}
+                        aria-label={t('table.sortBy', { column: col.header })}
+                      >
+                        {col.header}
+                        <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
+                          {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+                        </Text>
+                      </Button>
+                    ) : (
+                      col.header
+                    )}
+                  </Table.ColumnHeader>
+                );
+              })}
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {firstLoad ? (
+              skeletonRows.map((i) => (
+                <Table.Row key={i}>
+                  <Table.Cell colSpan={colSpan}>
+                    <Skeleton height="5" />
+                  </Table.Cell>
+                </Table.Row>
+              ))
+            ) : rows.length === 0 ? (
+              <Table.Row>
                 <Table.Cell colSpan={colSpan}>
-                  <Skeleton height="5" />
+                  <Text color="fg.muted" py={4} textAlign="center">
+                    {emptyText}
+                  </Text>
                 </Table.Cell>
               </Table.Row>
-            ))
-          ) : rows.length === 0 ? (
-            <Table.Row>
-              <Table.Cell colSpan={colSpan}>
-                <Text color="fg.muted" py={4} textAlign="center">
-                  {emptyText}
-                </Text>
-              </Table.Cell>
-            </Table.Row>
-          ) : (
-            rows.map((row) => {
-              const rowBusy = busy[row.id] !== undefined;
-              return (
-                <Table.Row key={row.id} aria-busy={rowBusy} data-selected={selection?.selected.has(row.id) ? '' : undefined}>
-                  {selection && (
-                    <Table.Cell>
-                      <Flex align="center" gap={1}>
-                        <Checkbox.Root
-                          size="sm"
-                          checked={selection.selected.has(row.id)}
-                          disabled={disabled}
-                          onCheckedChange={() => selection.onToggleRow(row.id)}
-                        >
-                          <Checkbox.HiddenInput aria-label={selection.rowLabel(row)} />
-                          <Checkbox.Control />
-                        </Checkbox.Root>
-                        {rowBusy && <BusyMark label={t('table.rowBusy')} />}
-                      </Flex>
-                    </Table.Cell>
-                  )}
-                  {columns.map((col, index) => (
-                    <Table.Cell key={col.key} textAlign={col.numeric ? 'end' : 'start'} minW={col.minW}>
-                      {!selection && index === 0 && rowBusy ? (
-                        <Flex align="center" gap={1}>
-                          <BusyMark label={t('table.rowBusy')} />
-                          {col.render(row)}
-                        </Flex>
-                      ) : (
-                        col.render(row)
-                      )}
-                    </Table.Cell>
-                  ))}
-                </Table.Row>
-              );
-            })
-          )}
-        </Table.Body>
-      </Table.Root>
-    </Box>
+            ) : (
+              rows.map((row) => (
+                <DataTableRow<Row>
+                  key={row.id}
+                  row={row}
+                  columns={columns}
+                  rowBusy={busy[row.id] !== undefined}
+                  selected={selection?.selected.has(row.id) === true}
+                  selectable={selection !== undefined}
+                  onToggleRow={selection?.onToggleRow}
+                  rowLabel={selection?.rowLabel}
+                  disabled={disabled}
+                />
+              ))
+            )}
+          </Table.Body>
+        </Table.Root>
+      </Box>
+    </HintScope>
   );
 }
+
+const rowClass = 'oa-data-row';
+const cellClass = 'oa-data-cell';
+const busyClass = 'oa-data-busy';
+
+/**
+ * The body rows are plain `tr`/`td` elements (a Chakra row and cell per element is most of the
+ * cost of a long page); the table recipe's row and cell styles apply to them once, as nested rules
+ * of the table, with the rules of the cells' parts (`useCellPartsCss`).
+ */
+function useBodyCss(interactive: boolean): SystemStyleObject {
+  const table = useSlotRecipe({ key: 'table' });
+  const parts = useCellPartsCss();
+  return useMemo(() => {
+    const styles = table({ size: 'sm', striped: true, interactive }) as Record<string, SystemStyleObject>;
+    return {
+      ...parts,
+      [`& tr.${rowClass}`]: styles.row ?? {},
+      [`& td.${cellClass}`]: styles.cell ?? {},
+      [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
+      [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
+    };
+  }, [table, parts, interactive]);
+}
+
+interface DataTableRowProps<Row extends { readonly id: number }> {
+  readonly row: Row;
+  readonly columns: readonly Column<Row>[];
+  readonly rowBusy: boolean;
+  readonly selected: boolean;
+  readonly selectable: boolean;
+  readonly onToggleRow: ((id: number) => void) | undefined;
+  readonly rowLabel: ((row: Row) => string) | undefined;
+  readonly disabled: boolean;
+}
+
+/**
+ * One body row. Memoized: a row whose props did not change (another row selected, a key typed in
+ * the search box) is not rendered again, when the list keeps its columns and callbacks stable.
+ */
+const DataTableRow = memo(function DataTableRow<Row extends { readonly id: number }>({
+  row,
+  columns,
+  rowBusy,
+  selected,
+  selectable,
+  onToggleRow,
+  rowLabel,
+  disabled,
+}: DataTableRowProps<Row>) {
+  const t = useT();
+  return (
+    <tr className={rowClass} aria-busy={rowBusy} data-selected={selected ? '' : undefined}>
+      {selectable && (
+        <td className={cellClass}>
+          <span className={busyClass}>
+            <RowCheckbox checked={selected} disabled={disabled} label={rowLabel?.(row) ?? ''} onChange={() => onToggleRow?.(row.id)} />
+            {rowBusy && <BusyMark label={t('table.rowBusy')} />}
+          </span>
+        </td>
+      )}
+      {columns.map((col, index) => (
+        <td key={col.key} className={cellClass} data-numeric={col.numeric ? '' : undefined} style={col.minW === undefined ? undefined : { minWidth: col.minW }}>
+          {!selectable && index === 0 && rowBusy ? (
+            <span className={busyClass}>
+              <BusyMark label={t('table.rowBusy')} />
+              {col.render(row)}
+            </span>
+          ) : (
+            col.render(row)
+          )}
+        </td>
+      ))}
+    </tr>
+  );
+}) as <Row extends { readonly id: number }>(props: DataTableRowProps<Row>) => ReactNode;
 
 function BusyMark({ label }: { readonly label: string }) {
   return (
@@ -267,126 +326,126 @@ export function DataCardsView<Row extends { readonly id: number }>({
   const actions = columns.filter((_, i) => roles[i] === 'actions');
   const sortable = columns.filter((c) => c.sortable);
   const sortedBy = sort === null ? undefined : sortable.find((c) => c.key === sort.key);
+  const partsCss = useCellPartsCss();
 
   return (
-    <Stack gap={3} aria-busy={firstLoad} minW={0}>
-      {(sortable.length > 0 || selection) && (
-        <Flex gap={2} wrap="wrap" align="center">
-          {selection && (
-            <Checkbox.Root
-              size="sm"
-              checked={selection.pageSelected}
-              disabled={disabled || rows.length === 0}
-              onCheckedChange={() => selection.onTogglePage()}
-            >
-              <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label>{t('table.select.page')}</Checkbox.Label>
-            </Checkbox.Root>
-          )}
-          {sortable.length > 0 && (
-            <Flex gap={1} align="center" ms="auto" minW={0}>
-              <NativeSelect.Root size="xs" width="auto" disabled={disabled}>
-                <NativeSelect.Field
-                  aria-label={t('table.cards.sort')}
-                  value={sortedBy?.key ?? ''}
-                  onChange={(e) => {
-                    if (e.currentTarget.value !== '') onSort(e.currentTarget.value);
-                  }}
-                >
-                  {sortedBy === undefined && <option value="">{t('table.cards.sort')}</option>}
-                  {sortable.map((c) => (
-                    <option key={c.key} value={c.key}>
-                      {t('table.sortBy', { column: c.header })}
-                    </option>
-                  ))}
-                </NativeSelect.Field>
-                <NativeSelect.Indicator />
-              </NativeSelect.Root>
-              {sortedBy !== undefined && sort !== null && (
-                <Button size="xs" variant="outline" disabled={disabled} onClick={() => onSort(sort.key)} aria-label={t('table.cards.reverse')}>
-                  <span aria-hidden>{sort.direction === 'asc' ? '▲' : '▼'}</span>
-                </Button>
-              )}
-            </Flex>
-          )}
-        </Flex>
-      )}
-      {firstLoad ? (
-        <Stack gap={3}>
-          {skeletonRows.map((i) => (
-            <Skeleton key={i} height="20" borderRadius="md" />
-          ))}
-        </Stack>
-      ) : rows.length === 0 ? (
-        <Text color="fg.muted" py={4} textAlign="center" borderWidth="1px" borderRadius="md">
-          {emptyText}
-        </Text>
-      ) : (
-        <Box as="ul" role="list" aria-label={caption} listStyleType="none" m={0} p={0} display="flex" flexDirection="column" gap={3}>
-          {rows.map((row) => {
-            const rowBusy = busy[row.id] !== undefined;
-            const selected = selection?.selected.has(row.id) === true;
-            return (
-              <Box
-                as="li"
-                key={row.id}
-                aria-busy={rowBusy}
-                data-selected={selected ? '' : undefined}
-                borderWidth="1px"
-                borderRadius="md"
-                borderColor={selected ? 'colorPalette.solid' : 'border'}
-                colorPalette="blue"
-                bg="bg.panel"
-                p={3}
-                minW={0}
+    <HintScope>
+      <Stack gap={3} aria-busy={firstLoad} minW={0} css={partsCss}>
+        {(sortable.length > 0 || selection) && (
+          <Flex gap={2} wrap="wrap" align="center">
+            {selection && (
+              <Checkbox.Root
+                size="sm"
+                checked={selection.pageSelected}
+                disabled={disabled || rows.length === 0}
+                onCheckedChange={() => selection.onTogglePage()}
               >
-                <Flex gap={2} align="center" minW={0}>
-                  {selection && (
-                    <Checkbox.Root size="sm" checked={selected} disabled={disabled} onCheckedChange={() => selection.onToggleRow(row.id)}>
-                      <Checkbox.HiddenInput aria-label={selection.rowLabel(row)} />
-                      <Checkbox.Control />
-                    </Checkbox.Root>
-                  )}
-                  {rowBusy && <BusyMark label={t('table.rowBusy')} />}
-                  {title && (
-                    <Heading as="h2" size="sm" minW={0} flex="1" overflowWrap="anywhere">
-                      {title.render(row)}
-                    </Heading>
-                  )}
-                </Flex>
-                {fields.length > 0 && (
-                  <Box as="dl" display="grid" gridTemplateColumns="minmax(5rem, auto) minmax(0, 1fr)" columnGap={3} rowGap={1.5} mt={2} textStyle="sm" alignItems="center">
-                    {fields.map((col) => (
-                      <Box key={col.key} display="contents">
-                        <Box as="dt" color="fg.muted">
-                          {col.header}
-                        </Box>
-                        <Box as="dd" m={0} minW={0} overflowWrap="anywhere" css={{ '& *': { whiteSpace: 'normal !important' } }}>
-                          {col.render(row)}
-                        </Box>
-                      </Box>
-                    ))}
-                  </Box>
-                )}
-                {actions.map((col) => (
-                  <Box
-                    key={col.key}
-                    mt={3}
-                    minW={0}
-                    role="group"
-                    aria-label={col.header}
-                    // the list's own button row may say nowrap: on a card it wraps
-                    css={{ '& > *': { flexWrap: 'wrap !important', whiteSpace: 'normal !important' } }}
+                <Checkbox.HiddenInput />
+                <Checkbox.Control />
+                <Checkbox.Label>{t('table.select.page')}</Checkbox.Label>
+              </Checkbox.Root>
+            )}
+            {sortable.length > 0 && (
+              <Flex gap={1} align="center" ms="auto" minW={0}>
+                <NativeSelect.Root size="xs" width="auto" disabled={disabled}>
+                  <NativeSelect.Field
+                    aria-label={t('table.cards.sort')}
+                    value={sortedBy?.key ?? ''}
+                    onChange={(e) => {
+                      if (e.currentTarget.value !== '') onSort(e.currentTarget.value);
+                    }}
                   >
-                    {col.render(row)}
-                  </Box>
-                ))}
-              </Box>
-            );
-          })}
-        </Box>
-      )}
-    </Stack>
+                    {sortedBy === undefined && <option value="">{t('table.cards.sort')}</option>}
+                    {sortable.map((c) => (
+                      <option key={c.key} value={c.key}>
+                        {t('table.sortBy', { column: c.header })}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+                {sortedBy !== undefined && sort !== null && (
+                  <Button size="xs" variant="outline" disabled={disabled} onClick={() => onSort(sort.key)} aria-label={t('table.cards.reverse')}>
+                    <span aria-hidden>{sort.direction === 'asc' ? '▲' : '▼'}</span>
+                  </Button>
+                )}
+              </Flex>
+            )}
+          </Flex>
+        )}
+        {firstLoad ? (
+          <Stack gap={3}>
+            {skeletonRows.map((i) => (
+              <Skeleton key={i} height="20" borderRadius="md" />
+            ))}
+          </Stack>
+        ) : rows.length === 0 ? (
+          <Text color="fg.muted" py={4} textAlign="center" borderWidth="1px" borderRadius="md">
+            {emptyText}
+          </Text>
+        ) : (
+          <Box as="ul" role="list" aria-label={caption} listStyleType="none" m={0} p={0} display="flex" flexDirection="column" gap={3}>
+            {rows.map((row) => {
+              const rowBusy = busy[row.id] !== undefined;
+              const selected = selection?.selected.has(row.id) === true;
+              return (
+                <Box
+                  as="li"
+                  key={row.id}
+                  aria-busy={rowBusy}
+                  data-selected={selected ? '' : undefined}
+                  borderWidth="1px"
+                  borderRadius="md"
+                  borderColor={selected ? 'colorPalette.solid' : 'border'}
+                  colorPalette="blue"
+                  bg="bg.panel"
+                  p={3}
+                  minW={0}
+                >
+                  <Flex gap={2} align="center" minW={0}>
+                    {selection && (
+                      <RowCheckbox checked={selected} disabled={disabled} label={selection.rowLabel(row)} onChange={() => selection.onToggleRow(row.id)} />
+                    )}
+                    {rowBusy && <BusyMark label={t('table.rowBusy')} />}
+                    {title && (
+                      <Heading as="h2" size="sm" minW={0} flex="1" overflowWrap="anywhere">
+                        {title.render(row)}
+                      </Heading>
+                    )}
+                  </Flex>
+                  {fields.length > 0 && (
+                    <Box as="dl" display="grid" gridTemplateColumns="minmax(5rem, auto) minmax(0, 1fr)" columnGap={3} rowGap={1.5} mt={2} textStyle="sm" alignItems="center">
+                      {fields.map((col) => (
+                        <Box key={col.key} display="contents">
+                          <Box as="dt" color="fg.muted">
+                            {col.header}
+                          </Box>
+                          <Box as="dd" m={0} minW={0} overflowWrap="anywhere" css={{ '& *': { whiteSpace: 'normal !important' } }}>
+                            {col.render(row)}
+                          </Box>
+                        </Box>
+                      ))}
+                    </Box>
+                  )}
+                  {actions.map((col) => (
+                    <Box
+                      key={col.key}
+                      mt={3}
+                      minW={0}
+                      role="group"
+                      aria-label={col.header}
+                      // the list's own button row may say nowrap: on a card it wraps
+                      css={{ '& > *': { flexWrap: 'wrap !important', whiteSpace: 'normal !important' } }}
+                    >
+                      {col.render(row)}
+                    </Box>
+                  ))}
+                </Box>
+              );
+            })}
+          </Box>
+        )}
+      </Stack>
+    </HintScope>
   );
 }

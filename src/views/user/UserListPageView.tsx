@@ -1,6 +1,6 @@
-import { Badge, Button, HStack, Text, VisuallyHidden } from '@chakra-ui/react';
+import { VisuallyHidden } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
-import { roleOf, roles, userStatusActivated, userStatusOf, userStatuses } from '../../domain/constants';
+import { roleOf, roles, type Palette, userStatusActivated, userStatusOf, userStatuses } from '../../domain/constants';
 import { formatNumber, formatQuota, groupColor, groupNames, truncateUsername, type QuotaDisplay } from '../../domain/format';
 import { userOrderOptions } from '../../domain/paging';
 import type { User, UserManageAction } from '../../domain/user';
@@ -9,6 +9,7 @@ import type { UserBulkAction } from '../../machines/userList';
 import { useT } from '../app/i18n';
 import { ListPageLayout, type BulkActionSpec } from '../list/ListPageLayout';
 import { actionsColumn, LabelBadge, ListSelect, useColumns, useLabelledOptions } from '../list/useColumns';
+import { CellBadge, CellButton, CellStack, cellButtonLook } from '../table/cellParts';
 import type { TableState } from '../table/useTable';
 
 /** A manage action of one row (the delete is confirmed first). */
@@ -55,12 +56,12 @@ const bulkActions: readonly BulkActionSpec<UserBulkAction>[] = [
 /** The username, cut to 15 characters; the full name is the hover title and what screen readers read. */
 function UsernameCell({ name }: { readonly name: string }) {
   const short = truncateUsername(name);
-  if (short === name) return <Text as="span">{name}</Text>;
+  if (short === name) return <span>{name}</span>;
   return (
-    <Text as="span" title={name} whiteSpace="nowrap">
+    <span title={name} style={{ whiteSpace: 'nowrap' }}>
       <span aria-hidden>{short}</span>
       <VisuallyHidden>{name}</VisuallyHidden>
-    </Text>
+    </span>
   );
 }
 
@@ -78,19 +79,17 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
   const roleOptions = useLabelledOptions(roles);
   const statusOptions = useLabelledOptions(userStatuses);
 
-  const actionButton = (row: User, action: UserRowAction, palette: string, disabled: boolean) => (
-    <Button
+  const actionButton = (row: User, action: UserRowAction, palette: Palette, disabled: boolean) => (
+    <CellButton
       key={action}
-      size="xs"
-      variant="outline"
-      colorPalette={palette}
+      palette={palette}
       disabled={disabled}
       title={canManageUser(row.role) ? undefined : t('users.action.rootHint')}
       onClick={() => on.onRowAction(row.id, action)}
       aria-label={t(`users.action.${action}Of`, { name: row.username })}
     >
       {t(`users.action.${action}`)}
-    </Button>
+    </CellButton>
   );
 
   const columns = useColumns<User>([
@@ -100,23 +99,19 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       key: 'display_name',
       header: 'users.col.displayName',
       minW: '7rem',
-      render: (u) => (
-        <Text as="span" wordBreak="break-word">
-          {u.display_name}
-        </Text>
-      ),
+      render: (u) => <span style={{ wordBreak: 'break-word' }}>{u.display_name}</span>,
     },
     {
       key: 'group',
       header: 'users.col.group',
       render: (u) => (
-        <HStack gap={1} wrap="wrap">
+        <CellStack>
           {groupNames(u.group).map((g) => (
-            <Badge key={g} colorPalette={groupColor(g)} variant="subtle">
+            <CellBadge key={g} palette={groupColor(g)}>
               {g}
-            </Badge>
+            </CellBadge>
           ))}
-        </HStack>
+        </CellStack>
       ),
     },
     {
@@ -124,9 +119,9 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       header: 'users.col.quota',
       numeric: true,
       render: (u) => (
-        <Text as="span" whiteSpace="nowrap" title={String(u.quota ?? 0)}>
+        <span style={{ whiteSpace: 'nowrap' }} title={String(u.quota ?? 0)}>
           {formatQuota(u.quota ?? 0, quotaDisplay)}
-        </Text>
+        </span>
       ),
     },
     {
@@ -134,9 +129,9 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       header: 'users.col.usedQuota',
       numeric: true,
       render: (u) => (
-        <Text as="span" whiteSpace="nowrap" title={String(u.used_quota ?? 0)}>
+        <span style={{ whiteSpace: 'nowrap' }} title={String(u.used_quota ?? 0)}>
           {formatQuota(u.used_quota ?? 0, quotaDisplay)}
-        </Text>
+        </span>
       ),
     },
     {
@@ -144,9 +139,9 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       header: 'users.col.requestCount',
       numeric: true,
       render: (u) => (
-        <Text as="span" whiteSpace="nowrap" title={String(u.request_count ?? 0)}>
+        <span style={{ whiteSpace: 'nowrap' }} title={String(u.request_count ?? 0)}>
           {formatNumber(u.request_count ?? 0)}
-        </Text>
+        </span>
       ),
     },
     { key: 'role', header: 'users.col.role', render: (u) => <LabelBadge entry={roleOf(u.role)} /> },
@@ -156,23 +151,21 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       const locked = busy || !canManageUser(u.role);
       const enabled = u.status === userStatusActivated;
       return (
-        <HStack gap={1} wrap="nowrap">
+        <CellStack nowrap>
           {actionButton(u, 'promote', 'gray', locked)}
           {actionButton(u, 'demote', 'gray', locked)}
           {actionButton(u, 'delete', 'red', locked)}
           {actionButton(u, enabled ? 'disable' : 'enable', enabled ? 'orange' : 'green', locked)}
           {busy ? (
-            <Button size="xs" variant="outline" disabled aria-label={t('users.action.editOf', { name: u.username })}>
+            <CellButton disabled aria-label={t('users.action.editOf', { name: u.username })}>
               {t('users.action.edit')}
-            </Button>
+            </CellButton>
           ) : (
-            <Button size="xs" variant="outline" asChild>
-              <RouterLink to={`/user/edit/${u.id}`} aria-label={t('users.action.editOf', { name: u.username })}>
-                {t('users.action.edit')}
-              </RouterLink>
-            </Button>
+            <RouterLink to={`/user/edit/${u.id}`} {...cellButtonLook()} aria-label={t('users.action.editOf', { name: u.username })}>
+              {t('users.action.edit')}
+            </RouterLink>
           )}
-        </HStack>
+        </CellStack>
       );
     }),
   ]);

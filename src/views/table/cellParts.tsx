@@ -1,0 +1,147 @@
+import { forwardRef, useMemo, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import type { Palette } from '../../domain/constants';
+
+/**
+ * The parts that repeat on every row of a long table (buttons, badges, a row of them, the row
+ * checkbox), drawn as plain elements with class names. A Chakra component computes and serializes
+ * its styles per element, which on 100 rows of ten parts each is most of a page change; here the
+ * styles come from the same theme recipes, computed once per table as nested rules of the table's
+ * root (`useCellPartsCss`), so every row only sets class names and `data-*` attributes. The parts
+ * look like the Chakra ones only inside a table or card list that applies those rules.
+ */
+
+const palettes: readonly Palette[] = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'cyan', 'blue', 'purple', 'pink'];
+const buttonVariants = ['outline', 'ghost'] as const;
+const badgeVariants = ['subtle', 'surface', 'solid', 'outline'] as const;
+
+export type CellButtonVariant = (typeof buttonVariants)[number];
+export type CellBadgeVariant = (typeof badgeVariants)[number];
+
+const cls = {
+  button: 'oa-cell-button',
+  badge: 'oa-cell-badge',
+  stack: 'oa-cell-stack',
+  check: 'oa-row-check',
+  input: 'oa-cell-input',
+} as const;
+
+/** The nested rules every part needs, for the `css` of the element that holds the rows. */
+export function useCellPartsCss(): SystemStyleObject {
+  const button = useRecipe({ key: 'button' });
+  const badge = useRecipe({ key: 'badge' });
+  const checkbox = useSlotRecipe({ key: 'checkbox' });
+  const input = useRecipe({ key: 'input' });
+  return useMemo(() => {
+    const rules: Record<string, SystemStyleObject> = {};
+    for (const p of palettes) rules[`& [data-palette=${p}]`] = { colorPalette: p };
+    for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v });
+    for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v });
+    rules[`& .${cls.badge}[data-nowrap]`] = { whiteSpace: 'nowrap' };
+    rules[`& .${cls.stack}`] = { display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' };
+    rules[`& .${cls.stack}[data-nowrap]`] = { flexWrap: 'nowrap', whiteSpace: 'nowrap' };
+    rules[`& .${cls.input}`] = { ...input({ size: 'xs' }), width: '20' };
+    const check = checkbox({ size: 'sm' }) as Record<string, SystemStyleObject>;
+    rules[`& .${cls.check}`] = check.root ?? {};
+    rules[`& .${cls.check} > [data-part=control]`] = {
+      ...check.control,
+      // the native box is the one focused: its ring is drawn on the visible control
+      'input:focus-visible + &': { outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
+    };
+    return rules;
+  }, [button, badge, checkbox, input]);
+}
+
+type NativeButtonProps = Omit<ComponentPropsWithoutRef<'button'>, 'className' | 'type'>;
+
+/** An extra-small button of a row (outline by default), in a colour palette. */
+export const CellButton = forwardRef<HTMLButtonElement, NativeButtonProps & { readonly palette?: Palette; readonly variant?: CellButtonVariant }>(
+  function CellButton({ palette, variant = 'outline', children, ...rest }, ref) {
+    return (
+      <button ref={ref} type="button" className={cls.button} data-variant={variant} data-palette={palette} {...rest}>
+        {children}
+      </button>
+    );
+  },
+);
+
+/** The class names and attributes that make a link (a router link) look like a `CellButton`. */
+export const cellButtonLook = (palette?: Palette, variant: CellButtonVariant = 'outline') => ({
+  className: cls.button,
+  'data-variant': variant,
+  'data-palette': palette,
+});
+
+/** The class name that makes a native input look like the theme's extra-small input, 5rem wide (inline numbers). */
+export const cellInputLook = { className: cls.input } as const;
+
+type NativeSpanProps = Omit<ComponentPropsWithoutRef<'span'>, 'className'>;
+
+/** A badge of a row (subtle by default) in a colour palette; `nowrap` keeps it on one line. */
+export const CellBadge = forwardRef<HTMLSpanElement, NativeSpanProps & { readonly palette: string; readonly variant?: CellBadgeVariant; readonly nowrap?: boolean }>(
+  function CellBadge({ palette, variant = 'subtle', nowrap = false, children, ...rest }, ref) {
+    return (
+      <span ref={ref} className={cls.badge} data-variant={variant} data-palette={palette} data-nowrap={nowrap ? '' : undefined} {...rest}>
+        {children}
+      </span>
+    );
+  },
+);
+
+/** Parts side by side (gap 1, centred); they wrap unless `nowrap`. */
+export function CellStack({ nowrap = false, children }: { readonly nowrap?: boolean; readonly children: ReactNode }) {
+  return (
+    <div className={cls.stack} data-nowrap={nowrap ? '' : undefined}>
+      {children}
+    </div>
+  );
+}
+
+/** The checkmark drawn in a checked box. */
+function Checkmark() {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3px" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+      <polyline points="20 6 9 17 4 12" />
+    </svg>
+  );
+}
+
+/** A row's checkbox: a native box (its accessible name: `label`), drawn as the theme's small checkbox. */
+export function RowCheckbox({
+  checked,
+  disabled,
+  label,
+  onChange,
+}: {
+  readonly checked: boolean;
+  readonly disabled: boolean;
+  readonly label: string;
+  readonly onChange: () => void;
+}) {
+  const state = checked ? 'checked' : 'unchecked';
+  return (
+    <label className={cls.check} data-state={state} data-disabled={disabled ? '' : undefined}>
+      <input
+        type="checkbox"
+        aria-label={label}
+        checked={checked}
+        disabled={disabled}
+        onChange={onChange}
+        style={{
+          position: 'absolute',
+          width: '1px',
+          height: '1px',
+          padding: 0,
+          margin: '-1px',
+          overflow: 'hidden',
+          clip: 'rect(0, 0, 0, 0)',
+          whiteSpace: 'nowrap',
+          border: 0,
+        }}
+      />
+      <span data-part="control" data-state={state} data-disabled={disabled ? '' : undefined} aria-hidden>
+        {checked && <Checkmark />}
+      </span>
+    </label>
+  );
+}
