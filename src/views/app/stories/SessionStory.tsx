@@ -69,12 +69,22 @@ export interface SessionSeed {
   /** The status region: 'ready' by default. */
   readonly phase?: 'loading' | 'ready' | 'failed';
   /** The auth region: signed in when a user is given, else signed out. */
-  readonly auth?: 'signedOut' | 'signingIn' | 'secondFactor' | 'verifyingSecondFactor' | 'signedIn' | 'signingOut';
+  readonly auth?:
+    | 'signedOut'
+    | 'signingIn'
+    | 'secondFactor'
+    | 'verifyingSecondFactor'
+    | 'signedIn'
+    | 'expiring'
+    | 'reauthenticating'
+    | 'reauthSigningIn'
+    | 'signingOut';
   readonly user?: User | null;
   /** The server status; the story status by default (null before the first answer). */
   readonly status?: Status | null;
   readonly pendingLogin?: SessionCtx['pendingLogin'];
   readonly secondFactor?: SessionCtx['secondFactor'];
+  readonly reauth?: SessionCtx['reauth'];
 }
 
 /** A frozen session snapshot: signed out with the story status unless told otherwise. */
@@ -88,6 +98,7 @@ export function seedSession(seed: SessionSeed = {}) {
       buildVersion: 'v0.1.0',
       pendingLogin: seed.pendingLogin ?? null,
       secondFactor: seed.secondFactor ?? null,
+      reauth: seed.reauth ?? null,
     },
   });
 }
