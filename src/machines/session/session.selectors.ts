@@ -54,3 +54,5 @@ export const selectReauth = (s: Snapshot): ReauthStep | null =>
 export const selectIsReauthSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'reauthSigningIn' });
 /** The kept user's name shown read-only in the sign-in dialog. */
 export const selectReauthUsername = (s: Snapshot): string => s.context.reauth?.username ?? s.context.user?.username ?? '';
+/** The sign-in dialog is open (the shell loads it then). */
+export const selectIsReauthOpen = (s: Snapshot): boolean => s.matches({ auth: 'reauthenticating' }) || s.matches({ auth: 'reauthSigningIn' });
