@@ -138,12 +138,15 @@ describe('session model', () => {
       'secondFactor.submit': [codeSent] as never,
       // (the mode switch only flips a flag; the pinned journeys cover it)
       'secondFactor.modeToggle': [],
-      'reauth.submit': [reauthSent] as never,
+      // the dialog's events have their own traversal below
+      'reauth.request': [],
+      'reauth.submit': [],
+      'reauth.cancel': [],
     };
     const paths = simplePaths(sessionMachine, {
       fixtures: authOnly,
       internal: [loggedIn, loginRefused, loggedOut, secondFactorAsked, secondFactorPassed, secondFactorRefused, graceOver],
-      input: signedInInput,
+      input: signedOutInput,
       serializeState,
     }).filter(isRealistic);
     expect(paths.length).toBeGreaterThan(20);
@@ -171,6 +174,38 @@ describe('session model', () => {
         expect(selectIsReauthOpen(s)).toBe(dialog);
         expect(selectReauth(s)).toBe(dialog ? s.context.reauth : null);
         if (dialog || s.matches({ auth: 'expiring' })) expect(s.context.user).not.toBeNull();
+      }
+    }
+  });
+
+  it('keeps the dialog invariants on every simple path from a 401', () => {
+    const none = { ...fixtures } as Record<string, readonly AnyEventObject[]>;
+    for (const k of Object.keys(none)) none[k] = [];
+    const dialogOnly = {
+      ...none,
+      'session.expired': [expired],
+      'reauth.request': [reauthAsked],
+      'reauth.submit': [reauthSent, reauthEmpty],
+      'reauth.cancel': [reauthCancel],
+      'logout.request': [logout],
+    } as unknown as EventFixtures<typeof sessionMachine>;
+    const paths = simplePaths(sessionMachine, {
+      fixtures: dialogOnly,
+      internal: [loggedIn, rootLoggedIn, loginRefused, loggedOut, secondFactorAsked, graceOver],
+      input: signedInInput,
+      serializeState,
+      limit: 5000,
+    }).filter(isRealistic);
+    expect(paths.length).toBeGreaterThan(5);
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        const dialog = s.matches({ auth: 'reauthenticating' }) || s.matches({ auth: 'reauthSigningIn' });
+        expect(s.context.reauth !== null).toBe(dialog);
+        expect(selectIsReauthOpen(s)).toBe(dialog);
+        expect(selectReauth(s)).toBe(dialog ? s.context.reauth : null);
+        if (dialog || s.matches({ auth: 'expiring' })) expect(s.context.user).not.toBeNull();
+        expect(selectIsSignedIn(s)).toBe(s.context.user !== null);
+        expect(JSON.stringify(s.context)).not.toContain('secret123');
       }
     }
   });
