@@ -57,10 +57,10 @@ describe('the sign-in dialog over an expired session', () => {
     expect(await tokensNamed('e2e-reauth')).toHaveLength(0);
     // a wrong password is said inline and the dialog stays
     await dialog.getByLabel('密码').fill('not-the-password');
-    await dialog.getByRole('button', { name: '登录' }).click();
+    await dialog.getByRole('button', { name: '登录', exact: true }).click();
     await dialog.getByText('用户名或密码错误，或用户已被封禁').waitFor();
     await dialog.getByLabel('密码').fill(password);
-    await dialog.getByRole('button', { name: '登录' }).click();
+    await dialog.getByRole('button', { name: '登录', exact: true }).click();
     await expect.poll(() => toasts.texts, { timeout: 30_000 }).toContain('令牌创建成功，请在列表页面点击复制获取令牌！');
     await page.waitForURL(`${gw.url}/token`);
     await dialog.waitFor({ state: 'detached' });
