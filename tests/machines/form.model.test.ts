@@ -241,7 +241,7 @@ describe('form machine factory model', () => {
           { input: { user: alice, status: null, buildVersion: 'v0.1.0' } },
         ).start();
         const save = controlled<void, SaveNoteInput>();
-        const form = createActor(lazy.provide({ actors: { saveNote: save.logic } as never }), { input: { id: null, session } }).start();
+        const form = createActor(lazy.provide({ actors: { saveNote: save.logic } }), { input: { id: null, session } }).start();
         form.send(change('hi'));
         form.send(submit);
         session.send({ type: 'session.expired' });
@@ -253,11 +253,11 @@ describe('form machine factory model', () => {
         await vi.advanceTimersByTimeAsync(1000);
         expect(session.getSnapshot().matches({ auth: 'reauthenticating' })).toBe(true);
         session.send({ type: 'reauth.submit', password: 'secret123' });
-        logIn.resolve(alice as never);
+        logIn.resolve(alice);
         await vi.advanceTimersByTimeAsync(0);
         expect(session.getSnapshot().matches({ auth: 'signedIn' })).toBe(true);
         expect(form.getSnapshot().value).toBe('resaving');
-        save.resolve(undefined as never);
+        save.resolve(undefined);
         await vi.advanceTimersByTimeAsync(0);
         expect(form.getSnapshot().value).toBe('saved');
         expect(save.calls).toEqual([
@@ -266,7 +266,7 @@ describe('form machine factory model', () => {
         ]);
         // cancel instead: the form leaves without saving again
         const save2 = controlled<void, SaveNoteInput>();
-        const form2 = createActor(lazy.provide({ actors: { saveNote: save2.logic } as never }), { input: { id: null, session } }).start();
+        const form2 = createActor(lazy.provide({ actors: { saveNote: save2.logic } }), { input: { id: null, session } }).start();
         form2.send(change('hi'));
         form2.send(submit);
         session.send({ type: 'session.expired' });
