@@ -54,7 +54,7 @@ export const OpenInteraction: Story = {
   play: async ({ args }) => {
     await screen.findByRole('alertdialog', { name: '登录已过期' });
     await userEvent.type(screen.getByLabelText('密码'), 'secret123');
-    await userEvent.click(screen.getByRole('button', { name: '登录', exact: true }));
+    await userEvent.click(screen.getByRole('button', { name: /^登录$/ }));
     await expect(args.onSubmit).toHaveBeenCalledWith('secret123');
     await userEvent.click(screen.getByRole('button', { name: '以其他用户登录' }));
     await expect(args.onOtherUser).toHaveBeenCalledTimes(1);
