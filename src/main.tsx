@@ -63,6 +63,7 @@ import type { optionSettingsMachine, SaveOptionInput } from './machines/optionSe
 import { relayChildren } from './machines/pageRelay/pageRelay';
 import { sendCooldownWith } from './machines/sendCooldown/sendCooldown.machine';
 import { followSession } from './machines/sessionWatch/sessionWatch';
+import { awaitSession } from './machines/sessionWatch/awaitSession';
 import type { profileEditMachine } from './machines/profileEdit';
 import type { topUpMachine } from './machines/topUp';
 import type {
@@ -168,7 +169,7 @@ const implementations = implementAll([
     },
   }),
   implement<typeof profileEditMachine>('profileEdit', {
-    actors: { loadSelf: fromApi((api) => () => api.user.getSelf()), saveSelf: fromApi((api) => api.user.updateSelf) },
+    actors: { loadSelf: fromApi((api) => () => api.user.getSelf()), saveSelf: fromApi((api) => api.user.updateSelf), awaitSession },
   }),
   implement<typeof wechatLoginMachine>('wechatLogin', { actors: { loginWithWeChat: fromApi((api) => api.auth.wechatLogin) } }),
   implement<typeof turnstileMachine>('turnstile', { actors: { loadTurnstile } }),
@@ -226,6 +227,7 @@ const implementations = implementAll([
       saveRedemption: fromApi((api) => saveRedemption(api.redemption)),
       downloadKeys: downloadTextActor,
       copyText: copyTextActor,
+      awaitSession,
     },
   }),
   implement<typeof channelFormMachine>('channelForm', {
@@ -237,6 +239,7 @@ const implementations = implementAll([
       saveChannel: fromApi((api) => ({ id, payload }: SaveChannelInput) =>
         id === null ? api.channel.create(payload) : pipe(api.channel.update({ ...payload, id }), TE.map(() => undefined)),
       ),
+      awaitSession,
     },
   }),
   implement<typeof channelTestMachine>('channelTest', {
@@ -264,6 +267,7 @@ const implementations = implementAll([
       loadUser: fromApi((api) => ({ id }: { readonly id: number }) => api.user.getUser(id)),
       loadGroups: fromApi<readonly string[], unknown>((api) => () => api.user.listGroups()),
       saveUser: fromApi((api) => saveUser(api.user)),
+      awaitSession,
     },
   }),
   implement<typeof dashboardMachine>('dashboard', {
@@ -305,6 +309,7 @@ const implementations = implementAll([
       saveToken: fromApi<void, SaveTokenInput>((api) => ({ id, payload }) =>
         pipe(id === null ? api.token.create(payload) : api.token.update({ ...payload, id }), TE.map(() => undefined)),
       ),
+      awaitSession,
     },
   }),
   implement<typeof topUpMachine>('topUp', {

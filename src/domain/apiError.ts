@@ -66,6 +66,9 @@ const apiErrorTags: ReadonlySet<string> = new Set(['Failure', 'Decode', 'Network
 export const isApiError = (e: unknown): e is ApiError =>
   typeof e === 'object' && e !== null && apiErrorTags.has(String((e as { _tag?: unknown })._tag));
 
+/** Whether anything an actor threw is an HTTP 401 from the gateway (the session ended). */
+export const isSessionExpiry = (e: unknown): boolean => isApiError(e) && isUnauthorized(e);
+
 /** Like describeApiError for anything an actor may throw: a non-API error shows 'Error: ' plus its text. */
 export function describeError(e: unknown): { readonly level: NoticeLevel; readonly message: Message } {
   if (isApiError(e)) return describeApiError(e);

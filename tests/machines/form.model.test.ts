@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { failure } from '../../src/domain/apiError';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromCallback, type EventObject } from 'xstate';
+import { failure, httpError } from '../../src/domain/apiError';
+import type { LoginAnswer, } from '../../src/domain/twoFactor';
+import type { LoginPayload, User } from '../../src/domain/user';
+import { sessionMachine } from '../../src/machines/session';
 import { msg, type Message, type NavigateEvent, type NotifyEvent } from '../../src/domain/message';
 import { createFormMachine, isEditOf, notProvided, type FormContext, type SubmitVerdict } from '../../src/machines/form';
 import { describePath, doneActor, errorActor, shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
@@ -96,6 +100,12 @@ const tagsFailed = errorActor('loadTags', new Error('offline'));
 const saved = doneActor('saveNote');
 const refused = errorActor('saveNote', failure('saveNote', 'title taken'));
 const internal = [loaded, loadFailed, tagsLoaded, tagsFailed, saved, refused];
+/** The server forgot the session: the save answers 401. */
+const expiredSave = errorActor('saveNote', httpError('saveNote', 401, 'Unauthorized'));
+const restored = { type: 'session.restored' };
+const lost = { type: 'session.lost' };
+/** A stand-in session (its answers are played as events here; the real one is used below). */
+const standIn = createActor(createMachine({})).start();
 const inputs = [{ id: null }, { id: 3 }] as const;
 const machines = [
   ['loads on create', eager],
@@ -110,7 +120,19 @@ describe('form machine factory model', () => {
   it.each(machines)('reaches every state (%s; create and edit together)', (_, machine) => {
     const paths = inputs.flatMap((input) => shortestPaths(machine, { fixtures, internal, input }).filter(isRealistic));
     // the eventless choices never rest: `starting` (load or edit) and the record region's `choosing`
-    expect(unreachedStates(machine, paths)).toEqual(['starting', 'loading.note.choosing']);
+    expect(unreachedStates(machine, paths)).toEqual(['starting', 'loading.note.choosing', 'awaitingSession', 'resaving', 'left']);
+    // with a session, a 401 save waits for it
+    const withSession = shortestPaths(machine, { fixtures, internal: [...internal, expiredSave, restored, lost], input: { id: null, session: standIn } }).filter(
+      isRealistic,
+    );
+    expect(unreachedStates(machine, [...paths, ...withSession])).toEqual(['starting', 'loading.note.choosing']);
+    for (const p of withSession)
+      for (const st of snapshotsOf(p)) {
+        const waiting = st.matches('awaitingSession') || st.matches('resaving');
+        if (st.matches('awaitingSession')) expect(Object.keys(st.children)).toEqual(['awaitSession']);
+        if (st.matches('resaving')) expect(Object.keys(st.children)).toEqual(['saveNote']);
+        expect(st.hasTag('busy')).toBe(st.matches('loading') || st.matches('saving') || waiting);
+      }
   });
 
   it.each(machines)('keeps its invariants on every simple path (%s)', (_, machine) => {
@@ -181,6 +203,85 @@ describe('form machine factory model', () => {
       expect(create.value).toBe('saved');
       expect(create.status).toBe('done');
       expect(journey(lazy, { id: null }, [change('hi'), submit, refused]).value).toBe('editing');
+    });
+  });
+
+  describe('a save answered 401', () => {
+    const withSession = { id: null, session: standIn };
+    it('without a session it is an ordinary failure', () => {
+      expect(journey(lazy, { id: null }, [change('hi'), submit, expiredSave]).value).toBe('editing');
+    });
+    it('waits for the session; restored sends the same payload once more (a second 401 is ordinary); lost leaves', () => {
+      expect(journey(lazy, withSession, [change('hi'), submit, expiredSave]).value).toBe('awaitingSession');
+      expect(journey(lazy, withSession, [change('hi'), submit, expiredSave, restored]).value).toBe('resaving');
+      expect(journey(lazy, withSession, [change('hi'), submit, expiredSave, restored, saved]).value).toBe('saved');
+      expect(journey(lazy, withSession, [change('hi'), submit, expiredSave, restored, expiredSave]).value).toBe('editing');
+      const left = journey(lazy, withSession, [change('hi'), submit, expiredSave, lost]);
+      expect(left.value).toBe('left');
+      expect(left.status).toBe('done');
+      // an ordinary refusal is still ordinary with a session
+      expect(journey(lazy, withSession, [change('hi'), submit, refused]).value).toBe('editing');
+    });
+
+    it('with the real session and awaitSession: the dialog opens, the same user signs in, the note is saved exactly twice-sent once-created', async () => {
+      vi.useFakeTimers();
+      try {
+        const alice: User = { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
+        const logIn = controlled<LoginAnswer, LoginPayload>();
+        const session = createActor(
+          sessionMachine.provide({
+            actors: {
+              watchSession: fromCallback<EventObject>(() => undefined),
+              loadStatus: controlled<never, unknown>().logic,
+              logIn: logIn.logic,
+              logOut: controlled<void, unknown>().logic,
+              verifySecondFactor: controlled<User, unknown>().logic,
+            } as never,
+          }),
+          { input: { user: alice, status: null, buildVersion: 'v0.1.0' } },
+        ).start();
+        const save = controlled<void, SaveNoteInput>();
+        const form = createActor(lazy.provide({ actors: { saveNote: save.logic } }), { input: { id: null, session } }).start();
+        form.send(change('hi'));
+        form.send(submit);
+        session.send({ type: 'session.expired' });
+        save.reject(httpError('saveNote', 401, 'Unauthorized'));
+        await vi.advanceTimersByTimeAsync(0);
+        expect(form.getSnapshot().value).toBe('awaitingSession');
+        expect(session.getSnapshot().matches({ auth: 'reauthenticating' })).toBe(true);
+        // the grace passes: the dialog stays open
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(session.getSnapshot().matches({ auth: 'reauthenticating' })).toBe(true);
+        session.send({ type: 'reauth.submit', password: 'secret123' });
+        logIn.resolve(alice);
+        await vi.advanceTimersByTimeAsync(0);
+        expect(session.getSnapshot().matches({ auth: 'signedIn' })).toBe(true);
+        expect(form.getSnapshot().value).toBe('resaving');
+        save.resolve(undefined);
+        await vi.advanceTimersByTimeAsync(0);
+        expect(form.getSnapshot().value).toBe('saved');
+        expect(save.calls).toEqual([
+          { id: null, title: 'hi', stars: 0 },
+          { id: null, title: 'hi', stars: 0 },
+        ]);
+        // cancel instead: the form leaves without saving again
+        const save2 = controlled<void, SaveNoteInput>();
+        const form2 = createActor(lazy.provide({ actors: { saveNote: save2.logic } }), { input: { id: null, session } }).start();
+        form2.send(change('hi'));
+        form2.send(submit);
+        session.send({ type: 'session.expired' });
+        save2.reject(httpError('saveNote', 401, 'Unauthorized'));
+        await vi.advanceTimersByTimeAsync(0);
+        session.send({ type: 'reauth.cancel' });
+        await vi.advanceTimersByTimeAsync(0);
+        expect(form2.getSnapshot().value).toBe('left');
+        expect(save2.calls).toHaveLength(1);
+        form.stop();
+        form2.stop();
+        session.stop();
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, createMachine, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { assign, createActor, createMachine, fromCallback, initialTransition, transition, type AnyEventObject, type EventObject, type SnapshotFrom } from 'xstate';
+import type { AwaitSessionInput } from '../../src/machines/sessionWatch';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { User } from '../../src/domain/user';
 import { isMessageKey, renderMessage } from '../../src/i18n';
@@ -47,12 +48,20 @@ const fixtures: EventFixtures<typeof profileEditMachine> = {
   'profile.submit': [{ type: 'profile.submit' }],
   'profile.retry': [{ type: 'profile.retry' }],
   'profile.cancel': [{ type: 'profile.cancel' }],
+  'session.restored': [{ type: 'session.restored' }],
+  'session.lost': [{ type: 'session.lost' }],
 };
 const loaded = doneActor('loadSelf', alice);
 const loadFailed = errorActor('loadSelf', httpError('loadSelf', 500, 'Internal Server Error'));
 const saved = doneActor('saveSelf');
 const refused = errorActor('saveSelf', failure('saveSelf', '用户名已被占用，请换一个'));
-const internal = [loaded, loadFailed, saved, refused];
+/** The server forgot the session: the save answers 401. */
+const expiredSave = errorActor('saveSelf', httpError('saveSelf', 401, 'Unauthorized'));
+const internal = [loaded, loadFailed, saved, refused, expiredSave];
+/** The session's answers to a waiting form are played as events (the real `awaitSession` is covered in its own suite). */
+const idleAwait = fromCallback<EventObject, AwaitSessionInput>(() => undefined);
+const restored = { type: 'session.restored' };
+const lost = { type: 'session.lost' };
 const model = { fixtures, internal, input };
 
 const realShortest = () => shortestPaths(profileEditMachine, model).filter(isRealistic);
@@ -77,10 +86,12 @@ describe('profileEdit model', () => {
         // one call at a time, and only in its state
         expect(children.length).toBeLessThanOrEqual(1);
         if (s.matches('loading') || s.matches('refreshing')) expect(children).toEqual(['loadSelf']);
-        if (s.matches('saving')) expect(children).toEqual(['saveSelf']);
-        expect(selectIsBusy(s)).toBe(s.matches('loading') || s.matches('saving') || s.matches('refreshing'));
+        if (s.matches('saving') || s.matches('resaving')) expect(children).toEqual(['saveSelf']);
+        if (s.matches('awaitingSession')) expect(children).toEqual(['awaitSession']);
+        const waiting = s.matches('awaitingSession') || s.matches('resaving');
+        expect(selectIsBusy(s)).toBe(s.matches('loading') || s.matches('saving') || s.matches('refreshing') || waiting);
         expect(selectIsLoading(s)).toBe(s.matches('loading'));
-        expect(selectIsSaving(s)).toBe(s.matches('saving') || s.matches('refreshing'));
+        expect(selectIsSaving(s)).toBe(s.matches('saving') || s.matches('refreshing') || waiting);
         expect(selectLoadFailed(s)).toBe(s.matches('loadFailed'));
         // the button answers while editing (a broken rule is said at its field)
         expect(selectCanSubmit(s)).toBe(s.matches('editing'));
@@ -90,7 +101,7 @@ describe('profileEdit model', () => {
         if (s.matches('refreshing')) expect(selectForm(s).password).toBe('');
         // nothing breaking a length rule is ever sent
         if (s.matches('saving')) expect(profileProblem(selectForm(s))).toBeNull();
-        expect(s.status).toBe('active');
+        expect(s.status).toBe(s.matches('left') ? 'done' : 'active');
       }
     }
   });
@@ -136,6 +147,18 @@ describe('profileEdit model', () => {
       // at the limits it is sent
       expect(journey([loaded, change('username', 'u'.repeat(12)), change('password', 'p'.repeat(8)), submit]).value).toBe('saving');
     });
+    it('a 401 save waits for the session; restored sends the same payload once more, lost leaves unsaved', () => {
+      const waiting = journey([loaded, change('display_name', 'Al'), submit, expiredSave]);
+      expect(waiting.value).toBe('awaitingSession');
+      expect(selectForm(waiting).display_name).toBe('Al');
+      expect(journey([loaded, change('display_name', 'Al'), submit, expiredSave, restored]).value).toBe('resaving');
+      expect(journey([loaded, submit, expiredSave, restored, saved]).value).toBe('refreshing');
+      // a second 401 is an ordinary failure: back to the form
+      expect(journey([loaded, submit, expiredSave, restored, expiredSave]).value).toBe('editing');
+      const left = journey([loaded, submit, expiredSave, lost]);
+      expect(left.value).toBe('left');
+      expect(left.status).toBe('done');
+    });
     it('a failed load can be retried', () => {
       expect(journey([loadFailed]).value).toBe('loadFailed');
       expect(journey([loadFailed, { type: 'profile.retry' }, loaded]).value).toBe('editing');
@@ -157,7 +180,8 @@ describe('profileEdit model', () => {
       const load = controlled<User, unknown>();
       const save = controlled<void, SaveSelfInput>();
       const live = createActor(sessionLogic).start();
-      const run = await replayOn({ machine: profileEditMachine, input: { session: live }, stubs: { loadSelf: load, saveSelf: save } }, events, check);
+      const machine = profileEditMachine.provide({ actors: { awaitSession: idleAwait } });
+      const run = await replayOn({ machine, input: { session: live }, stubs: { loadSelf: load, saveSelf: save } }, events, check);
       return { ...run, load, save, updates: live.getSnapshot().context.updates };
     }
 
@@ -210,6 +234,17 @@ describe('profileEdit model', () => {
         expect(emitted.filter((e) => e.type === 'navigate')).toEqual([{ type: 'navigate', to: '/setting', replace: false }]);
         if (events.length < 2) expect(save.calls).toEqual([]);
       }
+    });
+    it('after a 401 the same payload is sent once more when the session is back, and nothing is said in between', async () => {
+      const { emitted, save } = await replay([loaded, change('display_name', 'Al'), submit, expiredSave, restored, saved, doneActor('loadSelf', alice)]);
+      expect(save.calls).toEqual([
+        { username: 'alice', display_name: 'Al' },
+        { username: 'alice', display_name: 'Al' },
+      ]);
+      expect(emitted).toEqual([{ type: 'notify', level: 'success', message: { key: 'account.profile.saved' } }]);
+      const gone = await replay([loaded, submit, expiredSave, lost]);
+      expect(gone.save.calls).toHaveLength(1);
+      expect(gone.emitted).toEqual([]);
     });
     it('every key it emits is in the catalogue', async () => {
       const { emitted } = await replay([loaded, submit, saved, doneActor('loadSelf', alice), change('password', 'short'), submit]);

@@ -26,6 +26,7 @@ import { numbers } from './numbers';
 import { palette } from './palette';
 import { rules } from './rules';
 import { twoFactor } from './twoFactor';
+import { reauth } from './reauth';
 
 /** The en catalogue must have exactly the zh keys (checked by the type and by a unit test). */
 export const en: Record<keyof typeof zh, string> = {
@@ -55,5 +56,6 @@ export const en: Record<keyof typeof zh, string> = {
   ...logs,
   ...numbers,
   ...twoFactor,
+  ...reauth,
   ...palette,
 };

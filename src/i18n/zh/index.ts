@@ -25,6 +25,7 @@ import { numbers } from './numbers';
 import { palette } from './palette';
 import { rules } from './rules';
 import { twoFactor } from './twoFactor';
+import { reauth } from './reauth';
 
 /** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
 export const zh = {
@@ -54,5 +55,6 @@ export const zh = {
   ...logs,
   ...numbers,
   ...twoFactor,
+  ...reauth,
   ...palette,
 } as const;

@@ -15,14 +15,22 @@ import {
   type StateSchema,
   type StateValue,
 } from 'xstate';
-import { describeError } from '../../domain/apiError';
+import { describeError, isSessionExpiry } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type MessageKey, type NavigateEvent, type NoticeLevel, type NotifyEvent } from '../../domain/message';
+import { awaitSession, type SessionRef } from '../sessionWatch';
 
 /** What every edit form keeps: the record's id (null: creating), the draft, and the rule the last submit broke. */
 export interface FormContext<TForm, TProblem> {
   readonly id: number | null;
   readonly form: TForm;
   readonly problem: TProblem | null;
+  /** The app's session: a save refused with 401 waits for it (the sign-in dialog) and saves again. */
+  readonly session?: SessionRef | null;
+}
+
+/** What every form's input may add: the session a 401 save waits for (without it a 401 is an ordinary failure). */
+export interface FormSessionInput {
+  readonly session?: SessionRef;
 }
 
 /** The events every edit form takes (each form adds its own). */
@@ -30,6 +38,9 @@ export type FormCoreEvent =
   | { readonly type: 'field.change'; readonly field: string; readonly value: string }
   | { readonly type: 'form.submit' }
   | { readonly type: 'form.retry' };
+
+/** What `awaitSession` reports to a form waiting after a 401 save. */
+export type FormSessionEvent = { readonly type: 'session.restored' } | { readonly type: 'session.lost' };
 
 export type FormEmitted = NotifyEvent | NavigateEvent;
 
@@ -172,6 +183,9 @@ const failureNotice = (error: unknown): NotifyEvent => {
  *   rules (`check`): a refusal stores and says the problem (or is silent), a pass saves;
  * - `saving` runs the save; its output says what follows (`save.done`): a toast, perhaps a
  *   route, and either the open form again or the done state; a refused save keeps the form.
+ * - a save answered 401 (with a session in the input) waits in `awaitingSession` for the
+ *   session's sign-in dialog (`awaitSession`): the same user back → `resaving` sends the same
+ *   payload once more; the session lost → `left` (final, the session navigates).
  * `form.cancel` (when `cancelTo` is given) navigates away from any state.
  * Each form keeps its own id, events, actor names, selectors and messages.
  */
@@ -236,9 +250,25 @@ export function createFormMachine<
     ]),
   );
 
+  const saveDone = [
+    {
+      guard: { type: 'staysOpen', params: ({ event }: { event: { output: unknown } }) => ({ output: event.output }) },
+      target: 'editing',
+      actions: { type: 'saved', params: ({ event }: { event: { output: unknown } }) => ({ output: event.output }) },
+    },
+    {
+      target: spec.doneState,
+      actions: { type: 'saved', params: ({ event }: { event: { output: unknown } }) => ({ output: event.output }) },
+    },
+  ];
+  const saveFailed = {
+    target: 'editing',
+    actions: { type: 'notifyFailure', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+  };
+
   const config = {
     id: spec.id,
-    context: ({ input }: { input: TInput }) => spec.context(input),
+    context: ({ input }: { input: TInput & FormSessionInput }) => ({ ...spec.context(input), session: input.session ?? null }),
     initial: 'starting',
     ...(spec.cancelTo === undefined ? {} : { on: { 'form.cancel': { actions: 'leave' } } }),
     states: {
@@ -274,23 +304,40 @@ export function createFormMachine<
           id: spec.save.src,
           src: spec.save.src,
           input: ({ context }: { context: TContext }) => spec.save.input(context),
-          onDone: [
-            {
-              guard: { type: 'staysOpen', params: ({ event }: { event: { output: unknown } }) => ({ output: event.output }) },
-              target: 'editing',
-              actions: { type: 'saved', params: ({ event }: { event: { output: unknown } }) => ({ output: event.output }) },
-            },
-            {
-              target: spec.doneState,
-              actions: { type: 'saved', params: ({ event }: { event: { output: unknown } }) => ({ output: event.output }) },
-            },
+          onDone: saveDone,
+          onError: [
+            // the session ended: wait for the sign-in dialog instead of losing the form
+            { guard: { type: 'canAwaitSession', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: 'awaitingSession' },
+            saveFailed,
           ],
-          onError: {
-            target: 'editing',
-            actions: { type: 'notifyFailure', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
-          },
         },
       },
+      /** The save answered 401: the session's sign-in dialog is open; the draft waits. */
+      awaitingSession: {
+        tags: ['busy'],
+        invoke: {
+          id: 'awaitSession',
+          src: 'awaitSession',
+          input: ({ context }: { context: TContext }) => ({ session: context.session }),
+        },
+        on: {
+          'session.restored': 'resaving',
+          // someone else signed in, or nobody: the page is left without saving (the session navigates)
+          'session.lost': 'left',
+        },
+      },
+      /** The same user signed in again: the same payload is sent once more (a second 401 is an ordinary failure). */
+      resaving: {
+        tags: ['busy'],
+        invoke: {
+          id: spec.save.src,
+          src: spec.save.src,
+          input: ({ context }: { context: TContext }) => spec.save.input(context),
+          onDone: saveDone,
+          onError: saveFailed,
+        },
+      },
+      left: { type: 'final' },
       [spec.doneState]: spec.doneConfig ?? { type: 'final' },
     },
   };
@@ -300,11 +347,13 @@ export function createFormMachine<
       context: {} as TContext,
       events: {} as TEvent,
       emitted: {} as TEmitted,
-      input: {} as TInput,
+      input: {} as TInput & FormSessionInput,
       tags: {} as 'busy' | 'loading',
     },
-    actors: spec.actors,
+    actors: { ...spec.actors, awaitSession },
     guards: {
+      canAwaitSession: ({ context }, params: { error: unknown }) =>
+        context.session !== undefined && context.session !== null && isSessionExpiry(params.error),
       isEditing: ({ context }) => isEditOf(context),
       needsLoading: ({ context }) => spec.loadOnCreate || isEditOf(context),
       canEdit: ({ context }, params: { event: TEvent }) => editOf(context, params.event) !== null,
@@ -345,5 +394,12 @@ export function createFormMachine<
     },
   });
   // The chart is built from the spec, so its state values are not known to the compiler: `matches` takes any value.
-  return formSetup.createMachine(config as never) as unknown as FormMachine<TContext, TEvent, TInput, TActors, TEmitted, TId>;
+  return formSetup.createMachine(config as never) as unknown as FormMachine<
+    TContext,
+    TEvent,
+    TInput & FormSessionInput,
+    TActors & { readonly awaitSession: typeof awaitSession },
+    TEmitted,
+    TId
+  >;
 }

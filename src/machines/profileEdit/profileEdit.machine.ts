@@ -1,9 +1,9 @@
 import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
 import { accountFieldProblem, hasFieldErrors, type FieldErrors } from '../../domain/accountRules';
-import { describeApiError, type ApiError } from '../../domain/apiError';
+import { describeApiError, isSessionExpiry, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { SelfUpdatePayload, User } from '../../domain/user';
-import type { SessionRef } from '../sessionWatch';
+import { awaitSession, type SessionRef } from '../sessionWatch';
 
 /** The fields of the own-profile form (/user/edit). An empty password leaves it unchanged. */
 export interface ProfileForm {
@@ -32,7 +32,11 @@ export type ProfileEditEvent =
   | { readonly type: 'profile.submit' }
   | { readonly type: 'profile.retry' }
   /** Leave without saving (to the personal settings). */
-  | { readonly type: 'profile.cancel' };
+  | { readonly type: 'profile.cancel' }
+  /** `awaitSession` after a 401 save: the same user signed in again (the save is sent once more). */
+  | { readonly type: 'session.restored' }
+  /** `awaitSession` after a 401 save: the session ended or someone else signed in (nothing is saved). */
+  | { readonly type: 'session.lost' };
 
 export interface ProfileEditInput {
   /** The app's session actor: a saved account replaces its user (the header shows the new name). */
@@ -100,7 +104,9 @@ export const savePayload = (form: ProfileForm): SelfUpdatePayload =>
  * save. A field breaking its rule (username required and ≤ 12, display name ≤ 20, a typed
  * password 8–20) is not sent: its message, naming the field, shows at the field (no toast) until
  * the field changes. The GitHub, WeChat and e-mail bindings are shown read-only. Cancel goes to
- * the personal settings. A failed load can be retried; a failed save keeps what was typed.
+ * the personal settings. A failed load can be retried; a failed save keeps what was typed. A save
+ * answered 401 waits (`awaitingSession`) for the session's sign-in dialog: the same user back
+ * sends it once more (`resaving`); otherwise the page is left unsaved (`left`).
  */
 export const profileEditMachine = setup({
   types: {
@@ -117,9 +123,11 @@ export const profileEditMachine = setup({
     saveSelf: fromPromise<void, SaveSelfInput>(() => {
       throw new Error('saveSelf not provided');
     }),
+    awaitSession,
   },
   guards: {
     hasProblem: ({ context }) => hasFieldErrors(profileErrors(context.form)),
+    isSessionExpiry: (_, params: { error: unknown }) => isSessionExpiry(params.error),
   },
   actions: {
     fill: assign((_, params: { user: User }) => ({ form: formOf(params.user), bindings: bindingsOf(params.user), fieldErrors: {} })),
@@ -178,9 +186,35 @@ export const profileEditMachine = setup({
         src: 'saveSelf',
         input: ({ context }) => savePayload(context.form),
         onDone: { target: 'refreshing', actions: ['forgetPassword', 'notifySaved'] },
+        onError: [
+          // the session ended: the sign-in dialog opens and the form waits for it
+          { guard: { type: 'isSessionExpiry', params: ({ event }) => ({ error: event.error }) }, target: 'awaitingSession' },
+          { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
+        ],
+      },
+    },
+    /** The save answered 401: waits for the session's sign-in dialog (what was typed is kept). */
+    awaitingSession: {
+      tags: ['busy'],
+      invoke: { id: 'awaitSession', src: 'awaitSession', input: ({ context }) => ({ session: context.session }) },
+      on: {
+        'session.restored': 'resaving',
+        // the session navigates (login page or home); nothing is saved
+        'session.lost': 'left',
+      },
+    },
+    /** The same user is back: the same payload once more (a second 401 is an ordinary failure). */
+    resaving: {
+      tags: ['busy'],
+      invoke: {
+        id: 'saveSelf',
+        src: 'saveSelf',
+        input: ({ context }) => savePayload(context.form),
+        onDone: { target: 'refreshing', actions: ['forgetPassword', 'notifySaved'] },
         onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
       },
     },
+    left: { type: 'final' },
     refreshing: {
       tags: ['busy'],
       invoke: {

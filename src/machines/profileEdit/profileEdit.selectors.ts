@@ -11,7 +11,8 @@ export const selectLoadFailed = (s: Snapshot): boolean => s.matches('loadFailed'
 /** A call is running: inputs and the button are disabled. */
 export const selectIsBusy = (s: Snapshot): boolean => s.hasTag('busy');
 /** Saving or reloading after the save: the button shows its spinner. */
-export const selectIsSaving = (s: Snapshot): boolean => s.matches('saving') || s.matches('refreshing');
+export const selectIsSaving = (s: Snapshot): boolean =>
+  s.matches('saving') || s.matches('refreshing') || s.matches('awaitingSession') || s.matches('resaving');
 /** The button answers now (editing). */
 export const selectCanSubmit = (s: Snapshot): boolean => s.can({ type: 'profile.submit' });
 /** The account's GitHub, WeChat and e-mail bindings (read-only here). */

@@ -41,6 +41,16 @@ export interface SessionContext {
    * login answer said so; the shell keeps them on the enrolment until `session.enrolled`.
    */
   readonly enrolmentRequired: boolean;
+  /** Set while the sign-in dialog over an expired session is open. */
+  readonly reauth: ReauthStep | null;
+}
+
+/** The sign-in dialog shown when a 401 interrupted a save (the user record is kept meanwhile). */
+export interface ReauthStep {
+  /** The user name the last `reauth.submit` signed in as (the kept user's until one is sent). */
+  readonly username: string;
+  /** The last refusal, or the empty password named. */
+  readonly error: Message | null;
 }
 
 export type SessionEvent =
@@ -65,7 +75,13 @@ export type SessionEvent =
   /** Switch between the TOTP code and a recovery code. */
   | { readonly type: 'secondFactor.modeToggle' }
   /** Give up the second step (back to the password form). */
-  | { readonly type: 'secondFactor.cancel' };
+  | { readonly type: 'secondFactor.cancel' }
+  /** A form whose save answered 401 waits for the session: open the sign-in dialog instead of leaving. */
+  | { readonly type: 'reauth.request' }
+  /** The dialog's password (the user name defaults to the kept user's; another one is a fresh login). */
+  | { readonly type: 'reauth.submit'; readonly password: string; readonly username?: string }
+  /** Close the dialog: today's expiry (/login?expired=true). */
+  | { readonly type: 'reauth.cancel' };
 
 /** What the session tells its storage actor (`watchSession`) to persist. */
 export type SessionStorageCommand =
@@ -93,6 +109,18 @@ export const hasNewVersion = (serverVersion: string, buildVersion: string): bool
 
 type LoginSubmit = Extract<SessionEvent, { type: 'login.submit' }>;
 type SecondFactorSubmit = Extract<SessionEvent, { type: 'secondFactor.submit' }>;
+type ReauthSubmit = Extract<SessionEvent, { type: 'reauth.submit' }>;
+
+/** How long a 401 waits for a form to claim the session (`reauth.request`) before leaving for the login page. */
+export const expiryGraceMs = 50;
+/** Where a sign-in in the dialog as someone else lands (nothing is retried). */
+export const afterOtherUserLogin = '/';
+
+/** The user name a dialog submit signs in as: the typed one, else the kept user's. */
+const reauthNameOf = (event: ReauthSubmit, user: User | null): string => {
+  const typed = event.username?.trim() ?? '';
+  return typed !== '' ? typed : (user?.username ?? '');
+};
 
 /** The user of a login answer, without the enrolment flag. */
 const userOf = (answer: LoginAnswer): User => {
@@ -110,6 +138,13 @@ const userOf = (answer: LoginAnswer): User => {
  *   (the default root password goes to /user/edit with '请立刻修改默认密码！'); logout clears the
  *   user everywhere and goes to /login; `session.expired` (any 401) does the same to
  *   /login?expired=true; `session.storageChanged` follows another tab.
+ *   While signed in, a 401 first waits `expiryGrace` (state `expiring`, user kept): a form whose
+ *   save was refused claims the session with `reauth.request` (see `awaitSession`), which opens
+ *   the sign-in dialog (`reauthenticating`) instead of leaving. The same user signing in again
+ *   (`reauthSigningIn`) returns to `signedIn` and the waiting forms save again; `reauth.cancel`
+ *   is today's expiry; another user (typed or answered) is a fresh login to `/` (the forms are
+ *   lost); an account with two-factor sign-in hands over to the login page's second step (no
+ *   retry). Logout works from every one of these states.
  *
  * Actors (provided in src/main.tsx): `loadStatus` (GET /api/status), `logIn`
  * (POST /api/user/login), `logOut` (GET /api/user/logout), `watchSession` (long-lived: persists
@@ -149,6 +184,16 @@ export const sessionMachine = setup({
     isSecondFactorNeeded: (_, params: { answer: LoginAnswer }) => needsSecondFactor(params.answer),
     hasCode: (_, params: { event: SecondFactorSubmit }) => params.event.code.trim() !== '',
     mustEnrol: (_, params: { answer: LoginAnswer }) => !needsSecondFactor(params.answer) && params.answer.require_2fa_setup === true,
+    hasPassword: (_, params: { event: ReauthSubmit }) => params.event.password !== '',
+    /** The dialog signed in the kept user again: the name sent and the id answered are theirs. */
+    isSameUser: ({ context }, params: { answer: LoginAnswer }) =>
+      context.user !== null &&
+      !needsSecondFactor(params.answer) &&
+      params.answer.id === context.user.id &&
+      (context.reauth?.username ?? context.user.username) === context.user.username,
+  },
+  delays: {
+    expiryGrace: expiryGraceMs,
   },
   actions: {
     takeUser: assign({ user: (_, params: { user: User | null }) => params.user }),
@@ -176,7 +221,7 @@ export const sessionMachine = setup({
           ? { to: afterDefaultLogin, defaultPassword: true }
           : { to: params.event.from ?? afterLogin, defaultPassword: false },
     }),
-    forgetLogin: assign({ pendingLogin: null, secondFactor: null }),
+    forgetLogin: assign({ pendingLogin: null, secondFactor: null, reauth: null }),
     askSecondFactor: assign({ secondFactor: { recovery: false, error: null } }),
     toggleSecondFactorMode: assign({
       secondFactor: ({ context }) => ({ recovery: !(context.secondFactor?.recovery ?? false), error: null }),
@@ -208,6 +253,22 @@ export const sessionMachine = setup({
     goToLogin: emit(() => navigate('/login')),
     goToSecondFactor: emit(() => navigate('/login', true)),
     goToExpiredLogin: emit(() => navigate(expiredLogin, true)),
+    openReauth: assign({ reauth: ({ context }): ReauthStep => ({ username: context.user?.username ?? '', error: null }) }),
+    planReauth: assign({
+      reauth: ({ context }, params: { event: ReauthSubmit }): ReauthStep => ({ username: reauthNameOf(params.event, context.user), error: null }),
+    }),
+    needReauthPassword: assign({
+      reauth: ({ context }): ReauthStep => ({ username: context.reauth?.username ?? context.user?.username ?? '', error: msg('reauth.passwordRequired') }),
+    }),
+    refuseReauth: assign({
+      reauth: ({ context }, params: { error: unknown }): ReauthStep => ({
+        username: context.reauth?.username ?? context.user?.username ?? '',
+        error: describeApiError(params.error as ApiError).message,
+      }),
+    }),
+    forgetReauth: assign({ reauth: null }),
+    notifyReauthenticated: emit(() => notify('success', msg('signIn.loggedIn'))),
+    planSecondFactorHandover: assign({ pendingLogin: { to: afterLogin, defaultPassword: false } }),
   },
 }).createMachine({
   id: 'session',
@@ -218,6 +279,7 @@ export const sessionMachine = setup({
     pendingLogin: null,
     secondFactor: null,
     enrolmentRequired: false,
+    reauth: null,
   }),
   invoke: { id: 'watchSession', src: 'watchSession' },
   type: 'parallel',
@@ -388,6 +450,100 @@ export const sessionMachine = setup({
               ],
             },
             'logout.request': 'signingOut',
+            // a 401 waits a moment for a form to claim the session before leaving
+            'session.expired': 'expiring',
+            'reauth.request': { target: 'reauthenticating', actions: 'openReauth' },
+          },
+        },
+        /** A 401 came; the user is kept for `expiryGrace` so that a waiting form can ask for the dialog. */
+        expiring: {
+          on: {
+            'session.expired': {},
+            'reauth.request': { target: 'reauthenticating', actions: 'openReauth' },
+            'logout.request': 'signingOut',
+          },
+          after: {
+            expiryGrace: {
+              target: 'signedOut',
+              actions: [{ type: 'takeUser', params: { user: null } }, { type: 'saveUser', params: { user: null } }, 'goToExpiredLogin'],
+            },
+          },
+        },
+        /** The sign-in dialog is open over the page; the user record is kept. */
+        reauthenticating: {
+          on: {
+            'session.expired': {},
+            'reauth.request': {},
+            'reauth.submit': [
+              {
+                guard: { type: 'hasPassword', params: ({ event }) => ({ event }) },
+                target: 'reauthSigningIn',
+                actions: { type: 'planReauth', params: ({ event }) => ({ event }) },
+              },
+              { actions: 'needReauthPassword' },
+            ],
+            'reauth.cancel': {
+              target: 'signedOut',
+              actions: ['forgetReauth', { type: 'takeUser', params: { user: null } }, { type: 'saveUser', params: { user: null } }, 'goToExpiredLogin'],
+            },
+            'logout.request': { target: 'signingOut', actions: 'forgetReauth' },
+          },
+        },
+        /** The dialog's login is in flight. */
+        reauthSigningIn: {
+          tags: ['busy'],
+          on: {
+            'session.expired': {},
+            'reauth.request': {},
+            'logout.request': { target: 'signingOut', actions: 'forgetReauth' },
+          },
+          invoke: {
+            id: 'logIn',
+            src: 'logIn',
+            input: ({ context, event }) => ({
+              username: context.reauth?.username ?? context.user?.username ?? '',
+              password: (event as ReauthSubmit).password,
+            }),
+            onDone: [
+              {
+                // two-factor: the login page's second step takes over (nothing is retried)
+                guard: { type: 'isSecondFactorNeeded', params: ({ event }) => ({ answer: event.output }) },
+                target: 'secondFactor',
+                actions: [
+                  'forgetReauth',
+                  { type: 'takeUser', params: { user: null } },
+                  { type: 'saveUser', params: { user: null } },
+                  'planSecondFactorHandover',
+                  'askSecondFactor',
+                  'goToLogin',
+                ],
+              },
+              {
+                guard: { type: 'isSameUser', params: ({ event }) => ({ answer: event.output }) },
+                target: 'signedIn',
+                actions: [
+                  'forgetReauth',
+                  { type: 'takeUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  { type: 'saveUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  'notifyReauthenticated',
+                ],
+              },
+              {
+                // someone else signed in: a fresh login, nothing is retried
+                target: 'signedIn',
+                actions: [
+                  'forgetReauth',
+                  { type: 'takeUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  { type: 'saveUser', params: ({ event }) => ({ user: userOf(event.output) }) },
+                  'notifyReauthenticated',
+                  { type: 'goTo', params: { to: afterOtherUserLogin } },
+                ],
+              },
+            ],
+            onError: {
+              target: 'reauthenticating',
+              actions: { type: 'refuseReauth', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         signingOut: {

@@ -4,7 +4,7 @@ import type { QuotaDisplay } from '../../domain/format';
 import { quotaDisplayOf } from '../../domain/shellRules';
 import type { Status } from '../../domain/status';
 import type { User } from '../../domain/user';
-import type { SecondFactorStep, sessionMachine } from './session.machine';
+import type { ReauthStep, SecondFactorStep, sessionMachine } from './session.machine';
 
 type Snapshot = SnapshotFrom<typeof sessionMachine>;
 
@@ -50,3 +50,11 @@ export const selectDisplayName = (s: Snapshot): string =>
   s.context.user === null ? '' : s.context.user.display_name !== '' ? s.context.user.display_name : s.context.user.username;
 /** The signed-in viewer's role, null when signed out (route guards). */
 export const selectRole = (s: Snapshot): number | null => s.context.user?.role ?? null;
+/** The sign-in dialog over an expired session (null when it is closed). */
+export const selectReauth = (s: Snapshot): ReauthStep | null =>
+  s.matches({ auth: 'reauthenticating' }) || s.matches({ auth: 'reauthSigningIn' }) ? s.context.reauth : null;
+export const selectIsReauthSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'reauthSigningIn' });
+/** The kept user's name shown read-only in the sign-in dialog. */
+export const selectReauthUsername = (s: Snapshot): string => s.context.reauth?.username ?? s.context.user?.username ?? '';
+/** The sign-in dialog is open (the shell loads it then). */
+export const selectIsReauthOpen = (s: Snapshot): boolean => s.matches({ auth: 'reauthenticating' }) || s.matches({ auth: 'reauthSigningIn' });

@@ -1,1 +1,2 @@
 export * from './sessionWatch';
+export * from './awaitSession';

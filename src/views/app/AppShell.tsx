@@ -7,6 +7,7 @@ import {
   selectIsSignedIn,
   selectIsSigningIn,
   selectIsSigningOut,
+  selectIsReauthOpen,
   selectLogo,
   selectMustEnrol,
   selectRole,
@@ -27,6 +28,9 @@ const Footer = lazy(() => import('./Footer').then((m) => ({ default: m.Footer })
 // The command palette (machine, dialog, search actors' results) loads after the first paint, signed in only.
 const CommandPalette = lazy(() => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette })));
 
+// The sign-in dialog over an expired session loads only when a waiting save opens it.
+const ReauthDialog = lazy(() => import('./ReauthDialog').then((m) => ({ default: m.ReauthDialog })));
+
 /** The shell container: the session and preferences actors drawn as header and footer. */
 export function AppShell({ children }: { readonly children: ReactNode }) {
   const t = useT();
@@ -37,6 +41,7 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   const signedIn = SessionContext.useSelector(selectIsSignedIn);
   const displayName = SessionContext.useSelector(selectDisplayName);
   const signingOut = SessionContext.useSelector(selectIsSigningOut);
+  const reauthOpen = SessionContext.useSelector(selectIsReauthOpen);
   const systemName = SessionContext.useSelector(selectSystemName) || t('shell.defaultSystemName');
   const logo = SessionContext.useSelector(selectLogo) || '/logo.png';
   const version = SessionContext.useSelector(selectServerVersion);
@@ -87,6 +92,11 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
       }
     >
       {heldAway ? <Navigate to={twoFactorEnrolment} replace /> : children}
+      {reauthOpen && (
+        <Suspense fallback={null}>
+          <ReauthDialog />
+        </Suspense>
+      )}
     </AppShellView>
   );
 }

@@ -16,6 +16,7 @@ import {
 } from '../../machines/channelForm';
 import { useT } from '../app/i18n';
 import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { ChannelFormPageView } from './ChannelFormPageView';
 
 /**
@@ -25,7 +26,9 @@ import { ChannelFormPageView } from './ChannelFormPageView';
  */
 export function ChannelFormPage({ id, clone = false }: { readonly id: number | null; readonly clone?: boolean }) {
   const t = useT();
-  const actorRef = useMachineActor(channelFormMachine, { id, clone, cloneSuffix: t('channelForm.cloneSuffix') });
+  // a save answered 401 waits for the session's sign-in dialog, then saves again
+  const session = SessionContext.useActorRef();
+  const actorRef = useMachineActor(channelFormMachine, { id, clone, cloneSuffix: t('channelForm.cloneSuffix'), session });
   const form = useSelector(actorRef, selectForm);
   const isEdit = useSelector(actorRef, selectIsEdit);
   const isClone = useSelector(actorRef, selectIsClone);

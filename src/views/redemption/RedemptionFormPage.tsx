@@ -14,11 +14,14 @@ import {
   selectProblem,
 } from '../../machines/redemptionForm';
 import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { RedemptionFormPageView } from './RedemptionFormPageView';
 
 /** Route page for /redemption/add (`id` null) and /redemption/edit/:id (redemptionForm machine). */
 export function RedemptionFormPage({ id, quotaDisplay }: { readonly id: number | null; readonly quotaDisplay: QuotaDisplay }) {
-  const actorRef = useMachineActor(redemptionFormMachine, { id });
+  // a save answered 401 waits for the session's sign-in dialog, then saves again
+  const session = SessionContext.useActorRef();
+  const actorRef = useMachineActor(redemptionFormMachine, { id, session });
   const form = useSelector(actorRef, selectForm);
   const isEdit = useSelector(actorRef, selectIsEdit);
   const loading = useSelector(actorRef, selectIsLoading);

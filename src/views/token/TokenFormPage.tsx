@@ -14,6 +14,7 @@ import {
   tokenFormMachine,
 } from '../../machines/tokenForm';
 import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { TokenFormPageView } from './TokenFormPageView';
 
 /** Unix seconds of the click that pressed a quick expiry button. */
@@ -24,7 +25,9 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
  * it by id, so another id starts a fresh form.
  */
 export function TokenFormPage({ id, quotaDisplay }: { readonly id: number | null; readonly quotaDisplay: QuotaDisplay }) {
-  const actorRef = useMachineActor(tokenFormMachine, { id });
+  // a save answered 401 waits for the session's sign-in dialog, then saves again
+  const session = SessionContext.useActorRef();
+  const actorRef = useMachineActor(tokenFormMachine, { id, session });
   const form = useSelector(actorRef, selectForm);
   const isEdit = useSelector(actorRef, selectIsEdit);
   const availableModels = useSelector(actorRef, selectAvailableModels);

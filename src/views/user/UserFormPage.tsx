@@ -13,6 +13,7 @@ import {
   userFormMachine,
 } from '../../machines/userForm';
 import { useMachineActor } from '../app/machineRegistry';
+import { SessionContext } from '../app/sessionContext';
 import { UserFormPageView } from './UserFormPageView';
 
 /**
@@ -20,7 +21,9 @@ import { UserFormPageView } from './UserFormPageView';
  * by id, so another id starts a fresh form.
  */
 export function UserFormPage({ id, quotaDisplay }: { readonly id: number | null; readonly quotaDisplay: QuotaDisplay }) {
-  const actorRef = useMachineActor(userFormMachine, { id });
+  // a save answered 401 waits for the session's sign-in dialog, then saves again
+  const session = SessionContext.useActorRef();
+  const actorRef = useMachineActor(userFormMachine, { id, session });
   const form = useSelector(actorRef, selectForm);
   const isEdit = useSelector(actorRef, selectIsEdit);
   const groupOptions = useSelector(actorRef, selectGroupOptions);

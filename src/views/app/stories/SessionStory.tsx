@@ -69,7 +69,16 @@ export interface SessionSeed {
   /** The status region: 'ready' by default. */
   readonly phase?: 'loading' | 'ready' | 'failed';
   /** The auth region: signed in when a user is given, else signed out. */
-  readonly auth?: 'signedOut' | 'signingIn' | 'secondFactor' | 'verifyingSecondFactor' | 'signedIn' | 'signingOut';
+  readonly auth?:
+    | 'signedOut'
+    | 'signingIn'
+    | 'secondFactor'
+    | 'verifyingSecondFactor'
+    | 'signedIn'
+    | 'expiring'
+    | 'reauthenticating'
+    | 'reauthSigningIn'
+    | 'signingOut';
   readonly user?: User | null;
   /** The server status; the story status by default (null before the first answer). */
   readonly status?: Status | null;
@@ -77,6 +86,7 @@ export interface SessionSeed {
   readonly secondFactor?: SessionCtx['secondFactor'];
   /** An admin held at the two-factor enrolment (TwoFactorRequiredForAdmins). */
   readonly enrolmentRequired?: boolean;
+  readonly reauth?: SessionCtx['reauth'];
 }
 
 /** A frozen session snapshot: signed out with the story status unless told otherwise. */
@@ -91,6 +101,7 @@ export function seedSession(seed: SessionSeed = {}) {
       pendingLogin: seed.pendingLogin ?? null,
       secondFactor: seed.secondFactor ?? null,
       enrolmentRequired: seed.enrolmentRequired ?? false,
+      reauth: seed.reauth ?? null,
     },
   });
 }
