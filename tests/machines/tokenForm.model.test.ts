@@ -116,7 +116,9 @@ describe('tokenForm model', () => {
     const paths = [...realShortest(createModel), ...realShortest(editModel)];
     // the token region's `choosing` only decides between fetching and done (eventless)
     // (and the form machine's `starting`, which decides between loading and editing)
-    expect(unreachedStates(tokenFormMachine, paths)).toEqual(['starting', 'loading.token.choosing']);
+    // the 401 recovery (awaitingSession, resaving, left) is the generic form machine's: with a session
+    // and its sign-in dialog it is walked in form.model.test.ts
+    expect(unreachedStates(tokenFormMachine, paths)).toEqual(['starting', 'loading.token.choosing', 'awaitingSession', 'resaving', 'left']);
   });
 
   it.each([
