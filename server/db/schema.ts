@@ -199,6 +199,12 @@ export interface LoginChallengesTable {
   attempts: Defaulted<number>;
 }
 
+/** Our own table (server/db/migrations/channelTags.ts): one row per tag of a channel. */
+export interface ChannelTagsTable {
+  channel_id: number;
+  tag: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -214,12 +220,13 @@ export interface Database {
   oa_user_totp: UserTotpTable;
   oa_user_recovery_codes: UserRecoveryCodesTable;
   oa_login_challenges: LoginChallengesTable;
+  oa_channel_tags: ChannelTagsTable;
 }
 
 /** The tables of `tableSpecs` (one-api's and the sessions/codes tables). */
 export type TableName = Exclude<
   keyof Database,
-  'oa_relay_instances' | 'oa_relay_reservations' | 'oa_user_totp' | 'oa_user_recovery_codes' | 'oa_login_challenges'
+  'oa_relay_instances' | 'oa_relay_reservations' | 'oa_user_totp' | 'oa_user_recovery_codes' | 'oa_login_challenges' | 'oa_channel_tags'
 >;
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -11,6 +11,7 @@ import { changeMarksTable, changeMarkTriggers } from '../../server/db/migrations
 import { rollupIndexes, rollupTables, rollupTriggers } from '../../server/db/migrations/logRollups';
 import { queryIndexesOf } from '../../server/db/migrations/queryIndexes';
 import { twoFactorTables } from '../../server/db/migrations/twoFactor';
+import { channelTagsIndex, channelTagsTables } from '../../server/db/migrations/channelTags';
 import { createGormSqlite, fixtureRootPassword, sqliteMaster } from './support/gormSqlite';
 import { Client } from './support/http';
 import { startApi, testConfig, type RunningApi } from './support/server';
@@ -28,9 +29,9 @@ function dataRows(path: string): string {
 
 /** Our own indexes, which every migration adds (never one-api's names). */
 const ourIndexes = queryIndexesOf('sqlite').map((i) => i.name);
-const ourTables = [...rollupTables.map((t) => t.name), changeMarksTable, ...twoFactorTables];
+const ourTables = [...rollupTables.map((t) => t.name), changeMarksTable, ...twoFactorTables, ...channelTagsTables];
 /** Every object of ours in sqlite_master, plus the statistics tables `analyze` creates (stat4 when compiled in). */
-const ourObjects = [...ourIndexes, ...ourTables, ...rollupIndexes.map((i) => i.name), ...rollupTriggers, ...changeMarkTriggers, 'sqlite_stat1'];
+const ourObjects = [...ourIndexes, ...ourTables, ...rollupIndexes.map((i) => i.name), ...rollupTriggers, ...changeMarkTriggers, channelTagsIndex, 'sqlite_stat1'];
 const statTables = new Set(['sqlite_stat1', 'sqlite_stat4']);
 const isOurs = (name: string) => /^(idx_)?oa_|^sqlite_stat\d$/.test(name);
 

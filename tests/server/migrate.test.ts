@@ -7,6 +7,7 @@ import { rollupTables } from '../../server/db/migrations/logRollups';
 import { queryIndexesOf, redundantIndexes } from '../../server/db/migrations/queryIndexes';
 import { relayLedgerTables } from '../../server/db/migrations/relayLedger';
 import { twoFactorTables } from '../../server/db/migrations/twoFactor';
+import { channelTagsTables } from '../../server/db/migrations/channelTags';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
 import { dbTargets, type TestDatabase } from './support/targets';
@@ -17,6 +18,7 @@ const ourTablesOf = (kind: 'sqlite' | 'postgres'): string[] => [
   ...rollupTables.map((t) => t.name),
   ...(kind === 'sqlite' ? [changeMarksTable] : relayLedgerTables),
   ...twoFactorTables,
+  ...channelTagsTables,
 ];
 
 for (const target of dbTargets) {
