@@ -276,11 +276,9 @@ async function rebuildAbilities(tx: Tx, channel: Parameters<typeof abilityRows>[
 /** Page size (§1.8). */
 export const itemsPerPage = 10;
 
-/** Only the channels carrying `tag` (undefined = every channel). */
-const taggedWith = (tag: string | undefined) => (eb: ExpressionBuilder<Database, 'channels'>) =>
-  tag === undefined
-    ? eb.val(true)
-    : eb('id', 'in', eb.selectFrom('oa_channel_tags').select('oa_channel_tags.channel_id').where('oa_channel_tags.tag', '=', tag));
+/** Only the channels carrying `tag`. */
+const taggedWith = (tag: string) => (eb: ExpressionBuilder<Database, 'channels'>) =>
+  eb('id', 'in', eb.selectFrom('oa_channel_tags').select('oa_channel_tags.channel_id').where('oa_channel_tags.tag', '=', tag));
 
 /** Page `p` of channels (only those carrying `tag` when given), id desc, without keys. */
 export async function listChannels(db: Db, page: number, tag?: string): Promise<ChannelJson[]> {
@@ -289,7 +287,7 @@ export async function listChannels(db: Db, page: number, tag?: string): Promise<
   const rows = await db
     .selectFrom('channels')
     .select(columnsWithoutKey)
-    .where(taggedWith(tag))
+    .$if(tag !== undefined, (qb) => qb.where(taggedWith(tag ?? '')))
     .orderBy('id', 'desc')
     .limit(itemsPerPage)
     .offset(offset)
@@ -306,7 +304,7 @@ export async function searchChannels(db: Db, keyword: string, tag?: string): Pro
     .selectFrom('channels')
     .select(columnsWithoutKey)
     .where((eb) => eb.or([eb('id', '=', Number.isSafeInteger(id) ? id : 0), eb('name', 'like', `${keyword}%`)]))
-    .where(taggedWith(tag))
+    .$if(tag !== undefined, (qb) => qb.where(taggedWith(tag ?? '')))
     .orderBy('id')
     .execute();
   return withTags(db, rows);

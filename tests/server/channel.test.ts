@@ -281,7 +281,7 @@ for (const target of dbTargets) {
           data: {
             id, type: 1, key: '', status: 1, name: '', weight: null, created_time: nowSeconds, test_time: 0, response_time: 0,
             base_url: null, other: null, balance: 1.25, balance_updated_time: 0, models: '', group: 'default', used_quota: 0,
-            model_mapping: null, priority: null, config: '', system_prompt: null,
+            model_mapping: null, priority: null, config: '', system_prompt: null, tags: [],
           },
         });
         await db().updateTable('channels').set({ name: 'alphabet', models: 'gpt-4o', config: '', base_url: '', model_mapping: '', weight: 0, priority: 0 }).where('id', '=', id).execute();
