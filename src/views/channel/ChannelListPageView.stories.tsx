@@ -587,3 +587,13 @@ export const EditByTagKeyboard: Story = {
     await expect(args.onTags).toHaveBeenCalledWith({ type: 'tagEdit.submit' });
   },
 };
+
+/** Tags are badges on their row. */
+export const TagBadges: Story = {
+  play: async ({ canvasElement }) => {
+    const table = within(canvasElement).getByRole('table', { name: '渠道' });
+    await expect(within(table).getByRole('columnheader', { name: /标签/ })).toBeInTheDocument();
+    await expect(within(table).getByText('team-a')).toBeInTheDocument();
+    await expect(within(table).getByText('prod')).toBeInTheDocument();
+  },
+};
