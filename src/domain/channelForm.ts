@@ -222,11 +222,19 @@ export function checkChannelForm(form: ChannelForm, isEdit: boolean): ChannelFor
 /** The tags a save sends: the chips plus what is still typed in the tag box, trimmed, each once. */
 export const tagsOfForm = (form: ChannelForm): readonly string[] => [...new Set([...form.tags, ...splitTagText(form.tagInput)])];
 
+/** The message of each tag problem. */
+const tagProblemKeys = {
+  empty: 'validation.channel.tag.empty',
+  tooLong: 'validation.channel.tag.tooLong',
+  comma: 'validation.channel.tag.comma',
+  control: 'validation.channel.tag.control',
+} as const;
+
 /** What is wrong with the tags (a typed tag, or too many), or null. */
 export function checkTags(form: ChannelForm): Message | null {
   for (const piece of splitTagText(form.tagInput)) {
     const problem = channelTagProblem(piece);
-    if (problem !== null) return msg(`validation.channel.tag.${problem}`, { tag: piece, max: maxTagLength });
+    if (problem !== null) return msg(tagProblemKeys[problem], { tag: piece, max: maxTagLength });
   }
   const count = tagsOfForm(form).length;
   return count > maxTagsPerChannel ? msg('validation.channel.tag.tooMany', { max: maxTagsPerChannel, count }) : null;

@@ -505,7 +505,7 @@ export const TagRefused: Story = {
 };
 
 /** Tags from the keyboard: Enter adds, Backspace in an empty box removes the last chip. */
-export const TagsKeyboard: Story = {
+export const TagsKeyboardInteraction: Story = {
   tags: ['interaction'],
   args: { form: { ...form, tags: ['team-a'], tagInput: '' } },
   play: async ({ args, canvasElement }) => {

@@ -490,7 +490,7 @@ export const TagEditSaving: Story = {
 };
 
 /** Edit by tag end to end on the page: open, disable, next, apply; the request and the toast. */
-export const EditByTagJourney: Story = {
+export const EditByTagInteraction: Story = {
   tags: ['interaction'],
   render: () => <Page table={tableWith(Promise.resolve(channelRows))} />,
   play: async ({ canvasElement }) => {

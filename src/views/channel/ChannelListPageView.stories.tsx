@@ -576,7 +576,7 @@ export const EditByTagSaving: Story = {
 };
 
 /** Edit by tag from the keyboard: the fields and the next step send their events. */
-export const EditByTagKeyboard: Story = {
+export const EditByTagKeyboardInteraction: Story = {
   tags: ['interaction'],
   args: { tagEdit: { step: 'editing', draft: { ...emptyTagEditDraft, tag: 'team-a' }, problem: null, count: 2 } },
   play: async ({ args }) => {
