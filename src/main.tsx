@@ -44,9 +44,10 @@ import type { Redemption } from './domain/redemption';
 import type { ExportRowsInput, FetchPageInput, SearchRowsInput } from './domain/rowAction';
 import { documentAppearanceOf, initialPreferences } from './domain/documentPreferences';
 import { inviteCodeToUse } from './domain/inviteCode';
-import type { ChannelRow } from './domain/channel';
+import type { ChannelRow, ChannelTagCount } from './domain/channel';
 import type { channelListActionsMachine, channelTableMachine } from './machines/channelList';
 import type { channelFormMachine, SaveChannelInput } from './machines/channelForm';
+import type { channelTagsMachine, UpdateChannelsByTagInput } from './machines/channelTags';
 import type { channelTestMachine } from './machines/channelTest';
 import type { dashboardMachine } from './machines/dashboard';
 import type { pricingMachine } from './machines/pricing';
@@ -210,6 +211,12 @@ const implementations = implementAll([
     actions: {
       storeShowDetail: (_, { show }) => void writeLocal('show_detail', String(show)),
       storeNoticeDismissed: () => void writeLocal('prompt-channel-notice', 'true'),
+    },
+  }),
+  implement<typeof channelTagsMachine>('channelTags', {
+    actors: {
+      fetchTags: fromApi<readonly ChannelTagCount[], unknown>((api) => () => api.channel.tags()),
+      updateChannelsByTag: fromApi((api) => ({ edit }: UpdateChannelsByTagInput) => api.channel.updateByTag(edit)),
     },
   }),
   implement<typeof redemptionTableMachine>('redemptionTable', {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ensureChannelTags } from './migrations/channelTags';
 import { ensureChangeMarks } from './migrations/changeMarks';
 import { ensureRollups } from './migrations/logRollups';
 import { createQueryIndexes } from './migrations/queryIndexes';
@@ -65,6 +66,7 @@ async function migrateOn(db: Db, dialect: Dialect, options: MigrateOptions): Pro
   createdTables.push(...(await ensureRelayLedger(db, dialect, tables)));
   createdTables.push(...(await ensureTwoFactor(db, dialect, tables)));
   createdTables.push(...(await ensureTestRuns(db, dialect, tables)));
+  createdTables.push(...(await ensureChannelTags(db, dialect, tables)));
   if (options.queryIndexes ?? true) {
     const query = await createQueryIndexes(db, dialect, indexes);
     createdIndexes.push(...query.created);

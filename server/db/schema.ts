@@ -235,6 +235,12 @@ export interface ChannelTestRunResultsTable {
   test_time: number;
 }
 
+/** Our own table (server/db/migrations/channelTags.ts): one row per tag of a channel. */
+export interface ChannelTagsTable {
+  channel_id: number;
+  tag: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -252,6 +258,7 @@ export interface Database {
   oa_login_challenges: LoginChallengesTable;
   oa_channel_test_runs: ChannelTestRunsTable;
   oa_channel_test_run_results: ChannelTestRunResultsTable;
+  oa_channel_tags: ChannelTagsTable;
 }
 
 /** The tables of `tableSpecs` (one-api's and the sessions/codes tables). */
@@ -264,6 +271,7 @@ export type TableName = Exclude<
   | 'oa_login_challenges'
   | 'oa_channel_test_runs'
   | 'oa_channel_test_run_results'
+  | 'oa_channel_tags'
 >;
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

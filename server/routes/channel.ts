@@ -19,8 +19,10 @@ import {
   recordNotFound,
   searchChannels,
   updateChannel,
+  updateChannelsByTag,
   type ChannelBody,
 } from '../services/channel';
+import { listTagCounts, readTag, readTagEdit, readTagsField } from '../services/channelTags';
 import { updateAllBalances, updateChannelBalance } from '../services/channelBalance';
 import { cancelTestRun, currentTestRun, findTestRun, startBatchTest, startTestRun, testChannelById } from '../services/channelTest';
 import { readOptions } from '../services/options';
@@ -40,10 +42,12 @@ type Ctx = Context<AppEnv>;
 /** Paths of the channel test / balance routes: never read as an id. */
 const reservedIds: ReadonlySet<string> = new Set(['test', 'update_balance', 'test_run']);
 /** Paths added here (not in one-api): never read as an id by `DELETE /:id` either. */
-const ownPaths: ReadonlySet<string> = new Set(['test_run']);
+const ownPaths: ReadonlySet<string> = new Set(['test_run', 'tag', 'tags']);
 
-/** Query of `GET /api/channel/search`: `keyword` (absent = ""). */
-const SearchQuery = t.partial({ keyword: t.string });
+/** Query of `GET /api/channel/search`: `keyword` (absent = ""), `tag` (absent or "" = any). */
+const SearchQuery = t.partial({ keyword: t.string, tag: t.string });
+/** Query of `GET /api/channel/`: `tag` (absent or "" = any). */
+const TagQuery = t.partial({ tag: t.string });
 
 /** Query of `GET /api/channel/test/:id`: `model` (absent = the channel's test model). */
 const TestQuery = t.partial({ model: t.string });
@@ -55,8 +59,17 @@ const AfterQuery = t.partial({ after: t.string });
 /** The `:id` path parameter as Go's `strconv.Atoi` reads it. */
 const idParam = (c: Ctx): E.Either<string, number> => goAtoi(c.req.param('id') ?? '');
 
-/** Reads the body as JSON (whatever the Content-Type) and binds it like one-api's `ShouldBindJSON`. */
-async function readChannelBody(c: Ctx): Promise<E.Either<string, ChannelBody>> {
+/** A channel body and its `tags` (undefined = not given: unchanged on PUT, none on POST). */
+interface ChannelRequest {
+  readonly body: ChannelBody;
+  readonly tags: readonly string[] | undefined;
+}
+
+/**
+ * Reads the body as JSON (whatever the Content-Type) and binds it like one-api's `ShouldBindJSON`,
+ * plus our optional `tags` array.
+ */
+async function readChannelBody(c: Ctx): Promise<E.Either<string, ChannelRequest>> {
   const text = await c.req.text();
   if (text.trim() === '') return E.left('EOF');
   let value: unknown;
@@ -68,19 +81,32 @@ async function readChannelBody(c: Ctx): Promise<E.Either<string, ChannelBody>> {
   const body = decodeChannelBody(value);
   if (E.isLeft(body)) return body;
   const refusal = checkStorable(body.right);
-  return refusal === null ? body : E.left(refusal);
+  if (refusal !== null) return E.left(refusal);
+  const tags = readTagsField(value);
+  return E.isLeft(tags) ? tags : E.right({ body: body.right, tags: tags.right });
+}
+
+/** The `tag` filter of a list or search query: undefined = any; Left = a message naming it. */
+function tagFilter(raw: string | undefined): E.Either<string, string | undefined> {
+  if (raw === undefined || raw === '') return E.right(undefined);
+  return readTag(raw, 'tag');
 }
 
 /** `GET /api/channel/?p=`: one page, id desc, keys hidden. */
 async function list(c: Ctx): Promise<Response> {
-  return ok(c, await listChannels(c.get('deps').db, pageIndex(c)));
+  const query = decodeQuery(c, TagQuery);
+  const tag = tagFilter(E.isRight(query) ? query.right.tag : undefined);
+  if (E.isLeft(tag)) return fail(c, tag.left);
+  return ok(c, await listChannels(c.get('deps').db, pageIndex(c), tag.right));
 }
 
 /** `GET /api/channel/search?keyword=`: every match, keys hidden. */
 async function search(c: Ctx): Promise<Response> {
   const query = decodeQuery(c, SearchQuery);
   const keyword = E.isRight(query) ? (query.right.keyword ?? '') : '';
-  return ok(c, await searchChannels(c.get('deps').db, keyword));
+  const tag = tagFilter(E.isRight(query) ? query.right.tag : undefined);
+  if (E.isLeft(tag)) return fail(c, tag.left);
+  return ok(c, await searchChannels(c.get('deps').db, keyword, tag.right));
 }
 
 /** Keeps `/test` and `/update_balance` (other methods) from being read as an id: the catch-all's 404. */
@@ -108,7 +134,7 @@ async function create(c: Ctx): Promise<Response> {
   const body = await readChannelBody(c);
   if (E.isLeft(body)) return fail(c, body.left);
   const { db, now } = c.get('deps');
-  const created = await createChannels(db, body.right, Math.floor(now() / 1000));
+  const created = await createChannels(db, body.right.body, Math.floor(now() / 1000), body.right.tags);
   return E.isLeft(created) ? fail(c, created.left) : ok(c);
 }
 
@@ -116,8 +142,31 @@ async function create(c: Ctx): Promise<Response> {
 async function update(c: Ctx): Promise<Response> {
   const body = await readChannelBody(c);
   if (E.isLeft(body)) return fail(c, body.left);
-  const updated = await updateChannel(c.get('deps').db, body.right);
+  const updated = await updateChannel(c.get('deps').db, body.right.body, body.right.tags);
   return E.isLeft(updated) ? fail(c, updated.left) : ok(c, updated.right);
+}
+
+/** `GET /api/channel/tags`: every tag in use with its channel count, by tag (not in one-api). */
+async function tags(c: Ctx): Promise<Response> {
+  return ok(c, await listTagCounts(c.get('deps').db));
+}
+
+/**
+ * `PUT /api/channel/tag` `{tag, priority?, weight?, models?, group?, status?}`: sets those fields
+ * on every channel carrying the tag in one transaction; `data` = `{count}` (not in one-api).
+ */
+async function updateByTag(c: Ctx): Promise<Response> {
+  const text = await c.req.text();
+  if (text.trim() === '') return fail(c, 'invalid tag edit: empty body');
+  let value: unknown;
+  try {
+    value = JSON.parse(text, goStrings);
+  } catch (error) {
+    return fail(c, `invalid tag edit: body is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const edit = readTagEdit(value);
+  if (E.isLeft(edit)) return fail(c, edit.left);
+  return ok(c, { count: await updateChannelsByTag(c.get('deps').db, edit.right) });
 }
 
 /** `DELETE /api/channel/:id`: the channel and its abilities; no existence check. */
@@ -235,6 +284,8 @@ export function channelRoutes(): Hono<AppEnv> {
   app.get('/', adminAuth, list);
   app.get('/search', adminAuth, search);
   app.get('/models', adminAuth, (c) => json(c, modelCatalogue));
+  app.get('/tags', adminAuth, tags);
+  app.put('/tag', adminAuth, updateByTag);
   app.get('/test', adminAuth, testAll);
   app.get('/test/:id', adminAuth, testOne);
   app.post('/test_run', adminAuth, startRun);

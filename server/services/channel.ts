@@ -1,8 +1,9 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import { channelStatusAutoDisabled, channelStatusEnabled, channelStatusManuallyDisabled } from '../../src/domain/constants';
 import type { ChannelRow, Database } from '../db/schema';
+import { deleteTagsOf, replaceTags, tagsOf, type TagEdit, joinList, channelIdsWithTag } from './channelTags';
 import { catalogueModelsOf } from './typeModels';
 
 /**
@@ -22,7 +23,7 @@ export const emptySliceFound = 'empty slice found';
 // ---------------------------------------------------------------------------------------------
 // JSON shape
 
-/** The 20-field Channel object of §2.1.3 (every field always present). */
+/** The 20-field Channel object of §2.1.3 (every field always present), plus our `tags`. */
 export interface ChannelJson {
   id: number;
   type: number;
@@ -44,6 +45,8 @@ export interface ChannelJson {
   priority: number | null;
   config: string;
   system_prompt: string | null;
+  /** Not in one-api (its console ignores it): the channel's tags, sorted. */
+  tags: string[];
 }
 
 /** A channel row without its key (what list/search/get read). */
@@ -77,7 +80,7 @@ const columnsWithoutKey = [
  * (weight, base_url, other, model_mapping, priority, system_prompt) stay null. The key is always
  * "" here: no route returns it (one-api's PUT response does, contract §6 #26 — fixed).
  */
-export function channelJson(row: ChannelRowWithoutKey): ChannelJson {
+export function channelJson(row: ChannelRowWithoutKey, tags: readonly string[] = []): ChannelJson {
   return {
     id: row.id,
     type: row.type,
@@ -99,7 +102,14 @@ export function channelJson(row: ChannelRowWithoutKey): ChannelJson {
     priority: row.priority,
     config: row.config ?? '',
     system_prompt: row.system_prompt,
+    tags: [...tags],
   };
+}
+
+/** Channel JSON of rows, each with its tags. */
+async function withTags(db: Db | Tx, rows: readonly ChannelRowWithoutKey[]): Promise<ChannelJson[]> {
+  const tags = await tagsOf(db, rows.map((row) => row.id));
+  return rows.map((row) => channelJson(row, tags.get(row.id)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,22 +276,27 @@ async function rebuildAbilities(tx: Tx, channel: Parameters<typeof abilityRows>[
 /** Page size (§1.8). */
 export const itemsPerPage = 10;
 
-/** Page `p` of channels, id desc, without keys. */
-export async function listChannels(db: Db, page: number): Promise<ChannelJson[]> {
+/** Only the channels carrying `tag`. */
+const taggedWith = (tag: string) => (eb: ExpressionBuilder<Database, 'channels'>) =>
+  eb('id', 'in', eb.selectFrom('oa_channel_tags').select('oa_channel_tags.channel_id').where('oa_channel_tags.tag', '=', tag));
+
+/** Page `p` of channels (only those carrying `tag` when given), id desc, without keys. */
+export async function listChannels(db: Db, page: number, tag?: string): Promise<ChannelJson[]> {
   const offset = page * itemsPerPage;
   if (!Number.isSafeInteger(offset)) return [];
   const rows = await db
     .selectFrom('channels')
     .select(columnsWithoutKey)
+    .$if(tag !== undefined, (qb) => qb.where(taggedWith(tag ?? '')))
     .orderBy('id', 'desc')
     .limit(itemsPerPage)
     .offset(offset)
     .execute();
-  return rows.map(channelJson);
+  return withTags(db, rows);
 }
 
 /** Channels with `id = Atoi(keyword)` (0 when not a number) or `name LIKE keyword%`, without keys, id order. */
-export async function searchChannels(db: Db, keyword: string): Promise<ChannelJson[]> {
+export async function searchChannels(db: Db, keyword: string, tag?: string): Promise<ChannelJson[]> {
   // PostgreSQL text cannot hold NUL (the query would fail); such a keyword matches nothing.
   if (keyword.includes('\u0000')) return [];
   const id = keywordId(keyword);
@@ -289,16 +304,19 @@ export async function searchChannels(db: Db, keyword: string): Promise<ChannelJs
     .selectFrom('channels')
     .select(columnsWithoutKey)
     .where((eb) => eb.or([eb('id', '=', Number.isSafeInteger(id) ? id : 0), eb('name', 'like', `${keyword}%`)]))
+    .$if(tag !== undefined, (qb) => qb.where(taggedWith(tag ?? '')))
     .orderBy('id')
     .execute();
-  return rows.map(channelJson);
+  return withTags(db, rows);
 }
 
 /** One channel without its key, or undefined. */
 export async function findChannel(db: Db | Tx, id: number): Promise<ChannelJson | undefined> {
   if (!Number.isSafeInteger(id)) return undefined;
   const row = await db.selectFrom('channels').select(columnsWithoutKey).where('id', '=', id).executeTakeFirst();
-  return row === undefined ? undefined : channelJson(row);
+  if (row === undefined) return undefined;
+  const [json] = await withTags(db, [row]);
+  return json;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,7 +356,12 @@ function newChannelValues(body: ChannelBody, key: string, now: number) {
  * the same attributes, plus their abilities — in one transaction. Returns the new ids, or
  * `empty slice found` when no line remains.
  */
-export async function createChannels(db: Db, body: ChannelBody, nowSeconds: number): Promise<E.Either<string, number[]>> {
+export async function createChannels(
+  db: Db,
+  body: ChannelBody,
+  nowSeconds: number,
+  tags: readonly string[] = [],
+): Promise<E.Either<string, number[]>> {
   const keys = (body.key ?? '').split('\n').filter((line) => line !== '');
   if (keys.length === 0) return E.left(emptySliceFound);
   const ids = await db.transaction().execute(async (tx) => {
@@ -347,6 +370,7 @@ export async function createChannels(db: Db, body: ChannelBody, nowSeconds: numb
       const values = newChannelValues(body, key, nowSeconds);
       const { id } = await tx.insertInto('channels').values(values).returning('id').executeTakeFirstOrThrow();
       await rebuildAbilities(tx, { id, models: values.models, group: values.group, status: values.status, priority: values.priority });
+      await replaceTags(tx, id, tags);
       created.push(id);
     }
     return created;
@@ -359,7 +383,7 @@ export async function createChannels(db: Db, body: ChannelBody, nowSeconds: numb
  * whenever present and non-null. Statistics (created/test/response time, balance, used quota) are
  * never written: the console echoes the values it loaded, which would roll back concurrent usage.
  */
-function channelUpdate(body: ChannelBody) {
+function channelUpdate(body: Partial<ChannelBody>) {
   const nonZero = <A>(value: A | undefined, zero: A): A | undefined => (value === zero ? undefined : value);
   const update = {
     type: nonZero(body.type, 0),
@@ -384,22 +408,62 @@ function channelUpdate(body: ChannelBody) {
  * one transaction. A missing id (or 0) is `record not found` (one-api would rebuild abilities
  * for a channel that does not exist). Returns the stored channel, key hidden.
  */
-export async function updateChannel(db: Db, body: ChannelBody): Promise<E.Either<string, ChannelJson>> {
-  const id = body.id ?? 0;
+export async function updateChannel(
+  db: Db,
+  body: ChannelBody,
+  tags?: readonly string[],
+): Promise<E.Either<string, ChannelJson>> {
   return db.transaction().execute(async (tx) => {
-    // A no-op update first: it tells whether the row exists and, on PostgreSQL, locks it so that
-    // concurrent updates of one channel rebuild its abilities one after the other.
-    const locked = await tx
-      .updateTable('channels')
-      .set((eb) => ({ id: eb.ref('id') }))
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (locked.numUpdatedRows === 0n) return E.left(recordNotFound);
-    const update = channelUpdate(body);
-    if (Object.keys(update).length > 0) await tx.updateTable('channels').set(update).where('id', '=', id).execute();
-    const row = await tx.selectFrom('channels').select(columnsWithoutKey).where('id', '=', id).executeTakeFirstOrThrow();
-    await rebuildAbilities(tx, row);
-    return E.right(channelJson(row));
+    const updated = await updateChannelIn(tx, body);
+    if (E.isLeft(updated) || tags === undefined) return updated;
+    await replaceTags(tx, updated.right.id, tags);
+    const stored = await findChannel(tx, updated.right.id);
+    return stored === undefined ? E.left(recordNotFound) : E.right(stored);
+  });
+}
+
+/**
+ * The single-channel update inside `tx` (also the step of an edit by tag): lock the row, write
+ * the given columns, rebuild the abilities from the stored row. Tags are left as they are.
+ */
+async function updateChannelIn(tx: Tx, body: Partial<ChannelBody>): Promise<E.Either<string, ChannelJson>> {
+  const id = body.id ?? 0;
+  // A no-op update first: it tells whether the row exists and, on PostgreSQL, locks it so that
+  // concurrent updates of one channel rebuild its abilities one after the other.
+  const locked = await tx
+    .updateTable('channels')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (locked.numUpdatedRows === 0n) return E.left(recordNotFound);
+  const update = channelUpdate(body);
+  if (Object.keys(update).length > 0) await tx.updateTable('channels').set(update).where('id', '=', id).execute();
+  const row = await tx.selectFrom('channels').select(columnsWithoutKey).where('id', '=', id).executeTakeFirstOrThrow();
+  await rebuildAbilities(tx, row);
+  const [json] = await withTags(tx, [row]);
+  return E.right(json ?? channelJson(row));
+}
+
+/**
+ * `PUT /api/channel/tag`: sets the given fields on every channel carrying the tag, each through
+ * the single-channel update (so the abilities follow models, group, status and priority), all in
+ * one transaction. Returns how many channels were changed.
+ */
+export async function updateChannelsByTag(db: Db, edit: TagEdit): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const ids = await channelIdsWithTag(tx, edit.tag);
+    const body: Partial<ChannelBody> = {
+      ...(edit.priority === undefined ? {} : { priority: edit.priority }),
+      ...(edit.weight === undefined ? {} : { weight: edit.weight }),
+      ...(edit.models === undefined ? {} : { models: joinList(edit.models) }),
+      ...(edit.group === undefined ? {} : { group: joinList(edit.group) }),
+      ...(edit.status === undefined ? {} : { status: edit.status }),
+    };
+    for (const id of ids) {
+      const updated = await updateChannelIn(tx, { ...body, id });
+      if (E.isLeft(updated)) throw new Error(`channel ${String(id)} vanished during an edit by tag`);
+    }
+    return ids.length;
   });
 }
 
@@ -409,6 +473,7 @@ export async function deleteChannel(db: Db, id: number): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx.deleteFrom('channels').where('id', '=', id).execute();
     await tx.deleteFrom('abilities').where('channel_id', '=', id).execute();
+    await deleteTagsOf(tx, [id]);
   });
 }
 
@@ -425,6 +490,7 @@ export async function deleteDisabledChannels(db: Db): Promise<number> {
       const chunk = ids.slice(i, i + insertChunk);
       await tx.deleteFrom('channels').where('id', 'in', chunk).execute();
       await tx.deleteFrom('abilities').where('channel_id', 'in', chunk).execute();
+      await deleteTagsOf(tx, chunk);
     }
     return ids.length;
   });

@@ -1,13 +1,18 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
+import { pipe } from 'fp-ts/function';
+import * as TE from 'fp-ts/TaskEither';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiError } from '../domain/apiError';
 import {
   BalanceResult,
   Channel,
   ChannelTestResult,
+  ChannelTagCount,
+  ChannelTagEditResult,
   ChannelTestRun,
   ModelCatalogue,
+  type ChannelTagEdit,
   type ChannelPatch,
   type ChannelPayload,
   type ChannelTestRunRequest,
@@ -54,6 +59,10 @@ export interface ChannelApi {
   readonly getTestRun: (id: number, after: number) => TaskEither<ApiError, ChannelTestRun>;
   /** DELETE /api/channel/test_run/:id: cancels a running run; the run once it has ended. */
   readonly cancelTestRun: (id: number) => TaskEither<ApiError, ChannelTestRun>;
+  /** GET /api/channel/tags: every tag in use with its channel count (not in one-api). */
+  readonly tags: () => TaskEither<ApiError, ChannelTagCount[]>;
+  /** PUT /api/channel/tag: sets fields on every channel with the tag; how many were changed (not in one-api). */
+  readonly updateByTag: (edit: ChannelTagEdit) => TaskEither<ApiError, number>;
 }
 
 /** `{success, message, balance}`: success false is a Failure; a success without `balance` is a Decode error. */
@@ -92,4 +101,10 @@ export const createChannelApi = (client: ApiClient): ChannelApi => ({
     client.request({ method: 'GET', path: `/api/channel/test_run/${segment(id)}`, query: { after }, read: readData(ChannelTestRun) }),
   cancelTestRun: (id) =>
     client.request({ method: 'DELETE', path: `/api/channel/test_run/${segment(id)}`, read: readData(ChannelTestRun) }),
+  tags: () => client.request({ method: 'GET', path: '/api/channel/tags', read: readData(listOf(ChannelTagCount)) }),
+  updateByTag: (edit) =>
+    pipe(
+      client.request({ method: 'PUT', path: '/api/channel/tag', body: edit, read: readData(ChannelTagEditResult) }),
+      TE.map((result) => result.count),
+    ),
 });

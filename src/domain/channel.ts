@@ -28,6 +28,8 @@ export const Channel = t.intersection([
     priority: nullable(t.number),
     config: t.string,
     system_prompt: nullable(t.string),
+    /** The channel's tags (not in one-api; absent from a one-api server). */
+    tags: t.array(t.string),
   }),
 ]);
 export type Channel = t.TypeOf<typeof Channel>;
@@ -60,6 +62,8 @@ export const ChannelPayload = t.intersection([
     status: t.number,
     priority: t.number,
     weight: t.number,
+    /** Absent on PUT = the stored tags stay. */
+    tags: t.array(t.string),
   }),
 ]);
 export type ChannelPayload = t.TypeOf<typeof ChannelPayload>;
@@ -390,3 +394,76 @@ export function inlineNumberToSave(text: string, field: InlineNumberField, curre
   const n = parseInlineNumber(text, field);
   return n === null || n === current ? null : String(n);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tags (not in one-api: stored in our own table, shown and edited by this console)
+
+/** Longest tag, in characters (code points), after trimming. */
+export const maxTagLength = 32;
+/** Most tags one channel may carry. */
+export const maxTagsPerChannel = 16;
+
+/** Why a tag is refused. */
+export type ChannelTagProblem = 'empty' | 'tooLong' | 'comma' | 'control';
+
+/** What is wrong with one tag as typed (it is trimmed first), or null when it is fine. */
+export function channelTagProblem(raw: string): ChannelTagProblem | null {
+  const tag = raw.trim();
+  if (tag === '') return 'empty';
+  if ([...tag].length > maxTagLength) return 'tooLong';
+  if (tag.includes(',')) return 'comma';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(tag)) return 'control';
+  return null;
+}
+
+/** The first refusal of a tag list: which tag (index, -1 for the list itself) and why. */
+export type ChannelTagsRefusal =
+  | { readonly index: number; readonly problem: ChannelTagProblem }
+  | { readonly index: -1; readonly problem: 'tooMany'; readonly count: number };
+
+/**
+ * A tag list as it is stored: every tag trimmed, each once (first-seen order), or the first
+ * refusal (a bad tag, or more than `maxTagsPerChannel` distinct tags).
+ */
+export function normalizeChannelTags(raw: readonly string[]): { readonly tags: readonly string[] } | { readonly refusal: ChannelTagsRefusal } {
+  for (const [index, tag] of raw.entries()) {
+    const problem = channelTagProblem(tag);
+    if (problem !== null) return { refusal: { index, problem } };
+  }
+  const tags = [...new Set(raw.map((tag) => tag.trim()))];
+  if (tags.length > maxTagsPerChannel) return { refusal: { index: -1, problem: 'tooMany', count: tags.length } };
+  return { tags };
+}
+
+/** Splits comma-typed text into tags (empty pieces dropped): the form's tag input. */
+export const splitTagText = (text: string): readonly string[] =>
+  text
+    .split(',')
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '');
+
+/** `GET /api/channel/tags`: every tag in use and how many channels carry it, by tag. */
+export const ChannelTagCount = t.type({ tag: t.string, count: t.number });
+export type ChannelTagCount = t.TypeOf<typeof ChannelTagCount>;
+
+/** The fields an edit by tag may change. */
+export const channelTagEditFields = ['priority', 'weight', 'models', 'group', 'status'] as const;
+export type ChannelTagEditField = (typeof channelTagEditFields)[number];
+
+/**
+ * Body of `PUT /api/channel/tag`: the tag, and the fields to set on every channel carrying it
+ * (absent = unchanged). `status` is 1 (enable) or 2 (disable).
+ */
+export const ChannelTagEdit = t.exact(
+  t.intersection([
+    t.type({ tag: t.string }),
+    t.partial({ priority: t.number, weight: t.number, models: t.string, group: t.string, status: t.number }),
+  ]),
+  'ChannelTagEdit',
+);
+export type ChannelTagEdit = t.TypeOf<typeof ChannelTagEdit>;
+
+/** `PUT /api/channel/tag`'s data: how many channels were changed. */
+export const ChannelTagEditResult = t.type({ count: t.number });
+export type ChannelTagEditResult = t.TypeOf<typeof ChannelTagEditResult>;

@@ -1,4 +1,12 @@
-import type { Channel, ChannelPayload, ChannelTypeModels } from './channel';
+import {
+  channelTagProblem,
+  maxTagLength,
+  maxTagsPerChannel,
+  splitTagText,
+  type Channel,
+  type ChannelPayload,
+  type ChannelTypeModels,
+} from './channel';
 import { canBatchCreate, channelTypeHasModels, hasBaseUrlField, type ChannelFieldTarget } from './channelTypes';
 import { msg, type Message } from './message';
 import {
@@ -38,10 +46,14 @@ export interface ChannelForm {
   readonly weight: string;
   /** The text box for custom model names (comma, space or newline separated). */
   readonly customModel: string;
+  /** The channel's tags (not in one-api), as chips. */
+  readonly tags: readonly string[];
+  /** The tag text box (comma-separated; Enter or a comma turns it into chips). */
+  readonly tagInput: string;
 }
 
 /** A text the person types: a channel column, a `config` part, or the custom-model box. */
-export type ChannelFormField = ChannelFieldTarget | 'name' | 'key' | 'model_mapping' | 'system_prompt' | 'customModel' | 'weight';
+export type ChannelFormField = ChannelFieldTarget | 'name' | 'key' | 'model_mapping' | 'system_prompt' | 'customModel' | 'weight' | 'tagInput';
 
 /** A field a broken rule points at: a typed field, or the model list. */
 export type ChannelProblemField = ChannelFormField | 'models';
@@ -79,6 +91,8 @@ export const emptyChannelForm: ChannelForm = {
   config: emptyChannelConfig,
   weight: '0',
   customModel: '',
+  tags: [],
+  tagInput: '',
 };
 
 /** Splits a comma-separated wire list, dropping empty entries and surrounding spaces. */
@@ -128,6 +142,8 @@ export const formOfChannel = (channel: Channel): ChannelForm => ({
   config: parseChannelConfig(channel.config),
   weight: String(channel.weight ?? 0),
   customModel: '',
+  tags: [...(channel.tags ?? [])],
+  tagInput: '',
 });
 
 /**
@@ -195,8 +211,45 @@ export function checkChannelForm(form: ChannelForm, isEdit: boolean): ChannelFor
   if (channelTypeHasModels(n.type) && n.models.length === 0) return { field: 'models', message: msg('validation.channel.modelsRequired') };
   if (n.model_mapping.trim() !== '' && !isValidJson(n.model_mapping)) return { field: 'model_mapping', message: msg('validation.channel.modelMappingInvalid') };
   if (parseWeight(form.weight) === null) return { field: 'weight', message: msg('validation.channel.weightInvalid') };
+  const tagProblem = checkTags(form);
+  if (tagProblem !== null) return { field: 'tagInput', message: tagProblem };
   return null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+
+/** The tags a save sends: the chips plus what is still typed in the tag box, trimmed, each once. */
+export const tagsOfForm = (form: ChannelForm): readonly string[] => [...new Set([...form.tags, ...splitTagText(form.tagInput)])];
+
+/** The message of each tag problem. */
+const tagProblemKeys = {
+  empty: 'validation.channel.tag.empty',
+  tooLong: 'validation.channel.tag.tooLong',
+  comma: 'validation.channel.tag.comma',
+  control: 'validation.channel.tag.control',
+} as const;
+
+/** What is wrong with the tags (a typed tag, or too many), or null. */
+export function checkTags(form: ChannelForm): Message | null {
+  for (const piece of splitTagText(form.tagInput)) {
+    const problem = channelTagProblem(piece);
+    if (problem !== null) return msg(tagProblemKeys[problem], { tag: piece, max: maxTagLength });
+  }
+  const count = tagsOfForm(form).length;
+  return count > maxTagsPerChannel ? msg('validation.channel.tag.tooMany', { max: maxTagsPerChannel, count }) : null;
+}
+
+/** Turns the typed tags into chips (each once); a bad tag stays typed, for the rule to point at. */
+export function addTypedTags(form: ChannelForm): ChannelForm {
+  const pieces = splitTagText(form.tagInput);
+  const good = pieces.filter((piece) => channelTagProblem(piece) === null);
+  const bad = pieces.filter((piece) => channelTagProblem(piece) !== null);
+  return { ...form, tags: [...new Set([...form.tags, ...good])], tagInput: bad.join(', ') };
+}
+
+/** Removes one chip. */
+export const removeTag = (form: ChannelForm, tag: string): ChannelForm => ({ ...form, tags: form.tags.filter((t) => t !== tag) });
 
 /** The same rules as a verdict (the message only). */
 export function validateChannelForm(form: ChannelForm, isEdit: boolean): Verdict {
@@ -304,5 +357,6 @@ export function channelPayloadOf(form: ChannelForm): ChannelPayload {
     system_prompt: n.system_prompt,
     config: configText(n.config),
     weight: parseWeight(form.weight) ?? 0,
+    tags: [...tagsOfForm(form)],
   };
 }

@@ -126,13 +126,17 @@ export function formatTableQuery(query: TableQuery): string {
 
 /**
  * Whether a row passes the filters: the field's text equals the value, or, for comma lists
- * (channel groups and models), one of the items equals it.
+ * (channel groups and models) and arrays (channel tags), one of the items equals it.
  */
 export function matchesFilters(row: object, filters: Readonly<Record<string, string>>): boolean {
   const record = row as Readonly<Record<string, unknown>>;
   for (const [key, value] of Object.entries(filters)) {
     const field = record[key];
     if (field === undefined || field === null) return false;
+    if (Array.isArray(field)) {
+      if (!field.some((item) => item === value)) return false;
+      continue;
+    }
     const text = typeof field === 'string' ? field : typeof field === 'number' || typeof field === 'boolean' ? String(field) : '';
     if (text !== value && !text.split(',').some((item) => item.trim() === value)) return false;
   }

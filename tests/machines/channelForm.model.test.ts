@@ -61,6 +61,7 @@ const fixtures: EventFixtures<typeof channelFormMachine> = {
     { type: 'field.change', field: 'config.ak', value: 'AK' },
     { type: 'field.change', field: 'base_url', value: 'proxy.example.com' },
     { type: 'field.change', field: 'weight', value: '-2' },
+    { type: 'field.change', field: 'tagInput', value: 'team-a, a,b' },
   ],
   'type.change': [
     { type: 'type.change', value: 14 },
@@ -74,6 +75,8 @@ const fixtures: EventFixtures<typeof channelFormMachine> = {
   'models.clear': [{ type: 'models.clear' }],
   'models.addCustom': [{ type: 'models.addCustom' }],
   'groups.change': [{ type: 'groups.change', groups: ['vip', 'vip'] }],
+  'tags.add': [{ type: 'tags.add' }],
+  'tags.remove': [{ type: 'tags.remove', tag: 'team-a' }],
   'batch.toggle': [{ type: 'batch.toggle' }],
   'form.submit': [{ type: 'form.submit' }],
   'form.retry': [{ type: 'form.retry' }],
@@ -138,7 +141,7 @@ function journey(input: ChannelFormInput, events: readonly AnyEventObject[]): Sn
 const loadedNew = [groupsLoaded, typeModelsLoaded, catalogueLoaded];
 const loadedEdit = [channelLoaded, ...loadedNew];
 const change = (
-  field: 'name' | 'key' | 'model_mapping' | 'customModel' | 'config.ak' | 'config.sk' | 'config.region' | 'base_url' | 'weight',
+  field: 'name' | 'key' | 'model_mapping' | 'customModel' | 'config.ak' | 'config.sk' | 'config.region' | 'base_url' | 'weight' | 'tagInput',
   value: string,
 ) => ({
   type: 'field.change',
@@ -306,6 +309,23 @@ describe('channelForm model', () => {
     });
   });
 
+  describe('tags', () => {
+    it('typed tags become chips; a bad one stays typed and stops the save with its reason', () => {
+      const added = journey(createInput, [...loadedNew, change('tagInput', ' team-a ,prod,team-a'), { type: 'tags.add' }]);
+      expect(added.context.form.tags).toEqual(['team-a', 'prod']);
+      expect(added.context.form.tagInput).toBe('');
+      const bad = journey(createInput, [...loadedNew, change('name', 'n'), change('key', 'k'), change('tagInput', 'ok, a-very-long-tag-that-is-longer-than-32'), { type: 'tags.add' }]);
+      expect(bad.context.form.tags).toEqual(['ok']);
+      expect(bad.context.form.tagInput).toBe('a-very-long-tag-that-is-longer-than-32');
+      expect(checkChannelForm(bad.context.form, false)).toEqual({
+        field: 'tagInput',
+        message: { key: 'validation.channel.tag.tooLong', params: { tag: 'a-very-long-tag-that-is-longer-than-32', max: 32 } },
+      });
+      const many = { ...bad.context.form, tagInput: '', tags: Array.from({ length: 17 }, (_, i) => `t${String(i)}`) };
+      expect(checkChannelForm(many, false)?.message).toEqual({ key: 'validation.channel.tag.tooMany', params: { max: 16, count: 17 } });
+    });
+  });
+
   describe('replay on a real actor with stub actors', () => {
     async function replay(input: ChannelFormInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const stubs = {
@@ -342,6 +362,10 @@ describe('channelForm model', () => {
         { type: 'batch.toggle' },
         change('key', 'sk-1\n\nsk-2\n'),
         { type: 'groups.change', groups: ['default', 'vip'] },
+        change('tagInput', ' team-a, prod '),
+        { type: 'tags.add' },
+        change('tagInput', 'team-a, x,y'),
+        { type: 'tags.remove', tag: 'prod' },
         submit,
         saved,
       ]);
@@ -361,6 +385,8 @@ describe('channelForm model', () => {
             system_prompt: '',
             config: '{}',
             weight: 0,
+            // the chips, plus what is still typed (each once)
+            tags: ['team-a', 'x', 'y'],
           },
         },
       ]);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, initialTransition, transition, waitFor, type AnyEventObject, type SnapshotFrom } from 'xstate';
-import type { Channel, ChannelRow, ChannelTestRun, ChannelTestRunResult } from '../../src/domain/channel';
+import type { Channel, ChannelRow, ChannelTagCount, ChannelTestRun, ChannelTestRunResult } from '../../src/domain/channel';
 import type { Message } from '../../src/domain/message';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../src/domain/rowAction';
 import { parseTableQuery, type TableQuery } from '../../src/domain/tableQuery';
 import { channelListActionsMachine, channelTableMachine, channelTableSchema, type ChannelListPrefs } from '../../src/machines/channelList';
 import { channelListPageChildren, channelListPageMachine, type ChannelListPageEmitted } from '../../src/machines/channelListPage';
+import { channelTagsMachine, type UpdateChannelsByTagInput } from '../../src/machines/channelTags';
 import { channelTestMachine, type ChannelTestOutcome } from '../../src/machines/channelTest';
 import { shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { pathOf, replayPath } from './support/replay';
@@ -45,6 +46,7 @@ const result = (over: Partial<ChannelTestRunResult> = {}): ChannelTestRunResult 
 const fixtures: EventFixtures<typeof machine> = {
   'test.result': [{ type: 'test.result', result: result() }, { type: 'test.result', result: result({ channel_id: 4, success: true, status: 1 }) }],
   'channels.deleted': [{ type: 'channels.deleted', count: 2 }],
+  'channels.tagEdited': [{ type: 'channels.tagEdited', tag: 'team-a', count: 2 }],
   'bulk.valueChosen': [
     { type: 'bulk.valueChosen', action: 'setGroup', value: 'vip' },
     { type: 'bulk.valueChosen', action: 'priority', value: '5' },
@@ -64,6 +66,11 @@ function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
       return [{ kind: 'send', to: table, event: { type: 'row.patch', id: r.channel_id, patch: { status: r.status, response_time: r.response_time, test_time: r.test_time, last_test } } }];
     }
     case 'channels.deleted':
+      return [
+        { kind: 'send', to: table, event: { type: 'rows.reload' } },
+        { kind: 'send', to: s.children.channelTags, event: { type: 'tags.reload' } },
+      ];
+    case 'channels.tagEdited':
       return [{ kind: 'send', to: table, event: { type: 'rows.reload' } }];
     case 'bulk.valueChosen': {
       const e = event as unknown as { action: string; value: string };
@@ -78,7 +85,7 @@ function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
   }
 }
 
-const childIds = ['channelListActions', 'channelTest', 'relayEmitted', 'table'];
+const childIds = ['channelListActions', 'channelTags', 'channelTest', 'relayEmitted', 'table'];
 
 /** The rules every snapshot keeps: the children live for the whole page, the table's start is the address bar's. */
 function check(s: Snap, where: string): void {
@@ -99,8 +106,8 @@ describe('channelListPage model', () => {
     const [s, actions] = initialTransition(machine, input);
     check(s, 'initial');
     const spawned = actions.filter((a) => a.type === 'xstate.spawnChild').map((a) => (a.params as { id: string }).id);
-    expect(spawned).toEqual(['table', 'channelListActions', 'channelTest', 'relayEmitted']);
-    expect(Object.values(channelListPageChildren)).toEqual(['table', 'channelListActions', 'channelTest']);
+    expect(spawned).toEqual(['table', 'channelListActions', 'channelTest', 'channelTags', 'relayEmitted']);
+    expect(Object.values(channelListPageChildren)).toEqual(['table', 'channelListActions', 'channelTest', 'channelTags']);
     expect(s.children.table!.getSnapshot().context.query).toEqual(query);
   });
 
@@ -148,6 +155,8 @@ interface Stubs {
   readonly loads: FetchPageInput[];
   /** The bulk steps the table ran. */
   readonly steps: RowActionInput<ChannelRow>[];
+  /** The edits by tag sent. */
+  readonly tagEdits: UpdateChannelsByTagInput[];
 }
 
 function children(run: ChannelTestRun | null, stubs: Stubs, never_: boolean) {
@@ -183,17 +192,26 @@ function children(run: ChannelTestRun | null, stubs: Stubs, never_: boolean) {
       testChannel: fromPromise(() => never<ChannelTestOutcome>()),
     },
   });
-  return machine.provide({ actors: { table, channelListActions: actions, channelTest: tests } });
+  const tags = channelTagsMachine.provide({
+    actors: {
+      fetchTags: fromPromise<readonly ChannelTagCount[]>(() => (never_ ? never() : Promise.resolve([{ tag: 'team-a', count: 2 }]))),
+      updateChannelsByTag: fromPromise<number, UpdateChannelsByTagInput>(({ input: i }) => {
+        stubs.tagEdits.push(i);
+        return Promise.resolve(2);
+      }),
+    },
+  });
+  return machine.provide({ actors: { table, channelListActions: actions, channelTest: tests, channelTags: tags } });
 }
 
 function startPage(run: ChannelTestRun | null = null) {
-  const stubs: Stubs = { loads: [], steps: [] };
+  const stubs: Stubs = { loads: [], steps: [], tagEdits: [] };
   const page = createActor(children(run, stubs, false), { input });
   const emitted: ChannelListPageEmitted[] = [];
   page.on('*', (e) => emitted.push(e));
   page.start();
   const c = page.getSnapshot().children;
-  return { page, table: c.table!, actions: c.channelListActions!, tests: c.channelTest!, emitted, stubs };
+  return { page, table: c.table!, actions: c.channelListActions!, tests: c.channelTest!, tags: c.channelTags!, emitted, stubs };
 }
 
 const runningRun = (results: ChannelTestRunResult[]): ChannelTestRun => ({
@@ -213,10 +231,11 @@ describe('channelListPage replay (real actor, children that never answer)', () =
     const path = pathOf(machine, input, [
       { type: 'test.result', result: result() },
       { type: 'channels.deleted', count: 2 },
+      { type: 'channels.tagEdited', tag: 'team-a', count: 2 },
       { type: 'bulk.valueChosen', action: 'priority', value: '5' },
       { type: 'query.changed', query: { ...query, keyword: 'x' } },
     ]);
-    const run = await replayPath({ machine: children(null, { loads: [], steps: [] }, true), input }, path);
+    const run = await replayPath({ machine: children(null, { loads: [], steps: [], tagEdits: [] }, true), input }, path);
     expect(run.emitted).toEqual([{ type: 'query.changed', query: { ...query, keyword: 'x' } }]);
   });
 });
@@ -246,6 +265,22 @@ describe('channelListPage journeys (real children, stub actors)', () => {
     await waitFor(actions, (s) => s.matches({ deleteDisabled: 'idle' }));
     await waitFor(table, (s) => s.matches({ ready: 'idle' }) && stubs.loads.length > before);
     expect(emitted).toContainEqual({ type: 'notify', level: 'success', message: { key: 'channels.deleteDisabled.done', params: { count: 1 } } });
+    page.stop();
+  });
+
+  it('an edit by tag reloads the table and the tag counts, and says how many channels changed', async () => {
+    const { page, table, tags, emitted, stubs } = startPage();
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(tags, (s) => s.matches({ list: 'ready' }));
+    const before = stubs.loads.length;
+    tags.send({ type: 'tagEdit.open' });
+    tags.send({ type: 'tagEdit.field', field: 'status', on: true });
+    tags.send({ type: 'tagEdit.submit' });
+    tags.send({ type: 'tagEdit.confirm' });
+    await waitFor(tags, (s) => s.matches({ edit: 'closed', list: 'ready' }));
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }) && stubs.loads.length > before);
+    expect(stubs.tagEdits).toEqual([{ edit: { tag: 'team-a', status: 2 } }]);
+    expect(emitted).toContainEqual({ type: 'notify', level: 'success', message: { key: 'channels.tagEdit.done', params: { tag: 'team-a', count: 2 } } });
     page.stop();
   });
 
@@ -281,10 +316,10 @@ describe('channelListPage journeys (real children, stub actors)', () => {
   });
 
   it('a stopped page stops its children and their relay', async () => {
-    const { page, table, actions, tests } = startPage();
+    const { page, table, actions, tests, tags } = startPage();
     await waitFor(table, (s) => s.matches({ ready: 'idle' }));
     const relay = page.getSnapshot().children.relayEmitted!;
     page.stop();
-    for (const child of [table, actions, tests, relay]) expect(child.getSnapshot().status).toBe('stopped');
+    for (const child of [table, actions, tests, tags, relay]) expect(child.getSnapshot().status).toBe('stopped');
   });
 });

@@ -112,6 +112,9 @@ const routes: readonly RouteRow[] = [
   { n: 79, method: 'POST', path: '/api/user/2fa/disable', guard: 'User', body: { code: '000000' } },
   { n: 80, method: 'POST', path: '/api/user/2fa/recovery-codes', guard: 'User', body: { code: '000000' } },
   { n: 81, method: 'POST', path: '/api/user/login/2fa', guard: 'none', body: { code: '000000' }, changesCaller: true },
+  // Channel tags (not in one-api): a tag no channel carries, so nothing changes.
+  { n: 82, method: 'GET', path: '/api/channel/tags', guard: 'Admin' },
+  { n: 83, method: 'PUT', path: '/api/channel/tag', guard: 'Admin', body: { tag: 'matrix-none', priority: 1 } },
 ];
 
 type CallerKind = 'anonymous' | 'common' | 'admin' | 'root' | 'banned' | 'commonToken' | 'adminToken' | 'invalidToken';

@@ -16,10 +16,10 @@ const invalidToken = '无权进行此操作，access token 无效';
 const banned = '用户已被封禁';
 const forbidden = '无权进行此操作，权限不足';
 
-/** The 20 Channel fields of contract §2.1.3. */
+/** The 20 Channel fields of contract §2.1.3, plus our `tags` (one-api's console ignores it). */
 const channelFields = [
   'balance', 'balance_updated_time', 'base_url', 'config', 'created_time', 'group', 'id', 'key', 'model_mapping',
-  'models', 'name', 'other', 'priority', 'response_time', 'status', 'system_prompt', 'test_time', 'type',
+  'models', 'name', 'other', 'priority', 'response_time', 'status', 'system_prompt', 'tags', 'test_time', 'type',
   'used_quota', 'weight',
 ];
 
@@ -281,7 +281,7 @@ for (const target of dbTargets) {
           data: {
             id, type: 1, key: '', status: 1, name: '', weight: null, created_time: nowSeconds, test_time: 0, response_time: 0,
             base_url: null, other: null, balance: 1.25, balance_updated_time: 0, models: '', group: 'default', used_quota: 0,
-            model_mapping: null, priority: null, config: '', system_prompt: null,
+            model_mapping: null, priority: null, config: '', system_prompt: null, tags: [],
           },
         });
         await db().updateTable('channels').set({ name: 'alphabet', models: 'gpt-4o', config: '', base_url: '', model_mapping: '', weight: 0, priority: 0 }).where('id', '=', id).execute();

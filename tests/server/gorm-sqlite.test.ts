@@ -12,6 +12,7 @@ import { rollupIndexes, rollupTables, rollupTriggers } from '../../server/db/mig
 import { queryIndexesOf } from '../../server/db/migrations/queryIndexes';
 import { twoFactorTables } from '../../server/db/migrations/twoFactor';
 import { oneRunningIndex, testRunTables } from '../../server/db/migrations/testRuns';
+import { channelTagsIndex, channelTagsTables } from '../../server/db/migrations/channelTags';
 import { createGormSqlite, fixtureRootPassword, sqliteMaster } from './support/gormSqlite';
 import { Client } from './support/http';
 import { startApi, testConfig, type RunningApi } from './support/server';
@@ -29,9 +30,18 @@ function dataRows(path: string): string {
 
 /** Our own indexes, which every migration adds (never one-api's names). */
 const ourIndexes = queryIndexesOf('sqlite').map((i) => i.name);
-const ourTables = [...rollupTables.map((t) => t.name), changeMarksTable, ...twoFactorTables, ...testRunTables];
+const ourTables = [...rollupTables.map((t) => t.name), changeMarksTable, ...twoFactorTables, ...testRunTables, ...channelTagsTables];
 /** Every object of ours in sqlite_master, plus the statistics tables `analyze` creates (stat4 when compiled in). */
-const ourObjects = [...ourIndexes, ...ourTables, ...rollupIndexes.map((i) => i.name), ...rollupTriggers, ...changeMarkTriggers, oneRunningIndex, 'sqlite_stat1'];
+const ourObjects = [
+  ...ourIndexes,
+  ...ourTables,
+  ...rollupIndexes.map((i) => i.name),
+  ...rollupTriggers,
+  ...changeMarkTriggers,
+  oneRunningIndex,
+  channelTagsIndex,
+  'sqlite_stat1',
+];
 const statTables = new Set(['sqlite_stat1', 'sqlite_stat4']);
 const isOurs = (name: string) => /^(idx_)?oa_|^sqlite_stat\d$/.test(name);
 

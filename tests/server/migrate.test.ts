@@ -8,6 +8,7 @@ import { queryIndexesOf, redundantIndexes } from '../../server/db/migrations/que
 import { relayLedgerTables } from '../../server/db/migrations/relayLedger';
 import { testRunTables } from '../../server/db/migrations/testRuns';
 import { twoFactorTables } from '../../server/db/migrations/twoFactor';
+import { channelTagsTables } from '../../server/db/migrations/channelTags';
 import { tableSpecs } from '../../server/db/schema';
 import { schemaSnapshot } from './support/db';
 import { dbTargets, type TestDatabase } from './support/targets';
@@ -19,6 +20,7 @@ const ourTablesOf = (kind: 'sqlite' | 'postgres'): string[] => [
   ...(kind === 'sqlite' ? [changeMarksTable] : relayLedgerTables),
   ...twoFactorTables,
   ...testRunTables,
+  ...channelTagsTables,
 ];
 
 for (const target of dbTargets) {

@@ -4,6 +4,7 @@ import * as channelForm from '../../src/machines/channelForm';
 import * as commandPalette from '../../src/machines/commandPalette';
 import * as twoFactorSettings from '../../src/machines/twoFactorSettings';
 import * as channelList from '../../src/machines/channelList';
+import * as channelTags from '../../src/machines/channelTags';
 import * as channelTest from '../../src/machines/channelTest';
 import * as dashboard from '../../src/machines/dashboard';
 import * as footer from '../../src/machines/footer';
@@ -39,6 +40,7 @@ const modules = [
   channelForm,
   commandPalette,
   channelList,
+  channelTags,
   channelTest,
   dashboard,
   footer,

@@ -58,4 +58,9 @@ export const channelForm: Record<keyof typeof zh, string> = {
   'channelForm.groupsUnavailable': 'The group list could not be loaded; only the current groups can be used.',
   'channelForm.typeModelsUnavailable': "The types' default models could not be loaded; please enter the models yourself.",
   'channelForm.catalogueUnavailable': 'The model list could not be loaded; please enter the models yourself.',
+  'channelForm.tags': 'Tags',
+  'channelForm.tagsHint': 'Type a tag, then Enter or a comma; up to 16 tags of at most 32 characters',
+  'channelForm.tagsPlaceholder': 'e.g. team-a',
+  'channelForm.tagsAdd': 'Add tags',
+  'channelForm.tagsRemove': 'Remove tag {tag}',
 };

@@ -19,4 +19,9 @@ export const validation: Record<keyof typeof zh, string> = {
   'validation.redemption.nameRequired': 'Please fill in the redemption code name!',
   'validation.topUp.codeRequired': 'Please enter a top-up code!',
   'validation.topUp.noLink': 'The super administrator has not set a top-up link!',
+  'validation.channel.tag.empty': 'A tag cannot be empty',
+  'validation.channel.tag.tooLong': 'The tag “{tag}” is longer than {max} characters',
+  'validation.channel.tag.comma': 'The tag “{tag}” cannot contain a comma',
+  'validation.channel.tag.control': 'The tag “{tag}” cannot contain control characters',
+  'validation.channel.tag.tooMany': 'A channel has at most {max} tags ({count} given)',
 };

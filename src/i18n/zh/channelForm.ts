@@ -56,4 +56,9 @@ export const channelForm = {
   'channelForm.groupsUnavailable': '无法加载分组列表，当前只能使用已有分组。',
   'channelForm.typeModelsUnavailable': '无法加载各类型的默认模型，请手动填写模型。',
   'channelForm.catalogueUnavailable': '无法加载模型列表，请手动填写模型。',
+  'channelForm.tags': '标签',
+  'channelForm.tagsHint': '输入标签后按回车或逗号添加；最多 16 个，每个不超过 32 个字符',
+  'channelForm.tagsPlaceholder': '例如 team-a',
+  'channelForm.tagsAdd': '添加标签',
+  'channelForm.tagsRemove': '移除标签 {tag}',
 } as const;

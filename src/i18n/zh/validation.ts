@@ -19,4 +19,9 @@ export const validation = {
   'validation.redemption.nameRequired': '请填写兑换码名称！',
   'validation.topUp.codeRequired': '请输入兑换码！',
   'validation.topUp.noLink': '超级管理员未设置充值链接！',
+  'validation.channel.tag.empty': '标签不能为空',
+  'validation.channel.tag.tooLong': '标签「{tag}」超过 {max} 个字符',
+  'validation.channel.tag.comma': '标签「{tag}」不能包含逗号',
+  'validation.channel.tag.control': '标签「{tag}」不能包含控制字符',
+  'validation.channel.tag.tooMany': '一个渠道最多 {max} 个标签（现有 {count} 个）',
 } as const;

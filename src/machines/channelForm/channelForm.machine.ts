@@ -1,6 +1,8 @@
 import type { Channel, ChannelPayload, ChannelTypeModels } from '../../domain/channel';
 import {
   addCustomModels,
+  addTypedTags,
+  removeTag,
   addModel,
   changeType,
   channelPayloadOf,
@@ -60,6 +62,8 @@ export type ChannelFormEvent =
   | { readonly type: 'models.clear' }
   | { readonly type: 'models.addCustom' }
   | { readonly type: 'groups.change'; readonly groups: readonly string[] }
+  | { readonly type: 'tags.add' }
+  | { readonly type: 'tags.remove'; readonly tag: string }
   | { readonly type: 'batch.toggle' }
   | { readonly type: 'form.submit' }
   | { readonly type: 'form.retry' }
@@ -166,6 +170,8 @@ export const channelFormMachine = createFormMachine<
     'models.addCustom': (context) =>
       withForm({ ...context.form, models: addCustomModels(context.form.models, context.form.customModel), customModel: '' }),
     'groups.change': (context, event) => withForm({ ...context.form, groups: [...new Set(event.groups)] }),
+    'tags.add': (context) => withForm(addTypedTags(context.form)),
+    'tags.remove': (context, event) => withForm(removeTag(context.form, event.tag)),
     'batch.toggle': (context) =>
       context.form.batch || canBatchCreate(isEditingChannel(context), context.form.type) ? withForm({ ...context.form, batch: !context.form.batch }) : null,
   },

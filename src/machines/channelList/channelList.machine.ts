@@ -10,10 +10,10 @@ import { createTableMachine } from '../table';
  */
 export const channelTableMachine = createTableMachine<ChannelRow>({ id: 'channelTable' });
 
-/** What the address bar may say for /channel: header sorts, the three filters, page sizes. */
+/** What the address bar may say for /channel: header sorts, the four filters (tags: one tag), page sizes. */
 export const channelTableSchema: TableQuerySchema = {
   sortKeys: ['id', 'name', 'type', 'status', 'response_time', 'balance', 'priority'],
   orders: [],
-  filterKeys: ['status', 'type', 'group'],
+  filterKeys: ['status', 'type', 'group', 'tags'],
   sizes: pageSizeOptions,
 };

@@ -2,18 +2,26 @@ import { emit, sendTo, setup } from 'xstate';
 import type { ChannelRow, ChannelTestRunResult } from '../../domain/channel';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import { channelListActionsMachine, channelTableMachine, type BulkValueChosen, type ChannelsDeleted } from '../channelList';
+import { channelTagsMachine, type ChannelsTagEdited } from '../channelTags';
 import { channelTestMachine, type ChannelTestResultEvent } from '../channelTest';
 import { relayEmitted } from '../pageRelay';
 import type { QueryChanged, TableInput } from '../table';
 
 /** The children's facts, relayed to the page. */
-export type ChannelListPageEvent = NotifyEvent | NavigateEvent | QueryChanged | ChannelTestResultEvent | ChannelsDeleted | BulkValueChosen;
+export type ChannelListPageEvent =
+  | NotifyEvent
+  | NavigateEvent
+  | QueryChanged
+  | ChannelTestResultEvent
+  | ChannelsDeleted
+  | BulkValueChosen
+  | ChannelsTagEdited;
 
 /** What the page emits for the shell: toasts, navigation, and the query for the address bar. */
 export type ChannelListPageEmitted = NotifyEvent | NavigateEvent | QueryChanged;
 
 /** The children of the page, by invoke id (each also the child's system id). */
-export const channelListPageChildren = { table: 'table', actions: 'channelListActions', test: 'channelTest' } as const;
+export const channelListPageChildren = { table: 'table', actions: 'channelListActions', test: 'channelTest', tags: 'channelTags' } as const;
 
 /**
  * What a live test result changes on its row (the rest of the row is the server's as listed): the
@@ -35,9 +43,11 @@ export const testResultPatch = (result: ChannelTestRunResult): Partial<ChannelRo
 /**
  * The admin channel list (/channel): invokes the channel table (`table`, started from the address
  * bar's view), the list's own workflows (`channelListActions`: detail mode, notice, delete
- * disabled, bulk values) and the live channel tests (`channelTest`), and routes their facts:
+ * disabled, bulk values), the live channel tests (`channelTest`) and the channel tags (`channelTags`:
+ * the tag list for the filter, the edit by tag), and routes their facts:
  * - a live `test.result` patches its row (status, response and test time);
- * - `channels.deleted` (the disabled channels are gone) reloads the table;
+ * - `channels.deleted` (the disabled channels are gone) and `channels.tagEdited` (the channels of a
+ *   tag were changed) reload the table; `channels.deleted` also reads the tag counts again;
  * - `bulk.valueChosen` becomes the table's `bulk.request` {action, value} (the table confirms);
  * - the children's toasts and navigation and the table's `query.changed` leave the page as its own
  *   emitted events.
@@ -49,9 +59,21 @@ export const channelListPageMachine = setup({
     input: {} as TableInput,
     events: {} as ChannelListPageEvent,
     emitted: {} as ChannelListPageEmitted,
-    children: {} as { table: 'table'; channelListActions: 'channelListActions'; channelTest: 'channelTest'; relayEmitted: 'relayEmitted' },
+    children: {} as {
+      table: 'table';
+      channelListActions: 'channelListActions';
+      channelTest: 'channelTest';
+      channelTags: 'channelTags';
+      relayEmitted: 'relayEmitted';
+    },
   },
-  actors: { table: channelTableMachine, channelListActions: channelListActionsMachine, channelTest: channelTestMachine, relayEmitted },
+  actors: {
+    table: channelTableMachine,
+    channelListActions: channelListActionsMachine,
+    channelTest: channelTestMachine,
+    channelTags: channelTagsMachine,
+    relayEmitted,
+  },
   actions: {
     patchRow: sendTo(channelListPageChildren.table, (_, params: { result: ChannelTestRunResult }) => ({
       type: 'row.patch' as const,
@@ -59,6 +81,7 @@ export const channelListPageMachine = setup({
       patch: testResultPatch(params.result),
     })),
     reloadRows: sendTo(channelListPageChildren.table, { type: 'rows.reload' as const }),
+    reloadTags: sendTo(channelListPageChildren.tags, { type: 'tags.reload' as const }),
     requestBulk: sendTo(channelListPageChildren.table, (_, params: { action: BulkValueChosen['action']; value: string }) => ({
       type: 'bulk.request' as const,
       action: params.action,
@@ -79,15 +102,19 @@ export const channelListPageMachine = setup({
         { id: 'table', src: 'table', systemId: channelListPageChildren.table, input: ({ context }) => context.tableInput },
         { id: 'channelListActions', src: 'channelListActions', systemId: channelListPageChildren.actions },
         { id: 'channelTest', src: 'channelTest', systemId: channelListPageChildren.test },
+        { id: 'channelTags', src: 'channelTags', systemId: channelListPageChildren.tags },
         {
           id: 'relayEmitted',
           src: 'relayEmitted',
-          input: { systemIds: [channelListPageChildren.table, channelListPageChildren.actions, channelListPageChildren.test] },
+          input: {
+            systemIds: [channelListPageChildren.table, channelListPageChildren.actions, channelListPageChildren.test, channelListPageChildren.tags],
+          },
         },
       ],
       on: {
         'test.result': { actions: { type: 'patchRow', params: ({ event }) => ({ result: event.result }) } },
-        'channels.deleted': { actions: 'reloadRows' },
+        'channels.deleted': { actions: ['reloadRows', 'reloadTags'] },
+        'channels.tagEdited': { actions: 'reloadRows' },
         'bulk.valueChosen': { actions: { type: 'requestBulk', params: ({ event }) => ({ action: event.action, value: event.value }) } },
         notify: { actions: { type: 'notify', params: ({ event }) => event } },
         navigate: { actions: { type: 'navigate', params: ({ event }) => event } },

@@ -17,6 +17,7 @@ export const pageMachineIds = [
   'pageContent',
   'channelTable',
   'channelListActions',
+  'channelTags',
   'redemptionTable',
   'redemptionKeyCopy',
   'redemptionForm',

@@ -64,6 +64,8 @@ export function ChannelFormPage({ id, clone = false }: { readonly id: number | n
       onClearModels={() => actorRef.send({ type: 'models.clear' })}
       onAddCustom={() => actorRef.send({ type: 'models.addCustom' })}
       onGroupsChange={(groups) => actorRef.send({ type: 'groups.change', groups })}
+      onAddTags={() => actorRef.send({ type: 'tags.add' })}
+      onRemoveTag={(tag) => actorRef.send({ type: 'tags.remove', tag })}
       onBatchToggle={() => actorRef.send({ type: 'batch.toggle' })}
       onSubmit={() => actorRef.send({ type: 'form.submit' })}
       onCancel={() => actorRef.send({ type: 'form.cancel' })}

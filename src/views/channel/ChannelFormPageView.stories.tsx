@@ -30,6 +30,8 @@ const meta = {
     onClearModels: fn(),
     onAddCustom: fn(),
     onGroupsChange: fn(),
+    onAddTags: fn(),
+    onRemoveTag: fn(),
     onBatchToggle: fn(),
     onSubmit: fn(),
     onCancel: fn(),
@@ -477,5 +479,42 @@ export const TypePickerInteraction: Story = {
   play: async ({ args, canvasElement }) => {
     await userEvent.selectOptions(within(canvasElement).getByLabelText('类型'), '讯飞星火认知（原生适配）');
     await expect(args.onTypeChange).toHaveBeenCalledWith(18);
+  },
+};
+
+/** Tags as chips, one more typed. */
+export const Tags: Story = {
+  args: { form: { ...form, tags: ['team-a', 'prod'], tagInput: 'eu' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByRole('list', { name: '标签' })).toHaveTextContent('team-a');
+    await expect(c.getByRole('button', { name: '移除标签 prod' })).toBeVisible();
+    await expect(c.getByRole('textbox', { name: '标签' })).toHaveValue('eu');
+  },
+};
+
+/** A bad tag refused at its field. */
+export const TagRefused: Story = {
+  args: {
+    form: { ...form, tagInput: 'a,b' },
+    problem: { field: 'tagInput', message: { key: 'validation.channel.tag.comma', params: { tag: 'a,b' } } },
+  },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('标签「a,b」不能包含逗号')).toBeVisible();
+  },
+};
+
+/** Tags from the keyboard: Enter adds, Backspace in an empty box removes the last chip. */
+export const TagsKeyboardInteraction: Story = {
+  tags: ['interaction'],
+  args: { form: { ...form, tags: ['team-a'], tagInput: '' } },
+  play: async ({ args, canvasElement }) => {
+    const box = within(canvasElement).getByRole('textbox', { name: '标签' });
+    await userEvent.click(box);
+    await userEvent.keyboard('{Backspace}');
+    await expect(args.onRemoveTag).toHaveBeenCalledWith('team-a');
+    await userEvent.keyboard('x{Enter}');
+    await expect(args.onChange).toHaveBeenCalledWith('tagInput', 'x');
+    await expect(args.onAddTags).toHaveBeenCalled();
   },
 };

@@ -1,6 +1,9 @@
 import { useEffect, useRef, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import {
   Alert,
+  Badge,
+  CloseButton,
+  HStack,
   Box,
   Button,
   Card,
@@ -69,6 +72,9 @@ export interface ChannelFormPageViewProps {
   readonly onClearModels: () => void;
   readonly onAddCustom: () => void;
   readonly onGroupsChange: (groups: readonly string[]) => void;
+  /** Turns the typed tags into chips. */
+  readonly onAddTags: () => void;
+  readonly onRemoveTag: (tag: string) => void;
   readonly onBatchToggle: () => void;
   readonly onSubmit: () => void;
   readonly onCancel: () => void;
@@ -135,6 +141,14 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
     disabled: busy,
     onChange: (e: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => props.onChange(field, e.currentTarget.value),
   });
+  const tagKeys = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      props.onAddTags();
+    } else if (e.key === 'Backspace' && e.currentTarget.value === '' && form.tags.length > 0) {
+      props.onRemoveTag(form.tags[form.tags.length - 1]!);
+    }
+  };
   const addCustomOnEnter = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {
       e.preventDefault();
@@ -312,6 +326,41 @@ export function ChannelFormPageView(props: ChannelFormPageViewProps) {
                     </Wrap>
                   )}
                 </Fieldset.Root>
+
+                <Field.Root invalid={invalid('tagInput')}>
+                  <Field.Label>{t('channelForm.tags')}</Field.Label>
+                  {form.tags.length > 0 && (
+                    <Wrap gap={1} role="list" aria-label={t('channelForm.tags')}>
+                      {form.tags.map((tag) => (
+                        <Badge key={tag} role="listitem" variant="outline" colorPalette="purple" gap={1} pe={0}>
+                          {tag}
+                          <CloseButton
+                            size="2xs"
+                            disabled={busy}
+                            aria-label={t('channelForm.tagsRemove', { tag })}
+                            onClick={() => props.onRemoveTag(tag)}
+                          />
+                        </Badge>
+                      ))}
+                    </Wrap>
+                  )}
+                  <HStack w="full" maxW="md">
+                    <Input
+                      {...text('tagInput', form.tagInput)}
+                      placeholder={t('channelForm.tagsPlaceholder')}
+                      onChange={(e) => {
+                        props.onChange('tagInput', e.currentTarget.value);
+                        if (e.currentTarget.value.includes(',')) props.onAddTags();
+                      }}
+                      onKeyDown={tagKeys}
+                    />
+                    <Button variant="outline" onClick={props.onAddTags} disabled={busy || form.tagInput.trim() === ''}>
+                      {t('channelForm.tagsAdd')}
+                    </Button>
+                  </HStack>
+                  {errorOf('tagInput')}
+                  <Field.HelperText {...hintStyle}>{t('channelForm.tagsHint')}</Field.HelperText>
+                </Field.Root>
 
                 {hasModels ? (
                   <Fieldset.Root disabled={busy} invalid={invalid('models')} data-field="models">

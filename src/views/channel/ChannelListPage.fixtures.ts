@@ -13,6 +13,7 @@ export const channelRows: readonly ChannelRow[] = [
     status: 1,
     models: 'gpt-4o,gpt-3.5-turbo,gpt-4o-mini',
     group: 'default,vip',
+    tags: ['team-a', 'prod'],
     key: '',
     priority: 10,
     weight: 2,

@@ -3,7 +3,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { fromPromise } from 'xstate';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { failure } from '../../domain/apiError';
-import { balanceFailureMessage, type Channel, type ChannelRow, type ChannelTestRun } from '../../domain/channel';
+import { balanceFailureMessage, type Channel, type ChannelRow, type ChannelTagCount, type ChannelTestRun } from '../../domain/channel';
 import type { Message, NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
 import { defaultTableQuery } from '../../domain/tableQuery';
@@ -13,6 +13,7 @@ import {
   type ChannelListActionsContext,
   type ChannelListPrefs,
 } from '../../machines/channelList';
+import { channelTagsMachine, emptyTagEditDraft, type ChannelTagsContext, type UpdateChannelsByTagInput } from '../../machines/channelTags';
 import { channelTestMachine } from '../../machines/channelTest';
 import type { TableContext } from '../../machines/table';
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
@@ -60,6 +61,26 @@ const testMachine = channelTestMachine.provide({
   },
 });
 
+const tagCounts: ChannelTagCount[] = [
+  { tag: 'team-a', count: 2 },
+  { tag: 'prod', count: 1 },
+];
+const updateByTag = fn<(input: UpdateChannelsByTagInput) => void>();
+const tagsMachine = channelTagsMachine.provide({
+  actors: {
+    fetchTags: fromPromise<readonly ChannelTagCount[]>(() => Promise.resolve(tagCounts)),
+    updateChannelsByTag: fromPromise<number, UpdateChannelsByTagInput>(({ input }) => {
+      updateByTag(input);
+      return Promise.resolve(2);
+    }),
+  },
+});
+const seedTags = (value: Partial<Record<'list' | 'edit', string>> = {}, over: Partial<ChannelTagsContext> = {}) =>
+  channelTagsMachine.resolveState({
+    value: { list: 'ready', edit: 'closed', ...value },
+    context: { tags: tagCounts, draft: { ...emptyTagEditDraft, tag: 'team-a', fields: ['status'] }, problem: null, ...over },
+  });
+
 type TableValue = Parameters<typeof channelTableMachine.resolveState>[0]['value'];
 const seedTable = (value: TableValue, context: Partial<TableContext<ChannelRow>> = {}) =>
   channelTableMachine.resolveState({ value, context: tableContext(context) });
@@ -87,7 +108,7 @@ function Page({
 }) {
   return (
     <EffectsProvider value={effects}>
-      <MachineRegistryProvider machines={[table, actionsWith(), testMachine]} snapshots={snapshots}>
+      <MachineRegistryProvider machines={[table, actionsWith(), testMachine, tagsMachine]} snapshots={snapshots}>
         <ChannelListPage quotaDisplay={{ displayInCurrency: true, quotaPerUnit: 500000 }} />
       </MachineRegistryProvider>
     </EffectsProvider>
@@ -410,5 +431,83 @@ export const DarkEnglish: Story = {
   parameters: { lang: 'en', colorMode: 'dark' },
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('heading', { name: 'Channels' })).toBeInTheDocument();
+  },
+};
+
+/** The tag list is being read: the tag filter has no options yet. */
+export const TagsLoading: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelTags: seedTags({ list: 'loading' }, { tags: [] }) }} />,
+  play: async ({ canvasElement }) => {
+    const select = await within(canvasElement).findByLabelText('标签');
+    await expect(within(select).getAllByRole('option')).toHaveLength(1);
+  },
+};
+
+/** The tag list could not be read: the filter offers no tags, the list still works. */
+export const TagsFailed: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelTags: seedTags({ list: 'failed' }, { tags: [] }) }} />,
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('openai-main')).toBeInTheDocument();
+  },
+};
+
+/** The tag filter with the tags and their counts. */
+export const TagsReady: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelTags: seedTags() }} />,
+  play: async ({ canvasElement }) => {
+    const select = await within(canvasElement).findByLabelText('标签');
+    await expect(within(select).getByRole('option', { name: 'team-a（2）' })).toBeInTheDocument();
+  },
+};
+
+export const TagEditEditing: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelTags: seedTags({ edit: 'editing' }) }} />,
+  play: async () => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await expect(within(dialog).getByRole('combobox', { name: '标签' })).toHaveValue('team-a');
+  },
+};
+
+export const TagEditConfirming: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelTags: seedTags({ edit: 'confirming' }) }} />,
+  play: async () => {
+    await expect(await within(document.body).findByRole('dialog')).toHaveTextContent('将修改带有标签「team-a」的 2 个渠道');
+  },
+};
+
+export const TagEditSaving: Story = {
+  tags: ['!dev', '!autodocs'],
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelTags: seedTags({ edit: 'saving' }) }} />,
+  play: async () => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await expect(within(dialog).getByRole('button', { name: '返回' })).toBeDisabled();
+  },
+};
+
+/** Edit by tag end to end on the page: open, disable, next, apply; the request and the toast. */
+export const EditByTagInteraction: Story = {
+  tags: ['interaction'],
+  render: () => <Page table={tableWith(Promise.resolve(channelRows))} />,
+  play: async ({ canvasElement }) => {
+    updateByTag.mockClear();
+    notify.mockClear();
+    const c = within(canvasElement);
+    await c.findByText('openai-main');
+    await waitFor(async () => expect(within(c.getByLabelText('标签')).getByRole('option', { name: 'team-a（2）' })).toBeInTheDocument());
+    await userEvent.click(c.getByRole('button', { name: '按标签批量编辑' }));
+    const dialog = await within(document.body).findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: '启用/禁用' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: '下一步' }));
+    await waitFor(() => expect(within(document.body).getByRole('dialog')).toHaveTextContent('将修改带有标签「team-a」的 2 个渠道'));
+    await userEvent.click(within(document.body).getByRole('button', { name: '确认修改' }));
+    await waitFor(() => expect(updateByTag).toHaveBeenCalledWith({ edit: { tag: 'team-a', status: 2 } }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'success', message: { key: 'channels.tagEdit.done', params: { tag: 'team-a', count: 2 } } }),
+    );
   },
 };

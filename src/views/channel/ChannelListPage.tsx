@@ -15,6 +15,13 @@ import {
   selectTypeOptions,
 } from '../../machines/channelList';
 import { channelListPageMachine, type ChannelListPageMachine } from '../../machines/channelListPage';
+import {
+  selectTagCounts,
+  selectTagEditCount,
+  selectTagEditDraft,
+  selectTagEditProblem,
+  selectTagEditStep,
+} from '../../machines/channelTags';
 import { selectCanStart, selectResults } from '../../machines/channelTest';
 import { useListPageActor, useTableState } from '../table/useTable';
 import { ChannelListPageView } from './ChannelListPageView';
@@ -32,6 +39,7 @@ export function ChannelListPage({ quotaDisplay }: { readonly quotaDisplay: Quota
   // invoked for as long as the page lives: there from the first snapshot
   const actionsRef = useSelector(pageRef, (s) => s.children.channelListActions)!;
   const testRef = useSelector(pageRef, (s) => s.children.channelTest)!;
+  const tagsRef = useSelector(pageRef, (s) => s.children.channelTags)!;
 
   const table = useTableState(tableRef);
   const names = useSelector(tableRef, selectChannelNames, shallowEqual);
@@ -46,6 +54,11 @@ export function ChannelListPage({ quotaDisplay }: { readonly quotaDisplay: Quota
   const groups = useSelector(actionsRef, selectGroups);
   const liveResults = useSelector(testRef, selectResults);
   const canStartTest = useSelector(testRef, selectCanStart);
+  const tagCounts = useSelector(tagsRef, selectTagCounts);
+  const tagEditStep = useSelector(tagsRef, selectTagEditStep);
+  const tagEditDraft = useSelector(tagsRef, selectTagEditDraft);
+  const tagEditProblem = useSelector(tagsRef, selectTagEditProblem);
+  const tagEditCount = useSelector(tagsRef, selectTagEditCount);
 
   return (
     <ChannelListPageView
@@ -67,6 +80,9 @@ export function ChannelListPage({ quotaDisplay }: { readonly quotaDisplay: Quota
       onTable={(event) => tableRef.send(event)}
       onActions={(event) => actionsRef.send(event)}
       onTestStart={(scope) => testRef.send({ type: 'test.start', scope })}
+      tagCounts={tagCounts}
+      tagEdit={{ step: tagEditStep, draft: tagEditDraft, problem: tagEditProblem, count: tagEditCount }}
+      onTags={(event) => tagsRef.send(event)}
     />
   );
 }

@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { emptyTagEditDraft } from '../../machines/channelTags';
 import { ChannelListPageView } from './ChannelListPageView';
 import { bulkRun, channelRows, liveResults, names, tableState } from './ChannelListPage.fixtures';
 import { expectCardsFit } from '../table/cards.fixtures';
@@ -27,6 +28,12 @@ const meta = {
     onTable: fn(),
     onActions: fn(),
     onTestStart: fn(),
+    tagCounts: [
+      { tag: 'team-a', count: 2 },
+      { tag: 'prod', count: 1 },
+    ],
+    tagEdit: { step: 'closed', draft: emptyTagEditDraft, problem: null, count: 0 },
+    onTags: fn(),
   },
 } satisfies Meta<typeof ChannelListPageView>;
 export default meta;
@@ -534,5 +541,75 @@ export const HintOnFocusInteraction: Story = {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(within(document.body).queryByRole('tooltip')).toBeNull());
     await expect(badge).not.toHaveAttribute('aria-describedby');
+  },
+};
+
+/** The tag filter lists every tag with its channel count. */
+export const TagFilter: Story = {
+  play: async ({ canvasElement }) => {
+    const select = within(canvasElement).getByLabelText('标签');
+    await expect(within(select).getByRole('option', { name: 'team-a（2）' })).toBeInTheDocument();
+    await expect(within(select).getByRole('option', { name: 'prod（1）' })).toBeInTheDocument();
+  },
+};
+
+/** Edit by tag: choosing the tag and the fields (disable chosen). */
+export const EditByTag: Story = {
+  args: { tagEdit: { step: 'editing', draft: { ...emptyTagEditDraft, tag: 'team-a', fields: ['status'] }, problem: null, count: 2 } },
+  play: async () => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await expect(within(dialog).getByRole('combobox', { name: '标签' })).toHaveValue('team-a');
+    await expect(within(dialog).getByRole('checkbox', { name: '启用/禁用' })).toBeChecked();
+    await expect(within(dialog).getByLabelText('启用/禁用', { selector: 'select' })).toHaveValue('2');
+  },
+};
+
+/** Edit by tag, refused: the reason is shown. */
+export const EditByTagRefused: Story = {
+  args: { tagEdit: { step: 'editing', draft: { ...emptyTagEditDraft, tag: 'team-a' }, problem: { key: 'channels.tagEdit.needField' }, count: 2 } },
+  play: async () => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await expect(within(dialog).getByRole('alert')).toHaveTextContent('请至少选择一个要修改的字段');
+  },
+};
+
+/** Edit by tag: the confirmation says how many channels change. */
+export const EditByTagConfirming: Story = {
+  args: { tagEdit: { step: 'confirming', draft: { ...emptyTagEditDraft, tag: 'team-a', fields: ['status'] }, problem: null, count: 2 } },
+  play: async () => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await expect(dialog).toHaveTextContent('将修改带有标签「team-a」的 2 个渠道，确定吗？');
+  },
+};
+
+/** Edit by tag: saving. */
+export const EditByTagSaving: Story = {
+  args: { tagEdit: { step: 'saving', draft: { ...emptyTagEditDraft, tag: 'team-a', fields: ['status'] }, problem: null, count: 2 } },
+  play: async () => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await expect(within(dialog).getByRole('button', { name: '返回' })).toBeDisabled();
+  },
+};
+
+/** Edit by tag from the keyboard: the fields and the next step send their events. */
+export const EditByTagKeyboardInteraction: Story = {
+  tags: ['interaction'],
+  args: { tagEdit: { step: 'editing', draft: { ...emptyTagEditDraft, tag: 'team-a' }, problem: null, count: 2 } },
+  play: async ({ args }) => {
+    const dialog = await within(document.body).findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: '优先级' }));
+    await expect(args.onTags).toHaveBeenCalledWith({ type: 'tagEdit.field', field: 'priority', on: true });
+    await userEvent.click(within(dialog).getByRole('button', { name: '下一步' }));
+    await expect(args.onTags).toHaveBeenCalledWith({ type: 'tagEdit.submit' });
+  },
+};
+
+/** Tags are badges on their row. */
+export const TagBadges: Story = {
+  play: async ({ canvasElement }) => {
+    const table = within(canvasElement).getByRole('table', { name: '渠道' });
+    await expect(within(table).getByRole('columnheader', { name: /标签/ })).toBeInTheDocument();
+    await expect(within(table).getByText('team-a')).toBeInTheDocument();
+    await expect(within(table).getByText('prod')).toBeInTheDocument();
   },
 };

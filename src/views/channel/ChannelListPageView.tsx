@@ -8,10 +8,13 @@ import {
   isDangerousChannelAction,
   type ChannelBulkAction,
   type ChannelRow,
+  type ChannelTagCount,
   type ChannelTestRunResult,
 } from '../../domain/channel';
 import type { QuotaDisplay } from '../../domain/format';
+import type { Message } from '../../domain/message';
 import type { BulkValuePrompt, ChannelListActionsEvent } from '../../machines/channelList';
+import type { ChannelTagsEvent, TagEditDraft } from '../../machines/channelTags';
 import type { BulkRun, TableEvent } from '../../machines/table';
 import { useT } from '../app/i18n';
 import { ListPageLayout, type BulkActionSpec } from '../list/ListPageLayout';
@@ -19,6 +22,7 @@ import { tableHandlers } from '../list/tableHandlers';
 import { ConfirmDialogView } from '../table/ConfirmDialogView';
 import type { TableState } from '../table/useTable';
 import { ChannelBulkValueDialog } from './ChannelBulkValueDialog';
+import { ChannelTagEditDialog, type TagEditStep } from './ChannelTagEditDialog';
 import { useChannelColumns } from './ChannelColumns';
 import { ChannelListFilters, ChannelNotice, ChannelToolbarControls } from './ChannelListToolbarView';
 import type { OnRowAction } from './ChannelRowCells';
@@ -50,6 +54,11 @@ export interface ChannelListPageViewProps {
   readonly onTable: (event: ChannelTableEvent) => void;
   readonly onActions: (event: ChannelListActionsEvent) => void;
   readonly onTestStart: (scope: 'all' | 'disabled') => void;
+  /** Every tag in use with its channel count (the tag filter, the edit by tag). */
+  readonly tagCounts: readonly ChannelTagCount[];
+  /** The edit-by-tag dialog. */
+  readonly tagEdit: { readonly step: TagEditStep; readonly draft: TagEditDraft; readonly problem: Message | null; readonly count: number };
+  readonly onTags: (event: ChannelTagsEvent) => void;
 }
 
 /** The bulk actions without a value (the table confirms them); the value actions ask first. */
@@ -63,7 +72,7 @@ const plainBulkActions: readonly BulkActionSpec<ChannelBulkAction>[] = [
  * The channel list (/channel, spec §2 "Channel list") on the shared list layout: the notice, the
  * toolbar (search, test all, test disabled, delete disabled, detail mode, add, refresh), filters,
  * the live test panel, the selection bar with bulk actions, the table (cells in ChannelRowCells),
- * the pager, and the dialogs (row delete, delete disabled, bulk value, bulk steps).
+ * the pager, and the dialogs (row delete, delete disabled, bulk value, bulk steps, edit by tag).
  */
 export function ChannelListPageView({
   table,
@@ -84,6 +93,9 @@ export function ChannelListPageView({
   onTable,
   onActions,
   onTestStart,
+  tagCounts,
+  tagEdit,
+  onTags,
 }: ChannelListPageViewProps) {
   const t = useT();
   const inert = !table.idle;
@@ -127,6 +139,7 @@ export function ChannelListPageView({
           onTestStart={onTestStart}
           onDeleteDisabled={() => onActions({ type: 'deleteDisabled.request' })}
           onToggleDetail={() => onActions({ type: 'detail.toggle' })}
+          onEditByTag={() => onTags({ type: 'tagEdit.open' })}
         />
       }
       add={{ to: '/channel/add', label: t('channels.add') }}
@@ -136,6 +149,7 @@ export function ChannelListPageView({
           filters={table.filters}
           typeOptions={typeOptions}
           groupOptions={groupOptions}
+          tagOptions={tagCounts}
           disabled={inert}
           onFilter={(key, value) => onTable({ type: 'filter.change', key, value })}
         />
@@ -187,6 +201,14 @@ export function ChannelListPageView({
         onInput={(value) => onActions({ type: 'bulkValue.input', value })}
         onSubmit={() => onActions({ type: 'bulkValue.submit' })}
         onCancel={() => onActions({ type: 'bulkValue.cancel' })}
+      />
+      <ChannelTagEditDialog
+        step={tagEdit.step}
+        draft={tagEdit.draft}
+        problem={tagEdit.problem}
+        count={tagEdit.count}
+        tags={tagCounts}
+        onTags={onTags}
       />
     </ListPageLayout>
   );

@@ -1,5 +1,5 @@
 import { Alert, Button, CloseButton, Flex, Switch } from '@chakra-ui/react';
-import { channelStatusFilterKey, channelStatusValues } from '../../domain/channel';
+import { channelStatusFilterKey, channelStatusValues, type ChannelTagCount } from '../../domain/channel';
 import { channelTypeLabel } from '../../domain/channelTypes';
 import { useRenderMessage, useT } from '../app/i18n';
 import { ListSelect, type SelectOption } from '../list/useColumns';
@@ -28,9 +28,11 @@ export interface ChannelToolbarControlsProps {
   readonly onTestStart: (scope: 'all' | 'disabled') => void;
   readonly onDeleteDisabled: () => void;
   readonly onToggleDetail: () => void;
+  /** Opens "edit by tag". */
+  readonly onEditByTag: () => void;
 }
 
-/** The channel list's own toolbar controls (the layout adds search, add and refresh): test all, test disabled, delete disabled, detail mode. */
+/** The channel list's own toolbar controls (the layout adds search, add and refresh): test all, test disabled, delete disabled, edit by tag, detail mode. */
 export function ChannelToolbarControls(p: ChannelToolbarControlsProps) {
   const t = useT();
   return (
@@ -44,6 +46,9 @@ export function ChannelToolbarControls(p: ChannelToolbarControlsProps) {
       <Button variant="outline" colorPalette="red" loading={p.deletingDisabled} disabled={p.confirmingDeleteDisabled} onClick={p.onDeleteDisabled}>
         {t('channels.deleteDisabled')}
       </Button>
+      <Button variant="outline" onClick={p.onEditByTag}>
+        {t('channels.tagEdit.open')}
+      </Button>
       <Switch.Root size="sm" checked={p.showDetail} onCheckedChange={p.onToggleDetail}>
         <Switch.HiddenInput />
         <Switch.Control />
@@ -54,7 +59,7 @@ export function ChannelToolbarControls(p: ChannelToolbarControlsProps) {
 }
 
 /** The filters of the channel list, by query key. */
-export type ChannelFilterKey = 'status' | 'type' | 'group';
+export type ChannelFilterKey = 'status' | 'type' | 'group' | 'tags';
 
 export interface ChannelListFiltersProps {
   /** The current filter values by key ('' or absent: all). */
@@ -62,12 +67,14 @@ export interface ChannelListFiltersProps {
   /** The type numbers and group names of the loaded channels. */
   readonly typeOptions: readonly number[];
   readonly groupOptions: readonly string[];
+  /** Every tag in use with its channel count. */
+  readonly tagOptions: readonly ChannelTagCount[];
   readonly disabled: boolean;
   readonly onFilter: (key: ChannelFilterKey, value: string) => void;
 }
 
-/** Status, type and group filters; a value from the URL that is not among the options stays shown. */
-export function ChannelListFilters({ filters, typeOptions, groupOptions, disabled, onFilter }: ChannelListFiltersProps) {
+/** Status, type, group and tag filters; a value from the URL that is not among the options stays shown. */
+export function ChannelListFilters({ filters, typeOptions, groupOptions, tagOptions, disabled, onFilter }: ChannelListFiltersProps) {
   const t = useT();
   const render = useRenderMessage();
   const select = (key: ChannelFilterKey, label: string, options: readonly SelectOption[]) => {
@@ -100,6 +107,11 @@ export function ChannelListFilters({ filters, typeOptions, groupOptions, disable
         'group',
         t('channels.col.group'),
         groupOptions.map((g) => ({ value: g, label: g })),
+      )}
+      {select(
+        'tags',
+        t('channels.col.tags'),
+        tagOptions.map((o) => ({ value: o.tag, label: t('channels.filter.tags.option', { tag: o.tag, count: o.count }) })),
       )}
     </Flex>
   );

@@ -44,6 +44,21 @@ export function ChannelGroupBadges({ row }: { readonly row: ChannelRow }) {
   );
 }
 
+/** The channel's tags as outlined badges (none: nothing). */
+export function ChannelTagBadges({ row }: { readonly row: ChannelRow }) {
+  const tags = row.tags ?? [];
+  if (tags.length === 0) return null;
+  return (
+    <CellStack>
+      {tags.map((tag) => (
+        <CellBadge key={tag} variant="outline" palette="purple">
+          {tag}
+        </CellBadge>
+      ))}
+    </CellStack>
+  );
+}
+
 /** The type; a type the gateway cannot relay gets a second badge saying so (its tooltip: what happens to requests). */
 export function ChannelTypeBadge({ row }: { readonly row: ChannelRow }) {
   const render = useRenderMessage();

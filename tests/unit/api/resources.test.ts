@@ -139,6 +139,8 @@ const rows: readonly Row[] = [
   { name: 'channel.currentTestRun (none)', run: (a) => a.channel.currentTestRun(), method: 'GET', path: '/api/channel/test_run', fixture: 'channel-test-run-none.json', result: null },
   { name: 'channel.getTestRun', run: (a) => a.channel.getTestRun(3, 1), method: 'GET', path: '/api/channel/test_run/3', query: { after: '1' }, fixture: 'channel-test-run.json', result: expect.objectContaining({ id: 3, finished_at: 0, results: [expect.objectContaining({ index: 1 })] }) },
   { name: 'channel.cancelTestRun', run: (a) => a.channel.cancelTestRun(3), method: 'DELETE', path: '/api/channel/test_run/3', fixture: 'channel-test-run-cancelled.json', result: expect.objectContaining({ status: 'cancelled', finished_at: 1760000004, done: 1 }) },
+  { name: 'channel.tags', run: (a) => a.channel.tags(), method: 'GET', path: '/api/channel/tags', fixture: 'channel-tags.json', result: [{ tag: 'prod', count: 1 }, { tag: 'team-a', count: 2 }] },
+  { name: 'channel.updateByTag', run: (a) => a.channel.updateByTag({ tag: 'team-a', status: 2 }), method: 'PUT', path: '/api/channel/tag', body: { tag: 'team-a', status: 2 }, fixture: 'channel-tag-edit.json', result: 2 },
   { name: 'channel.catalogue', run: (a) => a.channel.catalogue(), method: 'GET', path: '/api/channel/models', fixture: 'channel-models.json', result: expect.objectContaining({ object: 'list', data: [expect.objectContaining({ id: 'gpt-4o' }), expect.objectContaining({ id: 'deepseek-chat' })] }) },
   // tokens
   { name: 'token.list', run: (a) => a.token.list(0), method: 'GET', path: '/api/token/', query: { p: '0', order: '' }, fixture: 'token-list.json', result: [expect.objectContaining({ id: 3 }), expect.objectContaining({ id: 1, models: null })] },

@@ -170,6 +170,7 @@ describe('channelPayloadOf', () => {
       system_prompt: 'be brief',
       config: '{"user_id":"u1"}',
       weight: 0,
+      tags: [],
     });
   });
   it('sends the weight as a whole number and a base URL trimmed (empty clears it)', () => {

@@ -1,0 +1,2 @@
+export * from './channelTags.machine';
+export * from './channelTags.selectors';
