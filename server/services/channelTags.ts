@@ -165,7 +165,6 @@ export function readTagEdit(value: unknown): E.Either<string, TagEdit> {
   for (const [key, type] of Object.entries(expected)) {
     const field = record[key];
     if (field === undefined || (field === null && key !== 'tag')) continue;
-     
     if (typeof field !== type) return E.left(`${key}: expected a ${type === 'number' ? 'number' : 'string'}`);
   }
   const cleaned = Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
