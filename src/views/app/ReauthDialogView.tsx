@@ -65,7 +65,7 @@ export function ReauthDialogView({ open, username, error, signingIn, onSubmit, o
                     <Field.Root invalid={error !== null}>
                       <Field.Label>{t('reauth.password')}</Field.Label>
                       <Input ref={passwordRef} name="password" type="password" autoComplete="current-password" disabled={signingIn} />
-                      {error !== null && <Field.ErrorText>{render(error)}</Field.ErrorText>}
+                      {error !== null && <Field.ErrorText color="red.fg">{render(error)}</Field.ErrorText>}
                     </Field.Root>
                   </Stack>
                 </form>

@@ -131,7 +131,7 @@ export function ChannelTagEditDialog({ step, draft, problem, tags, count, onTags
                       <Button variant="outline" disabled={step === 'saving'} onClick={() => onTags({ type: 'tagEdit.back' })}>
                         {t('channels.tagEdit.back')}
                       </Button>
-                      <Button type="submit" colorPalette="blue" loading={step === 'saving'}>
+                      <Button type="submit" colorPalette="blue" loading={step === 'saving'} loadingText={t('channels.tagEdit.apply')}>
                         {t('channels.tagEdit.apply')}
                       </Button>
                     </>
