@@ -106,7 +106,7 @@ export const channels: Record<keyof typeof zh, string> = {
   'channels.tagEdit.open': 'Edit by tag',
   'channels.tagEdit.title': 'Edit channels by tag',
   'channels.tagEdit.tag': 'Tag',
-  'channels.tagEdit.tagOption': '{tag} ({count} channels)',
+  'channels.tagEdit.tagOption': '{tag} (channels: {count})',
   'channels.tagEdit.noTags': 'No channel has a tag yet: add tags on the channel edit page first.',
   'channels.tagEdit.fields': 'Fields to change',
   'channels.tagEdit.field.priority': 'Priority',

@@ -16,6 +16,7 @@ export const priceEditor: Record<keyof typeof zh, string> = {
   'priceEditor.nameOf': '{model} model name',
   'priceEditor.inputOf': '{model} input price',
   'priceEditor.outputOf': '{model} output price',
+  'priceEditor.remove': 'Delete',
   'priceEditor.removeModel': 'Delete {model}',
   'priceEditor.unnamedModel': 'New model {n}',
   'priceEditor.addModel': 'Add model',

@@ -14,6 +14,7 @@ export const priceEditor = {
   'priceEditor.nameOf': '{model} 模型名称',
   'priceEditor.inputOf': '{model} 输入价格',
   'priceEditor.outputOf': '{model} 输出价格',
+  'priceEditor.remove': '删除',
   'priceEditor.removeModel': '删除 {model}',
   'priceEditor.unnamedModel': '新模型 {n}',
   'priceEditor.addModel': '添加模型',

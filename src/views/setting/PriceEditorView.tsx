@@ -214,8 +214,8 @@ function ModelTable(props: PriceEditorViewProps) {
                     />
                   </Table.Cell>
                   <Table.Cell verticalAlign="top">
-                    <Button size="sm" variant="ghost" colorPalette="red" onClick={() => props.onRemoveModel(row.id)} disabled={saving}>
-                      {t('priceEditor.removeModel', { model: name })}
+                    <Button size="sm" variant="ghost" colorPalette="red" onClick={() => props.onRemoveModel(row.id)} disabled={saving} aria-label={t('priceEditor.removeModel', { model: name })}>
+                      {t('priceEditor.remove')}
                     </Button>
                   </Table.Cell>
                 </Table.Row>
@@ -278,8 +278,8 @@ function GroupTable(props: PriceEditorViewProps) {
                     />
                   </Table.Cell>
                   <Table.Cell verticalAlign="top">
-                    <Button size="sm" variant="ghost" colorPalette="red" onClick={() => props.onRemoveGroup(row.id)} disabled={saving}>
-                      {t('priceEditor.removeGroup', { group: name })}
+                    <Button size="sm" variant="ghost" colorPalette="red" onClick={() => props.onRemoveGroup(row.id)} disabled={saving} aria-label={t('priceEditor.removeGroup', { group: name })}>
+                      {t('priceEditor.remove')}
                     </Button>
                   </Table.Cell>
                 </Table.Row>
