@@ -9,6 +9,7 @@ import { channelFormMachine, type ChannelFormContext, type SaveChannelInput } fr
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { ChannelFormPage } from './ChannelFormPage';
 import { enterText } from '../app/stories/enterText';
+import { withStorySession } from '../app/stories/SessionStory';
 
 const typeModels: ChannelTypeModels = { '1': ['gpt-4o', 'gpt-4o-mini'], '14': ['claude-3-haiku', 'claude-3-opus'], '43': null };
 const catalogue = ['gpt-4o', 'gpt-4o-mini', 'claude-3-haiku', 'claude-3-opus'];
@@ -99,6 +100,7 @@ const reset = () => {
 const meta = {
   title: 'Channel/ChannelFormPage',
   component: ChannelFormPage,
+  decorators: [withStorySession],
   parameters: { route: '/channel/add' },
   args: { id: null },
 } satisfies Meta<typeof ChannelFormPage>;
@@ -143,6 +145,7 @@ export const CreateInteraction: Story = {
         system_prompt: '',
         config: '{}',
         weight: 0,
+        tags: [],
       },
     });
   },

@@ -14,6 +14,7 @@ import {
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { RedemptionFormPage } from './RedemptionFormPage';
 import { redemptionRows } from './RedemptionListPage.fixtures';
+import { withStorySession } from '../app/stories/SessionStory';
 
 const notify = fn<(e: NotifyEvent) => void>();
 const navigate = fn<(e: NavigateEvent) => void>();
@@ -65,6 +66,7 @@ const seed = (value: Value, over: Partial<RedemptionFormContext> = {}) => ({
 const meta = {
   title: 'Redemption/RedemptionFormPage',
   component: RedemptionFormPage,
+  decorators: [withStorySession],
   parameters: { route: '/redemption/add' },
   args: { id: null, quotaDisplay: { displayInCurrency: false, quotaPerUnit: 500000 } },
 } satisfies Meta<typeof RedemptionFormPage>;

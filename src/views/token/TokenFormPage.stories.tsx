@@ -9,6 +9,7 @@ import { tokenFormMachine, type SaveTokenInput, type TokenFormContext } from '..
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { TokenFormPage } from './TokenFormPage';
 import { enterText } from '../app/stories/enterText';
+import { withStorySession } from '../app/stories/SessionStory';
 
 const stored: Token = {
   id: 4,
@@ -73,6 +74,7 @@ const seed = (value: Value, over: Partial<TokenFormContext> = {}) => ({
 const meta = {
   title: 'Token/TokenFormPage',
   component: TokenFormPage,
+  decorators: [withStorySession],
   parameters: { route: '/token/edit/4' },
   args: { id: 4, quotaDisplay: { displayInCurrency: false, quotaPerUnit: 500000 } },
 } satisfies Meta<typeof TokenFormPage>;
@@ -178,7 +180,10 @@ export const SubnetInvalidInteraction: Story = {
     await userEvent.click(c.getByRole('button', { name: '提交' }));
     await expect(await c.findByText('无效的网段：999.1.1.1')).toBeVisible();
     await expect(saves).not.toHaveBeenCalled();
-    await expect(notify).toHaveBeenCalledWith({ type: 'notify', level: 'error', message: { key: 'tokenForm.subnetInvalid', params: { entry: '999.1.1.1' } } });
+    // said once, at the field, which takes the focus: no toast repeats it
+    await waitFor(() => expect(c.getByLabelText('IP 限制')).toHaveFocus());
+    await expect(c.getByLabelText('IP 限制')).toHaveAttribute('aria-invalid', 'true');
+    await expect(notify).not.toHaveBeenCalled();
   },
 };
 

@@ -8,6 +8,7 @@ import { emptyUserForm, userFormMachine, userFormOf, type SaveUserInput, type Us
 import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
 import { UserFormPage } from './UserFormPage';
 import { enterText } from '../app/stories/enterText';
+import { withStorySession } from '../app/stories/SessionStory';
 
 const alice: User = {
   id: 2,
@@ -62,6 +63,7 @@ const seed = (value: Value, over: Partial<UserFormContext> = {}) => ({
 const meta = {
   title: 'User/UserFormPage',
   component: UserFormPage,
+  decorators: [withStorySession],
   parameters: { route: '/user/edit/2' },
   args: { id: 2, quotaDisplay: { displayInCurrency: false, quotaPerUnit: 500000 } },
 } satisfies Meta<typeof UserFormPage>;

@@ -134,3 +134,15 @@ export function SessionStory({
     </PreferencesContext.Provider>
   );
 }
+
+/**
+ * A story decorator for containers that only hand the session to their machine (the edit forms:
+ * a save answered 401 waits for the session's sign-in dialog): root signed in, nothing answers.
+ */
+export function withStorySession(Story: () => ReactNode) {
+  return (
+    <SessionContext.Provider logic={stubSession()} options={{ snapshot: seedSession({ user: storyUsers.root }) }}>
+      <Story />
+    </SessionContext.Provider>
+  );
+}
