@@ -113,7 +113,7 @@ describe('account walks on the real gateway', () => {
     await context.close();
   });
 
-  it('an expired session: a save on /user/edit meets the 401 and lands on /login?expired=true with the notice', async () => {
+  it('an expired session: a save on /user/edit opens the sign-in dialog and is saved once after it; cancelled, it lands on /login?expired=true with the notice', async () => {
     await insertUser(gw.database.db, { username: 'sleeper', password: 'sleeper-pass-1' });
     const context = await gw.newContext();
     const page = await context.newPage();
@@ -129,15 +129,32 @@ describe('account walks on the real gateway', () => {
     const deleted = await gw.database.db.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
     expect(Number(deleted.numDeletedRows)).toBe(1);
 
+    // the save meets the 401: the sign-in dialog opens over the form; signing in again as the
+    // same user sends the save once more, and the profile is saved exactly once
     await displayName.fill('Sleepy');
     await form.getByRole('button', { name: '提交' }).click();
+    const dialog = page.getByRole('alertdialog', { name: '登录已过期' });
+    await dialog.getByLabel('密码').fill('sleeper-pass-1');
+    await dialog.getByRole('button', { name: '登录', exact: true }).click();
+    await expect.poll(() => toasts.texts, { timeout: 30_000 }).toContain('用户信息更新成功！');
+    await dialog.waitFor({ state: 'detached' });
+    const saved = await gw.database.db.selectFrom('users').select('display_name').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(saved.display_name).toBe('Sleepy');
+
+    // expired again; this time the dialog is cancelled: the login page with the notice, nothing saved
+    // (still on the form: a save stays on /user/edit; a page load would meet the 401 with no save to keep)
+    await gw.database.db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    expect(await displayName.inputValue()).toBe('Sleepy');
+    await displayName.fill('Sleepier');
+    await form.getByRole('button', { name: '提交' }).click();
+    await dialog.getByRole('button', { name: '取消' }).click();
     await page.waitForURL(`${gw.url}/login?expired=true`);
     await page.getByText('未登录或登录已过期，请重新登录！').first().waitFor();
     // signed out in the console too: the header offers login again, the stored user is gone
     await page.getByRole('link', { name: '登录', exact: true }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
     const row = await gw.database.db.selectFrom('users').select('display_name').where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row.display_name).toBe('sleeper');
+    expect(row.display_name).toBe('Sleepy');
     expectNoUnexpectedErrors(toasts);
     await context.close();
   });
