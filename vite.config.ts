@@ -67,7 +67,8 @@ const firstPaintPreload: Plugin = {
       const bundle = ctx.bundle;
       if (bundle === undefined) return html;
       const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-      const entry = chunks.find((c) => c.isEntry);
+      // Only the console's own page (Storybook builds its preview with this config too).
+      const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.replace(/\\/g, '/').endsWith('src/main.tsx') === true);
       if (entry === undefined) return html;
       const closure = (file: string, seen = new Set<string>()): Set<string> => {
         if (seen.has(file)) return seen;
