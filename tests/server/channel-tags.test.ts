@@ -206,6 +206,11 @@ for (const target of dbTargets) {
           [{ tag: 'a,b', priority: 1 }, 'tag: a tag cannot contain a comma'],
           [{ tag: 'team-a' }, /^nothing to change: give at least one of priority, weight, models, group, status$/],
           [{ tag: 'team-a', priority: 1.5 }, 'priority: expected an integer'],
+          // absurd numbers: beyond a safe integer, infinite-looking, huge negative
+          [{ tag: 'team-a', priority: 1e308 }, 'priority: expected an integer'],
+          [{ tag: 'team-a', priority: -(2 ** 60) }, 'priority: expected an integer'],
+          [{ tag: 'team-a', weight: 2 ** 53 }, 'weight: expected a non-negative integer'],
+          [{ tag: 'team-a', weight: 0.5 }, 'weight: expected a non-negative integer'],
           [{ tag: 'team-a', priority: '1' }, 'priority: expected a number'],
           [{ tag: 'team-a', weight: -1 }, 'weight: expected a non-negative integer'],
           [{ tag: 'team-a', models: ' , ' }, 'models: give at least one model name'],
@@ -217,6 +222,11 @@ for (const target of dbTargets) {
         for (const [body, message] of cases) await expectRefused('PUT', '/api/channel/tag', body, message);
         const notJson = await root.request('PUT', '/api/channel/tag', { body: '{bad', headers: { 'Content-Type': 'application/json' } });
         expect(notJson.body.success).toBe(false);
+        // a body nested 200 levels deep, and a 100 KB tag: refused, nothing changed
+        let deep: unknown = 1;
+        for (let i = 0; i < 200; i++) deep = { tag: deep };
+        expect((await root.request('PUT', '/api/channel/tag', { body: deep as Record<string, unknown> })).body.success).toBe(false);
+        expect((await root.request('PUT', '/api/channel/tag', { body: { tag: 'x'.repeat(100_000), status: 2 } })).body.success).toBe(false);
       });
 
       it('is admin only', async () => {
