@@ -1,4 +1,3 @@
-import { useCallback } from 'react';
 import { useSelector } from '@xstate/react';
 import { useSearchParams } from 'react-router-dom';
 import { isSettingsTab, type SectionId } from '../../domain/optionSections';
@@ -24,36 +23,22 @@ import { SessionContext } from '../app/sessionContext';
 import { LogCleanPanel } from './LogCleanPanel';
 import { PersonalSettings } from './PersonalSettings';
 import { PriceEditor } from './PriceEditor';
-import { ratioFilterParam } from './RatioPricesView';
 import { SettingsPageView } from './SettingsPageView';
 import { UpdateCheck } from './UpdateCheck';
 
 /** The `?tab=` of the address: the tab the page opens on (the machine refuses root-only tabs for others). */
 export const settingsTabParam = 'tab';
 
-/** The address with the price overview's model filter (`?price_model=`, dropped when blank). */
-const withPriceFilter = (params: URLSearchParams, value: string): URLSearchParams => {
-  const next = new URLSearchParams(params);
-  if (value === '') next.delete(ratioFilterParam);
-  else next.set(ratioFilterParam, value);
-  return next;
-};
-
 /**
  * Route page for /setting (optionSettings machine): the tab comes from `?tab=` once, then the
  * machine keeps it and rewrites the address on every change. The machine watches the session
- * for the user's role (the tabs follow it while the page lives). The price overview's model
- * filter lives in the address (`?price_model=`).
+ * for the user's role (the tabs follow it while the page lives). The ratio section is the
+ * price editor (its own machine).
  */
 export function SettingsPage() {
   const session = SessionContext.useActorRef();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const asked = params.get(settingsTabParam) ?? '';
-  const priceFilter = params.get(ratioFilterParam) ?? '';
-  const onPriceFilterChange = useCallback(
-    (value: string) => setParams((prev) => withPriceFilter(prev, value), { replace: true }),
-    [setParams],
-  );
   const actorRef = useMachineActor(optionSettingsMachine, { session, tab: isSettingsTab(asked) ? asked : 'personal' });
   const tabs = useSelector(actorRef, selectTabs);
   const tab = useSelector(actorRef, selectTab);
@@ -89,8 +74,6 @@ export function SettingsPage() {
       logClean={<LogCleanPanel />}
       priceEditor={<PriceEditor />}
       updateCheck={<UpdateCheck />}
-      priceFilter={priceFilter}
-      onPriceFilterChange={onPriceFilterChange}
       onTabSelect={(next) => actorRef.send({ type: 'tab.select', tab: next })}
       onRetry={() => actorRef.send({ type: 'options.retry' })}
       onChange={(key, value) => actorRef.send({ type: 'field.change', key, value })}

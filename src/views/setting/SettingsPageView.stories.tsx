@@ -36,20 +36,21 @@ const meta = {
     onCancelToggle: fn(),
     onLeave: fn(),
     onStay: fn(),
-    priceFilter: '',
-    onPriceFilterChange: fn(),
+    priceEditor: <Text>price editor slot</Text>,
   },
 } satisfies Meta<typeof SettingsPageView>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Root on the operation tab: log clean first, then general, monitor, quota, ratio (with prices). */
+/** Root on the operation tab: log clean first, then general, monitor, quota, and the price editor in the ratio section's place. */
 export const Operation: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByRole('tab', { name: '运营设置' })).toHaveAttribute('aria-selected', 'true');
     await expect(c.getByText('log clean slot')).toBeVisible();
-    for (const name of ['通用设置', '监控设置', '额度设置', '倍率设置']) await expect(c.getByRole('heading', { name })).toBeVisible();
+    for (const name of ['通用设置', '监控设置', '额度设置']) await expect(c.getByRole('heading', { name })).toBeVisible();
+    // the ratio section is the price editor (its own stories show it)
+    await expect(c.getByText('price editor slot')).toBeVisible();
   },
 };
 

@@ -1,11 +1,10 @@
-import { useMemo, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
 import type { Message } from '../../domain/message';
 import { sectionsOfTab, type OptionTab, type SectionId, type SettingsTab } from '../../domain/optionSections';
 import { ConfirmDialogView } from '../table/ConfirmDialogView';
 import { useT } from '../app/i18n';
 import { OptionSectionView } from './OptionSectionView';
-import { RatioPricesView } from './RatioPricesView';
 
 export interface SettingsPageViewProps {
   /** The tabs offered (root: all four; others: personal only). */
@@ -35,14 +34,8 @@ export interface SettingsPageViewProps {
   readonly logClean?: ReactNode;
   /** The check-for-updates button of the other tab. */
   readonly updateCheck?: ReactNode;
-  /**
-   * The ratio section as the price editor (its own machine); without it the section is the
-   * JSON fields beside the price overview.
-   */
-  readonly priceEditor?: ReactNode;
-  /** The model-name filter of the ratio section's price overview. */
-  readonly priceFilter: string;
-  readonly onPriceFilterChange: (value: string) => void;
+  /** The ratio section: the price editor (its own machine). */
+  readonly priceEditor: ReactNode;
   readonly onTabSelect: (tab: SettingsTab) => void;
   readonly onRetry: () => void;
   readonly onChange: (key: string, value: string) => void;
@@ -60,30 +53,14 @@ export interface SettingsPageViewProps {
 /**
  * The settings page (spec §2 "Settings"): tabs for personal, operation, system and other
  * settings (the last three for root only). The option tabs are their sections, each with its
- * own save button; the operation tab starts with the log clean-up, the ratio section shows
- * the resulting prices beside the JSON, the other tab ends with the update check.
+ * own save button; the operation tab starts with the log clean-up, the ratio section is
+ * the price editor, the other tab ends with the update check.
  */
 export function SettingsPageView(props: SettingsPageViewProps) {
-  const { tabs, tab, loading, loadFailed, confirmingToggle, confirmingLeave, priceFilter, onPriceFilterChange } = props;
+  const { tabs, tab, loading, loadFailed, confirmingToggle, confirmingLeave } = props;
   // The switches that ask first: PasswordLoginEnabled off, TwoFactorRequiredForAdmins on (its own wording).
   const twoFactorToggle = confirmingToggle === 'TwoFactorRequiredForAdmins';
   const t = useT();
-  const { ModelRatio = '', CompletionRatio = '', GroupRatio = '', QuotaPerUnit = '' } = props.values;
-  // The price table is large: it re-renders only when the values it reads change.
-  const ratioPrices = useMemo(
-    () => (
-      <RatioPricesView
-        modelRatio={ModelRatio}
-        completionRatio={CompletionRatio}
-        groupRatio={GroupRatio}
-        quotaPerUnit={QuotaPerUnit}
-        filter={priceFilter}
-        onFilterChange={onPriceFilterChange}
-      />
-    ),
-    [ModelRatio, CompletionRatio, GroupRatio, QuotaPerUnit, priceFilter, onPriceFilterChange],
-  );
-
   const optionTab = (id: OptionTab) => {
     if (loading)
       return (
@@ -110,7 +87,7 @@ export function SettingsPageView(props: SettingsPageViewProps) {
       <Stack gap={4}>
         {id === 'operation' && props.logClean}
         {sectionsOfTab(id).map((section) =>
-          section.id === 'ratio' && props.priceEditor !== undefined ? (
+          section.id === 'ratio' ? (
             <Box key={section.id} minW={0}>
               {props.priceEditor}
             </Box>
@@ -131,7 +108,6 @@ export function SettingsPageView(props: SettingsPageViewProps) {
             onWhitelistInput={props.onWhitelistInput}
             onWhitelistAdd={props.onWhitelistAdd}
             onWhitelistRemove={props.onWhitelistRemove}
-            aside={section.id === 'ratio' ? ratioPrices : undefined}
           />
           ),
         )}
