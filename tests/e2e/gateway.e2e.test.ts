@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { chooseMenuItem, startGateway, type GatewayUnderTest } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 let gw: GatewayUnderTest;
@@ -58,7 +58,7 @@ describe('the console on the real gateway', () => {
     await page.getByRole('button', { name: '账户菜单：Root User' }).scrollIntoViewIfNeeded();
     await expect.poll(() => warning.getAttribute('data-paused')).toBeNull();
     await page.getByRole('button', { name: '账户菜单：Root User' }).click();
-    await page.getByRole('menuitem', { name: '注销' }).click();
+    await chooseMenuItem(page, '注销');
     await page.waitForURL(`${gw.url}/login`);
     await page.getByRole('link', { name: '注册', exact: true }).waitFor();
     const after = await page.evaluate(async () => (await fetch('/api/user/self')).status);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../server/support/http';
-import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
+import { chooseMenuItem, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { watchToasts } from './support/toasts';
 
 /**
@@ -97,7 +97,7 @@ describe('the sign-in dialog over an expired session', () => {
     await menu(second).waitFor();
     // sign out in the first tab: the second leaves for the login page
     await menu(first).click();
-    await first.getByRole('menuitem', { name: '注销' }).click();
+    await chooseMenuItem(first, '注销');
     await first.waitForURL(`${gw.url}/login`);
     await second.getByRole('form', { name: '用户登录' }).waitFor();
     await menu(second).waitFor({ state: 'detached' });

@@ -5,7 +5,7 @@ import { copyText } from '../../src/domain/chatLinks';
 import { formatNumber } from '../../src/domain/format';
 import { Client } from '../server/support/http';
 import { replyText, startRelayUpstream, upstreamUsage, type RelayUpstream } from '../server/support/relayUpstream';
-import { setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
+import { chooseMenuItem, setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
 import { closeToasts, expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /*
@@ -175,7 +175,7 @@ describe('the relay from the console', () => {
     // the toast sits over the row's end (and stays while the pointer rests on it): closed first
     await closeToasts(page);
     await page.getByRole('button', { name: `令牌 ${label} 的复制格式` }).click();
-    await page.getByRole('menuitem', { name: '复制 LobeChat 链接' }).click();
+    await chooseMenuItem(page, '复制 LobeChat 链接');
     await expect.poll(() => clipboardText(page)).toBe(copyText('lobechat', { key: created.key, serverAddress: gw.url, chatLink: '' }));
     const lobe = await clipboardText(page);
     expect(lobe).toContain(`"baseURL":"${gw.url}/v1"`);

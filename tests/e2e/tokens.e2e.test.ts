@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { Client } from '../server/support/http';
-import { startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
+import { chooseMenuItem, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /**
@@ -97,7 +97,7 @@ describe('tokens', () => {
 
     // the NextChat format: the public instance (no ChatLink) with the key and the server address
     await page.getByRole('button', { name: `令牌 ${label(batchToken)} 的复制格式` }).click();
-    await page.getByRole('menuitem', { name: '复制 NextChat 链接' }).click();
+    await chooseMenuItem(page, '复制 NextChat 链接');
     await expect
       .poll(() => clipboardText(page))
       .toBe(`https://app.nextchat.dev/#/?settings={"key":"sk-${batchToken.key}","url":"${serverAddress}"}`);

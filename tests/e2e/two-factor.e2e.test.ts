@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from '../server/support/db';
-import { startGateway, type GatewayUnderTest } from './support/gateway';
+import { chooseMenuItem, startGateway, type GatewayUnderTest } from './support/gateway';
 import { graveViolations } from './support/axe';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
@@ -62,7 +62,7 @@ describe('two-factor sign-in', () => {
 
     // sign out
     await page.getByRole('button', { name: /^账户菜单：/ }).click();
-    await page.getByRole('menuitem', { name: '注销' }).click();
+    await chooseMenuItem(page, '注销');
     await page.waitForURL(`${gw.url}/login`);
 
     // the password alone is not enough: the second step asks for the code

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright';
 import { loadConfig, type Config, type Env } from '../../../server/config';
 import { bootstrap } from '../../../server/db/bootstrap';
@@ -71,6 +71,18 @@ export async function logInThroughForm(page: Page, url: string, username: string
   await form.getByRole('button', { name: '登录' }).click();
   if (landing !== undefined) await page.waitForURL(`${url}${landing}`);
   await page.getByRole('button', { name: /^账户菜单：/ }).waitFor();
+}
+
+/**
+ * Chooses a menu's item the way a mouse does: onto it (the menu highlights it), then a click. Zag's
+ * menu acts on the highlighted item, so a click that lands before the highlight (a pointer moved
+ * and pressed within one busy frame) selects nothing and leaves the menu open.
+ */
+export async function chooseMenuItem(page: Page, name: string): Promise<void> {
+  const item = page.getByRole('menuitem', { name });
+  await item.hover();
+  await expect.poll(() => item.getAttribute('data-highlighted')).toBe('');
+  await item.click();
 }
 
 /**
