@@ -1,2 +1,3 @@
 export * from './sessionWatch';
 export * from './awaitSession';
+export * from './signInHandOver';
