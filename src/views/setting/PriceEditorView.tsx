@@ -154,15 +154,16 @@ interface EditColumn<R> {
 
 /**
  * A table of editable rows (the models, the group multipliers): one input per column, a remove
- * button per row labelled with the row's name, a line saying it is empty. A `wide` table keeps its
+ * button per row labelled with the row's name (or its number until it has one), a line saying it is empty. A `wide` table keeps its
  * header and first column in view while it scrolls inside its own box.
  */
-function EditTable<R extends { readonly id: string }>(props: {
+function EditTable<R extends { readonly id: string; readonly name: string }>(props: {
   readonly titleId: string;
   readonly wide: boolean;
   readonly rows: readonly R[];
   readonly columns: readonly EditColumn<R>[];
-  readonly nameOf: (row: R) => string;
+  /** The name of a row not named yet, from its number. */
+  readonly unnamed: (n: string) => string;
   readonly removeLabel: (name: string) => string;
   readonly onRemove: (id: string) => void;
   /** What the table says when it has no rows. */
@@ -199,7 +200,7 @@ function EditTable<R extends { readonly id: string }>(props: {
         </Table.Header>
         <Table.Body>
           {props.rows.map((row) => {
-            const name = props.nameOf(row);
+            const name = row.name.trim() === '' ? props.unnamed(ordinal(row.id)) : row.name.trim();
             return (
               <Table.Row key={row.id}>
                 {columns.map((column, i) => (
@@ -237,15 +238,6 @@ function EditTable<R extends { readonly id: string }>(props: {
   );
 }
 
-/** The button that adds a row to a table. */
-function AddButton({ label, onClick, disabled }: { readonly label: string; readonly onClick: () => void; readonly disabled: boolean }) {
-  return (
-    <Button variant="outline" onClick={onClick} disabled={disabled}>
-      {label}
-    </Button>
-  );
-}
-
 function ModelTable(props: PriceEditorViewProps) {
   const t = useT();
   const { models, saving } = props;
@@ -256,7 +248,9 @@ function ModelTable(props: PriceEditorViewProps) {
           <Field.Label>{t('priceEditor.search')}</Field.Label>
           <Input type="search" name="price_model" value={props.search} onChange={(e) => props.onSearch(e.currentTarget.value)} />
         </Field.Root>
-        <AddButton label={t('priceEditor.addModel')} onClick={props.onAddModel} disabled={saving} />
+        <Button variant="outline" onClick={props.onAddModel} disabled={saving}>
+          {t('priceEditor.addModel')}
+        </Button>
       </Flex>
       <Text fontSize="sm" color="fg.muted" aria-live="polite">
         {t('priceEditor.count', { shown: models.length, total: props.totalModels })}
@@ -285,7 +279,7 @@ function ModelTable(props: PriceEditorViewProps) {
             onChange: (id, v) => props.onPrice(id, 'output', v),
           },
         ]}
-        nameOf={(row) => (row.name.trim() === '' ? t('priceEditor.unnamedModel', { n: ordinal(row.id) }) : row.name.trim())}
+        unnamed={(n) => t('priceEditor.unnamedModel', { n })}
         removeLabel={(model) => t('priceEditor.removeModel', { model })}
         onRemove={props.onRemoveModel}
         empty={t('priceEditor.empty')}
@@ -316,7 +310,7 @@ function GroupTable(props: PriceEditorViewProps) {
             onChange: props.onMultiplier,
           },
         ]}
-        nameOf={(row) => (row.name.trim() === '' ? t('priceEditor.unnamedGroup', { n: ordinal(row.id) }) : row.name.trim())}
+        unnamed={(n) => t('priceEditor.unnamedGroup', { n })}
         removeLabel={(group) => t('priceEditor.removeGroup', { group })}
         onRemove={props.onRemoveGroup}
         empty={t('priceEditor.noGroups')}
@@ -324,7 +318,9 @@ function GroupTable(props: PriceEditorViewProps) {
         disabled={saving}
       />
       <Box>
-        <AddButton label={t('priceEditor.addGroup')} onClick={props.onAddGroup} disabled={saving} />
+        <Button variant="outline" onClick={props.onAddGroup} disabled={saving}>
+          {t('priceEditor.addGroup')}
+        </Button>
       </Box>
     </Stack>
   );
