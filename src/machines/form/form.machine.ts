@@ -17,7 +17,7 @@ import {
 } from 'xstate';
 import { describeError, isSessionExpiry } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type MessageKey, type NavigateEvent, type NoticeLevel, type NotifyEvent } from '../../domain/message';
-import { awaitSession, type SessionRef } from '../sessionWatch';
+import { awaitSession, sessionRecoveryStates, type SessionRef } from '../sessionWatch';
 
 /** What every edit form keeps: the record's id (null: creating), the draft, and the rule the last submit broke. */
 export interface FormContext<TForm, TProblem> {
@@ -298,46 +298,14 @@ export function createFormMachine<
           ],
         },
       },
-      saving: {
-        tags: ['busy'],
-        invoke: {
-          id: spec.save.src,
-          src: spec.save.src,
-          input: ({ context }: { context: TContext }) => spec.save.input(context),
-          onDone: saveDone,
-          onError: [
-            // the session ended: wait for the sign-in dialog instead of losing the form
-            { guard: { type: 'canAwaitSession', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: 'awaitingSession' },
-            saveFailed,
-          ],
-        },
-      },
-      /** The save answered 401: the session's sign-in dialog is open; the draft waits. */
-      awaitingSession: {
-        tags: ['busy'],
-        invoke: {
-          id: 'awaitSession',
-          src: 'awaitSession',
-          input: ({ context }: { context: TContext }) => ({ session: context.session }),
-        },
-        on: {
-          'session.restored': 'resaving',
-          // someone else signed in, or nobody: the page is left without saving (the session navigates)
-          'session.lost': 'left',
-        },
-      },
-      /** The same user signed in again: the same payload is sent once more (a second 401 is an ordinary failure). */
-      resaving: {
-        tags: ['busy'],
-        invoke: {
-          id: spec.save.src,
-          src: spec.save.src,
-          input: ({ context }: { context: TContext }) => spec.save.input(context),
-          onDone: saveDone,
-          onError: saveFailed,
-        },
-      },
-      left: { type: 'final' },
+      // saving; a save answered 401 waits for the sign-in dialog (awaitingSession), then resaving or left
+      ...sessionRecoveryStates('canAwaitSession', {
+        id: spec.save.src,
+        src: spec.save.src,
+        input: ({ context }: { context: TContext }) => spec.save.input(context),
+        onDone: saveDone,
+        onError: saveFailed,
+      }),
       [spec.doneState]: spec.doneConfig ?? { type: 'final' },
     },
   };

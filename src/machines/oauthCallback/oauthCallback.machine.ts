@@ -1,9 +1,7 @@
-import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
+import { assign, emit, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
-import type { ExternalSignIn } from '../../domain/twoFactor';
-import type { User } from '../../domain/user';
-import type { SessionRef } from '../sessionWatch';
+import { signInHandOver, signInOutcomes, type SessionRef, type SignInOutcome } from '../sessionWatch';
 
 export type OAuthProvider = 'github' | 'lark';
 
@@ -24,8 +22,7 @@ export interface OAuthCallbackInput extends ExchangeCodeInput {
  * the identity was checked and the server waits for the second factor (no session yet); else the
  * user signed in (`enrolmentRequired`: an admin who must turn on two-factor sign-in first).
  */
-export type OAuthOutcome = { readonly bound: true } | ExternalSignIn;
-type SignedInOutcome = Extract<OAuthOutcome, { user: User }>;
+export type OAuthOutcome = SignInOutcome;
 
 export interface OAuthCallbackContext {
   readonly session: SessionRef;
@@ -47,6 +44,8 @@ export type OAuthCallbackEmitted = NotifyEvent | NavigateEvent;
 
 /** Where a user signed in by the callback goes. */
 export const oauthSignInTarget = '/';
+
+const handOver = signInHandOver<OAuthCallbackContext, AnyEventObject>(oauthSignInTarget);
 
 /**
  * The /oauth/github and /oauth/lark callback pages: forwards the provider's code and state to
@@ -71,7 +70,7 @@ export const oauthCallbackMachine = setup({
   guards: {
     canRetry: ({ context }) => context.attempt + 1 < maxAttempts,
     isBound: (_, params: { outcome: OAuthOutcome }) => params.outcome.bound,
-    isSecondFactorNeeded: (_, params: { outcome: OAuthOutcome }) => !params.outcome.bound && params.outcome.secondFactor === true,
+    isSecondFactorNeeded: handOver.isSecondFactorNeeded,
   },
   delays: {
     retryBackoff: ({ context }) => retryStep * context.attempt,
@@ -87,22 +86,9 @@ export const oauthCallbackMachine = setup({
     }),
     notifyBound: emit(() => notify('success', msg('signIn.oauth.bound'))),
     goToSettings: emit(() => navigate('/setting', true)),
-    tellSession: sendTo(
-      ({ context }) => context.session,
-      (_, params: { outcome: OAuthOutcome }) => ({
-        type: 'session.signedIn' as const,
-        // Only reached when the outcome is neither a bind nor a second step (guarded), so the user is there.
-        user: (params.outcome as SignedInOutcome).user,
-        to: oauthSignInTarget,
-        enrolmentRequired: (params.outcome as SignedInOutcome).enrolmentRequired === true,
-      }),
-    ),
-    /** The session shows the second step on the login page and signs in from there. */
-    handOverSecondFactor: sendTo(
-      ({ context }) => context.session,
-      () => ({ type: 'session.secondFactorNeeded' as const, to: oauthSignInTarget }),
-    ),
-    notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
+    tellSession: handOver.tellSession,
+    handOverSecondFactor: handOver.handOverSecondFactor,
+    notifySignedIn: handOver.notifySignedIn,
     notifyGiveUp: emit(() => notify('error', msg('signIn.oauth.giveUp'))),
     goToLogin: emit(() => navigate('/login', true)),
   },
@@ -130,18 +116,7 @@ export const oauthCallbackMachine = setup({
             target: 'bound',
             actions: ['notifyBound', 'goToSettings'],
           },
-          {
-            guard: { type: 'isSecondFactorNeeded', params: ({ event }) => ({ outcome: event.output }) },
-            target: 'secondFactor',
-            actions: 'handOverSecondFactor',
-          },
-          {
-            target: 'signedIn',
-            actions: [
-              { type: 'tellSession', params: ({ event }) => ({ outcome: event.output }) },
-              'notifySignedIn',
-            ],
-          },
+          ...signInOutcomes({ secondFactor: 'secondFactor', signedIn: 'signedIn' }),
         ],
         onError: [
           {

@@ -3,7 +3,7 @@ import { accountFieldProblem, hasFieldErrors, type FieldErrors } from '../../dom
 import { describeApiError, isSessionExpiry, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { SelfUpdatePayload, User } from '../../domain/user';
-import { awaitSession, type SessionRef } from '../sessionWatch';
+import { awaitSession, sessionRecoveryStates, type SessionRef } from '../sessionWatch';
 
 /** The fields of the own-profile form (/user/edit). An empty password leaves it unchanged. */
 export interface ProfileForm {
@@ -179,42 +179,14 @@ export const profileEditMachine = setup({
         ],
       },
     },
-    saving: {
-      tags: ['busy'],
-      invoke: {
-        id: 'saveSelf',
-        src: 'saveSelf',
-        input: ({ context }) => savePayload(context.form),
-        onDone: { target: 'refreshing', actions: ['forgetPassword', 'notifySaved'] },
-        onError: [
-          // the session ended: the sign-in dialog opens and the form waits for it
-          { guard: { type: 'isSessionExpiry', params: ({ event }) => ({ error: event.error }) }, target: 'awaitingSession' },
-          { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-        ],
-      },
-    },
-    /** The save answered 401: waits for the session's sign-in dialog (what was typed is kept). */
-    awaitingSession: {
-      tags: ['busy'],
-      invoke: { id: 'awaitSession', src: 'awaitSession', input: ({ context }) => ({ session: context.session }) },
-      on: {
-        'session.restored': 'resaving',
-        // the session navigates (login page or home); nothing is saved
-        'session.lost': 'left',
-      },
-    },
-    /** The same user is back: the same payload once more (a second 401 is an ordinary failure). */
-    resaving: {
-      tags: ['busy'],
-      invoke: {
-        id: 'saveSelf',
-        src: 'saveSelf',
-        input: ({ context }) => savePayload(context.form),
-        onDone: { target: 'refreshing', actions: ['forgetPassword', 'notifySaved'] },
-        onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    left: { type: 'final' },
+    // saving; a save answered 401 waits for the sign-in dialog (awaitingSession), then resaving or left
+    ...sessionRecoveryStates('isSessionExpiry', {
+      id: 'saveSelf',
+      src: 'saveSelf',
+      input: ({ context }: { context: ProfileEditContext }) => savePayload(context.form),
+      onDone: { target: 'refreshing', actions: ['forgetPassword', 'notifySaved'] },
+      onError: { target: 'editing', actions: { type: 'notifyFailure', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+    }),
     refreshing: {
       tags: ['busy'],
       invoke: {

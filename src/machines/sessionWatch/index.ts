@@ -1,2 +1,4 @@
 export * from './sessionWatch';
 export * from './awaitSession';
+export * from './signInHandOver';
+export * from './sessionRecovery';

@@ -1,13 +1,11 @@
-import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
+import { assign, emit, fromPromise, setup } from 'xstate';
 import { describeApiError, type ApiError } from '../../domain/apiError';
-import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
-import type { User } from '../../domain/user';
+import { notify, type Message, type NotifyEvent } from '../../domain/message';
 import type { ExternalSignIn } from '../../domain/twoFactor';
+import { signInHandOver, signInOutcomes, type SessionRef } from '../sessionWatch';
 
 /** What a WeChat code login answers: the signed-in user, or the second step (never a bind). */
 export type WeChatLoginOutcome = ExternalSignIn;
-type SignedInOutcome = Extract<WeChatLoginOutcome, { user: User }>;
-import type { SessionRef } from '../sessionWatch';
 
 export type WeChatLoginEvent =
   | { readonly type: 'dialog.open' }
@@ -32,6 +30,8 @@ export type WeChatLoginEmitted = NotifyEvent;
 /** Spec: WeChat code login goes to the home page (a password login goes to /token). */
 export const wechatLoginTarget = '/';
 
+const handOver = signInHandOver<WeChatLoginContext, WeChatLoginEvent>(wechatLoginTarget);
+
 /**
  * The login page's WeChat dialog: it shows the official account's QR code and a code input;
  * the code (obtained from the official account) is checked by the server, which answers the
@@ -55,7 +55,7 @@ export const wechatLoginMachine = setup({
   },
   guards: {
     hasCode: (_, params: { code: string }) => params.code.trim() !== '',
-    isSecondFactorNeeded: (_, params: { outcome: WeChatLoginOutcome }) => params.outcome.secondFactor === true,
+    isSecondFactorNeeded: handOver.isSecondFactorNeeded,
   },
   actions: {
     takeCode: assign({ code: (_, params: { code: string }) => params.code.trim(), error: null }),
@@ -67,22 +67,9 @@ export const wechatLoginMachine = setup({
       const d = describeApiError(params.error as ApiError);
       return notify(d.level, d.message);
     }),
-    tellSession: sendTo(
-      ({ context }) => context.session,
-      (_, params: { outcome: WeChatLoginOutcome }) => ({
-        type: 'session.signedIn' as const,
-        // Only reached when no second step is asked (guarded), so the user is there.
-        user: (params.outcome as SignedInOutcome).user,
-        to: wechatLoginTarget,
-        enrolmentRequired: (params.outcome as SignedInOutcome).enrolmentRequired === true,
-      }),
-    ),
-    /** The session shows the second step on the login page and signs in from there. */
-    handOverSecondFactor: sendTo(
-      ({ context }) => context.session,
-      () => ({ type: 'session.secondFactorNeeded' as const, to: wechatLoginTarget }),
-    ),
-    notifySignedIn: emit(() => notify('success', msg('signIn.loggedIn'))),
+    tellSession: handOver.tellSession,
+    handOverSecondFactor: handOver.handOverSecondFactor,
+    notifySignedIn: handOver.notifySignedIn,
   },
 }).createMachine({
   id: 'wechatLogin',
@@ -108,21 +95,7 @@ export const wechatLoginMachine = setup({
         id: 'loginWithWeChat',
         src: 'loginWithWeChat',
         input: ({ context }) => context.code,
-        onDone: [
-          {
-            guard: { type: 'isSecondFactorNeeded', params: ({ event }) => ({ outcome: event.output }) },
-            target: 'closed',
-            actions: ['handOverSecondFactor', 'clear'],
-          },
-          {
-            target: 'closed',
-            actions: [
-              { type: 'tellSession', params: ({ event }) => ({ outcome: event.output }) },
-              'notifySignedIn',
-              'clear',
-            ],
-          },
-        ],
+        onDone: signInOutcomes({ secondFactor: 'closed', signedIn: 'closed', also: ['clear'] }),
         onError: {
           target: 'open',
           actions: [

@@ -1,4 +1,5 @@
 import { Alert, Box, Button, Card, Field, Flex, Heading, Input, Spinner, Stack, Table, Text, Textarea } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
 import type { Message } from '../../domain/message';
 import { cellKey, type GroupRow, type ModelRow, type PriceCell, type PriceScale } from '../../domain/priceEditor';
 import type { RatioKey } from '../../domain/validation';
@@ -141,11 +142,105 @@ function ModeButton({ mode, onClick, disabled }: { readonly mode: PriceEditMode;
   );
 }
 
+/** One editable column: its header, the cell it edits, its input's label for a row, and the row's value. */
+interface EditColumn<R> {
+  readonly cell: PriceCell;
+  readonly header: string;
+  readonly numeric?: boolean;
+  readonly label: (name: string) => string;
+  readonly value: (row: R) => string;
+  readonly onChange: (id: string, value: string) => void;
+}
+
+/**
+ * A table of editable rows (the models, the group multipliers): one input per column, a remove
+ * button per row labelled with the row's name (or its number until it has one), a line saying it is empty. A `wide` table keeps its
+ * header and first column in view while it scrolls inside its own box.
+ */
+function EditTable<R extends { readonly id: string; readonly name: string }>(props: {
+  readonly titleId: string;
+  readonly wide: boolean;
+  readonly rows: readonly R[];
+  readonly columns: readonly EditColumn<R>[];
+  /** The name of a row not named yet, from its number. */
+  readonly unnamed: (n: string) => string;
+  readonly removeLabel: (name: string) => string;
+  readonly onRemove: (id: string) => void;
+  /** What the table says when it has no rows. */
+  readonly empty: string;
+  readonly problems: Readonly<Record<string, Message>>;
+  readonly disabled: boolean;
+}) {
+  const t = useT();
+  const { wide, columns, disabled } = props;
+  const nowrap = wide ? 'nowrap' : undefined;
+  return (
+    <Table.ScrollArea
+      borderWidth="1px"
+      rounded="md"
+      {...(wide ? { maxH: '32rem', maxW: 'full' } : { maxW: 'lg' })}
+      overflow="auto"
+      {...(wide ? { tabIndex: 0, 'aria-labelledby': props.titleId } : {})}
+    >
+      <Table.Root size="sm" stickyHeader={wide ? true : undefined} aria-labelledby={props.titleId}>
+        <Table.Header>
+          <Table.Row>
+            {columns.map((column, i) => (
+              <Table.ColumnHeader
+                key={column.cell}
+                {...(wide && i === 0 ? { ...stickyFirst, zIndex: 2 } : {})}
+                textAlign={column.numeric === true ? 'end' : undefined}
+                whiteSpace={i === 0 ? undefined : nowrap}
+              >
+                {column.header}
+              </Table.ColumnHeader>
+            ))}
+            <Table.ColumnHeader whiteSpace={nowrap}>{t('priceEditor.col.actions')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {props.rows.map((row) => {
+            const name = row.name.trim() === '' ? props.unnamed(ordinal(row.id)) : row.name.trim();
+            return (
+              <Table.Row key={row.id}>
+                {columns.map((column, i) => (
+                  <Table.Cell key={column.cell} {...(wide && i === 0 ? stickyFirst : {})} verticalAlign="top">
+                    <CellInput
+                      id={row.id}
+                      cell={column.cell}
+                      label={column.label(name)}
+                      value={column.value(row)}
+                      problem={props.problems[cellKey(row.id, column.cell)]}
+                      disabled={disabled}
+                      numeric={column.numeric}
+                      onChange={(v) => column.onChange(row.id, v)}
+                    />
+                  </Table.Cell>
+                ))}
+                <Table.Cell verticalAlign="top">
+                  <Button size="sm" variant="ghost" colorPalette="red" onClick={() => props.onRemove(row.id)} disabled={disabled} aria-label={props.removeLabel(name)}>
+                    {t('priceEditor.remove')}
+                  </Button>
+                </Table.Cell>
+              </Table.Row>
+            );
+          })}
+          {props.rows.length === 0 && (
+            <Table.Row>
+              <Table.Cell colSpan={columns.length + 1} textAlign="center" color="fg.muted">
+                {props.empty}
+              </Table.Cell>
+            </Table.Row>
+          )}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}
+
 function ModelTable(props: PriceEditorViewProps) {
   const t = useT();
-  const { models, cellProblems, saving } = props;
-  const shown = models.slice(0, props.rowLimit);
-  const nameOf = (row: ModelRow) => (row.name.trim() === '' ? t('priceEditor.unnamedModel', { n: ordinal(row.id) }) : row.name.trim());
+  const { models, saving } = props;
   return (
     <Stack gap={2} minW={0}>
       <Flex gap={2} wrap="wrap" align="end">
@@ -161,145 +256,95 @@ function ModelTable(props: PriceEditorViewProps) {
         {t('priceEditor.count', { shown: models.length, total: props.totalModels })}
         {models.length > props.rowLimit && ` ${t('priceEditor.limited', { limit: props.rowLimit })}`}
       </Text>
-      <Table.ScrollArea borderWidth="1px" rounded="md" maxH="32rem" maxW="full" overflow="auto" tabIndex={0} aria-labelledby="price-models-title">
-        <Table.Root size="sm" stickyHeader aria-labelledby="price-models-title">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader {...stickyFirst} zIndex={2}>
-                {t('priceEditor.col.model')}
-              </Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end" whiteSpace="nowrap">{t('priceEditor.col.input')}</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end" whiteSpace="nowrap">{t('priceEditor.col.output')}</Table.ColumnHeader>
-              <Table.ColumnHeader whiteSpace="nowrap">{t('priceEditor.col.actions')}</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {shown.map((row) => {
-              const name = nameOf(row);
-              return (
-                <Table.Row key={row.id}>
-                  <Table.Cell {...stickyFirst} verticalAlign="top">
-                    <CellInput
-                      id={row.id}
-                      cell="name"
-                      label={t('priceEditor.nameOf', { model: name })}
-                      value={row.name}
-                      problem={cellProblems[cellKey(row.id, 'name')]}
-                      disabled={saving}
-                      onChange={(v) => props.onRenameModel(row.id, v)}
-                    />
-                  </Table.Cell>
-                  <Table.Cell verticalAlign="top">
-                    <CellInput
-                      id={row.id}
-                      cell="input"
-                      label={t('priceEditor.inputOf', { model: name })}
-                      value={row.input}
-                      problem={cellProblems[cellKey(row.id, 'input')]}
-                      disabled={saving}
-                      numeric
-                      onChange={(v) => props.onPrice(row.id, 'input', v)}
-                    />
-                  </Table.Cell>
-                  <Table.Cell verticalAlign="top">
-                    <CellInput
-                      id={row.id}
-                      cell="output"
-                      label={t('priceEditor.outputOf', { model: name })}
-                      value={row.output}
-                      problem={cellProblems[cellKey(row.id, 'output')]}
-                      disabled={saving}
-                      numeric
-                      onChange={(v) => props.onPrice(row.id, 'output', v)}
-                    />
-                  </Table.Cell>
-                  <Table.Cell verticalAlign="top">
-                    <Button size="sm" variant="ghost" colorPalette="red" onClick={() => props.onRemoveModel(row.id)} disabled={saving} aria-label={t('priceEditor.removeModel', { model: name })}>
-                      {t('priceEditor.remove')}
-                    </Button>
-                  </Table.Cell>
-                </Table.Row>
-              );
-            })}
-            {models.length === 0 && (
-              <Table.Row>
-                <Table.Cell colSpan={4} textAlign="center" color="fg.muted">
-                  {t('priceEditor.empty')}
-                </Table.Cell>
-              </Table.Row>
-            )}
-          </Table.Body>
-        </Table.Root>
-      </Table.ScrollArea>
+      <EditTable<ModelRow>
+        titleId="price-models-title"
+        wide
+        rows={models.slice(0, props.rowLimit)}
+        columns={[
+          { cell: 'name', header: t('priceEditor.col.model'), label: (model) => t('priceEditor.nameOf', { model }), value: (row) => row.name, onChange: props.onRenameModel },
+          {
+            cell: 'input',
+            header: t('priceEditor.col.input'),
+            numeric: true,
+            label: (model) => t('priceEditor.inputOf', { model }),
+            value: (row) => row.input,
+            onChange: (id, v) => props.onPrice(id, 'input', v),
+          },
+          {
+            cell: 'output',
+            header: t('priceEditor.col.output'),
+            numeric: true,
+            label: (model) => t('priceEditor.outputOf', { model }),
+            value: (row) => row.output,
+            onChange: (id, v) => props.onPrice(id, 'output', v),
+          },
+        ]}
+        unnamed={(n) => t('priceEditor.unnamedModel', { n })}
+        removeLabel={(model) => t('priceEditor.removeModel', { model })}
+        onRemove={props.onRemoveModel}
+        empty={t('priceEditor.empty')}
+        problems={props.cellProblems}
+        disabled={saving}
+      />
     </Stack>
   );
 }
 
 function GroupTable(props: PriceEditorViewProps) {
   const t = useT();
-  const { groups, cellProblems, saving } = props;
+  const { saving } = props;
   return (
     <Stack gap={2} minW={0}>
-      <Table.ScrollArea borderWidth="1px" rounded="md" maxW="lg" overflow="auto">
-        <Table.Root size="sm" aria-labelledby="price-groups-title">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>{t('priceEditor.col.group')}</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end">{t('priceEditor.col.multiplier')}</Table.ColumnHeader>
-              <Table.ColumnHeader>{t('priceEditor.col.actions')}</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {groups.map((row) => {
-              const name = row.name.trim() === '' ? t('priceEditor.unnamedGroup', { n: ordinal(row.id) }) : row.name.trim();
-              return (
-                <Table.Row key={row.id}>
-                  <Table.Cell verticalAlign="top">
-                    <CellInput
-                      id={row.id}
-                      cell="name"
-                      label={t('priceEditor.groupNameOf', { group: name })}
-                      value={row.name}
-                      problem={cellProblems[cellKey(row.id, 'name')]}
-                      disabled={saving}
-                      onChange={(v) => props.onRenameGroup(row.id, v)}
-                    />
-                  </Table.Cell>
-                  <Table.Cell verticalAlign="top">
-                    <CellInput
-                      id={row.id}
-                      cell="multiplier"
-                      label={t('priceEditor.multiplierOf', { group: name })}
-                      value={row.multiplier}
-                      problem={cellProblems[cellKey(row.id, 'multiplier')]}
-                      disabled={saving}
-                      numeric
-                      onChange={(v) => props.onMultiplier(row.id, v)}
-                    />
-                  </Table.Cell>
-                  <Table.Cell verticalAlign="top">
-                    <Button size="sm" variant="ghost" colorPalette="red" onClick={() => props.onRemoveGroup(row.id)} disabled={saving} aria-label={t('priceEditor.removeGroup', { group: name })}>
-                      {t('priceEditor.remove')}
-                    </Button>
-                  </Table.Cell>
-                </Table.Row>
-              );
-            })}
-            {groups.length === 0 && (
-              <Table.Row>
-                <Table.Cell colSpan={3} textAlign="center" color="fg.muted">
-                  {t('priceEditor.noGroups')}
-                </Table.Cell>
-              </Table.Row>
-            )}
-          </Table.Body>
-        </Table.Root>
-      </Table.ScrollArea>
+      <EditTable<GroupRow>
+        titleId="price-groups-title"
+        wide={false}
+        rows={props.groups}
+        columns={[
+          { cell: 'name', header: t('priceEditor.col.group'), label: (group) => t('priceEditor.groupNameOf', { group }), value: (row) => row.name, onChange: props.onRenameGroup },
+          {
+            cell: 'multiplier',
+            header: t('priceEditor.col.multiplier'),
+            numeric: true,
+            label: (group) => t('priceEditor.multiplierOf', { group }),
+            value: (row) => row.multiplier,
+            onChange: props.onMultiplier,
+          },
+        ]}
+        unnamed={(n) => t('priceEditor.unnamedGroup', { n })}
+        removeLabel={(group) => t('priceEditor.removeGroup', { group })}
+        onRemove={props.onRemoveGroup}
+        empty={t('priceEditor.noGroups')}
+        problems={props.cellProblems}
+        disabled={saving}
+      />
       <Box>
         <Button variant="outline" onClick={props.onAddGroup} disabled={saving}>
           {t('priceEditor.addGroup')}
         </Button>
       </Box>
+    </Stack>
+  );
+}
+
+/** One table of the editor: its heading, the table/JSON toggle, and the table or its options' JSON. */
+function PriceSection(props: {
+  readonly titleId: string;
+  readonly title: string;
+  readonly mode: PriceEditMode;
+  readonly onToggle: () => void;
+  readonly disabled: boolean;
+  readonly table: ReactNode;
+  readonly json: ReactNode;
+}) {
+  return (
+    <Stack gap={3} minW={0}>
+      <Flex gap={3} align="center" justify="space-between" wrap="wrap">
+        <Heading as="h3" size="sm" id={props.titleId}>
+          {props.title}
+        </Heading>
+        <ModeButton mode={props.mode} onClick={props.onToggle} disabled={props.disabled} />
+      </Flex>
+      {props.mode === 'table' ? props.table : props.json}
     </Stack>
   );
 }
@@ -345,16 +390,14 @@ export function PriceEditorView(props: PriceEditorViewProps) {
         <Text textStyle="sm" color="fg.muted">
           {scale.unit === 'usd' ? t('priceEditor.note.usd', { quotaPerUnit: scale.quotaPerUnit }) : t('priceEditor.note.quota')}
         </Text>
-        <Stack gap={3} minW={0}>
-          <Flex gap={3} align="center" justify="space-between" wrap="wrap">
-            <Heading as="h3" size="sm" id="price-models-title">
-              {t('priceEditor.models')}
-            </Heading>
-            <ModeButton mode={modes.models} onClick={() => props.onToggleMode('models')} disabled={saving} />
-          </Flex>
-          {modes.models === 'table' ? (
-            <ModelTable {...props} />
-          ) : (
+        <PriceSection
+          titleId="price-models-title"
+          title={t('priceEditor.models')}
+          mode={modes.models}
+          onToggle={() => props.onToggleMode('models')}
+          disabled={saving}
+          table={<ModelTable {...props} />}
+          json={
             <Stack gap={4}>
               <JsonField optionKey="ModelRatio" value={props.json.ModelRatio} problem={props.jsonProblems.ModelRatio} disabled={saving} onChange={(v) => props.onJson('ModelRatio', v)} />
               <JsonField
@@ -365,21 +408,17 @@ export function PriceEditorView(props: PriceEditorViewProps) {
                 onChange={(v) => props.onJson('CompletionRatio', v)}
               />
             </Stack>
-          )}
-        </Stack>
-        <Stack gap={3} minW={0}>
-          <Flex gap={3} align="center" justify="space-between" wrap="wrap">
-            <Heading as="h3" size="sm" id="price-groups-title">
-              {t('priceEditor.groups')}
-            </Heading>
-            <ModeButton mode={modes.groups} onClick={() => props.onToggleMode('groups')} disabled={saving} />
-          </Flex>
-          {modes.groups === 'table' ? (
-            <GroupTable {...props} />
-          ) : (
-            <JsonField optionKey="GroupRatio" value={props.json.GroupRatio} problem={props.jsonProblems.GroupRatio} disabled={saving} onChange={(v) => props.onJson('GroupRatio', v)} />
-          )}
-        </Stack>
+          }
+        />
+        <PriceSection
+          titleId="price-groups-title"
+          title={t('priceEditor.groups')}
+          mode={modes.groups}
+          onToggle={() => props.onToggleMode('groups')}
+          disabled={saving}
+          table={<GroupTable {...props} />}
+          json={<JsonField optionKey="GroupRatio" value={props.json.GroupRatio} problem={props.jsonProblems.GroupRatio} disabled={saving} onChange={(v) => props.onJson('GroupRatio', v)} />}
+        />
         {props.saveError !== null && (
           <Alert.Root status="error" role="alert">
             <Alert.Indicator />
