@@ -97,6 +97,13 @@ var d={};for(var j=0;j<f.length;j++){if(d[f[j]])continue;d[f[j]]=1;var l=documen
   },
 };
 
+/** The console's own code the entry loads statically, but not the entry module itself (src/main.tsx). */
+const isShellModule = (id: string): boolean => {
+  const path = id.replace(/\\/g, '/');
+  if (path.includes('/node_modules/')) return false;
+  return (path.includes('/src/') && !path.endsWith('/src/main.tsx')) || path.endsWith('vite/preload-helper.js');
+};
+
 export default defineConfig({
   plugins: [react(), pureChakraTheme, firstPaintPreload],
   define: {
@@ -142,5 +149,20 @@ export default defineConfig({
     target: 'es2022',
     manifest: true,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        // What every page loads before its first paint (the entry's static closure) in two files,
+        // the libraries and the console's shell, instead of the dozens of small shared chunks the
+        // automatic split makes of it (each costs its own gzip overhead and request). The entry
+        // (index.html + src/main.tsx), the catalogues and the lazily loaded pages stay chunks of
+        // their own: the first-paint preload above finds them by module id.
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
+            { name: 'shell', tags: ['$initial'], test: isShellModule, priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });

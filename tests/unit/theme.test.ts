@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { semanticTokens, tokens } from '@chakra-ui/react/theme';
+import { animationStyles, globalCss, semanticTokens, tokens } from '@chakra-ui/react/theme';
 import { contrastRatio, minTextContrast } from '../../src/views/app/contrast';
-import { saveButtonLook, system } from '../../src/views/app/theme';
+import { recipes, saveButtonLook, slotRecipes, system } from '../../src/views/app/theme';
 
 /** Chakra components and the recipe each one styles itself with. */
 const recipeOf: Readonly<Record<string, string>> = {
@@ -80,6 +80,34 @@ describe('the slim Chakra system', () => {
   it('keeps the default tokens and the dark condition', () => {
     expect(system.token('colors.blue.500')).toBeDefined();
     expect(system.conditions.has('_dark')).toBe(true);
+  });
+});
+
+/** Every value of `key` anywhere in the style objects (recipes, animation styles, global CSS). */
+function valuesOf(tree: unknown, key: string): string[] {
+  if (typeof tree !== 'object' || tree === null) return [];
+  return Object.entries(tree).flatMap(([k, v]) => (k === key && typeof v === 'string' ? [v] : valuesOf(v, key)));
+}
+
+describe('the trimmed theme', () => {
+  const styles = [recipes, slotRecipes, animationStyles, globalCss];
+  const named = (key: string) => [...new Set(styles.flatMap((s) => valuesOf(s, key)))];
+  it('keeps every layer, text and animation style a registered recipe names', () => {
+    expect(named('layerStyle').filter((n) => !system.query.layerStyles.list().includes(n))).toEqual([]);
+    expect(named('textStyle').filter((n) => !system.query.textStyles.list().includes(n))).toEqual([]);
+    expect(named('animationStyle').filter((n) => !system.query.animationStyles.list().includes(n))).toEqual([]);
+  });
+  it('keeps every keyframe a recipe, an animation style or an animation token names', () => {
+    const keyframes = system.query.keyframes.list();
+    const animationToken = (name: string) => (lookup(tokens.animations, name) as { value: string } | undefined)?.value ?? name;
+    const names = [
+      ...named('animationName').flatMap((v) => v.split(',')),
+      ...named('animation').map((v) => animationToken(v.trim().split(/\s+/)[0]!).split(/\s+/)[0]!),
+    ]
+      .map((n) => n.trim())
+      .filter((n) => n !== 'none' && !n.startsWith('var('));
+    expect(names.length).toBeGreaterThan(10);
+    expect([...new Set(names)].filter((n) => !keyframes.includes(n))).toEqual([]);
   });
 });
 
