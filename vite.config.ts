@@ -72,8 +72,9 @@ const firstPaintPreload: Plugin = {
       const bundle = ctx.bundle;
       if (bundle === undefined) return html;
       const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-      // Only the console's own page (Storybook builds its preview with this config too).
-      const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.replace(/\\/g, '/').endsWith('src/main.tsx') === true);
+      // Only the console's own page (Storybook builds its preview with this config too). The entry
+      // chunk's facade is index.html; src/main.tsx is one of its modules.
+      const entry = chunks.find((c) => c.isEntry && c.moduleIds.some((id) => id.replace(/\\/g, '/').endsWith('src/main.tsx')));
       if (entry === undefined) return html;
       const closure = (file: string, seen = new Set<string>()): Set<string> => {
         if (seen.has(file)) return seen;
