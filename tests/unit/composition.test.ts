@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { fromPromise, type AnyStateMachine } from 'xstate';
 import * as channelForm from '../../src/machines/channelForm';
@@ -35,7 +37,7 @@ import * as userList from '../../src/machines/userList';
 import * as wechatLogin from '../../src/machines/wechatLogin';
 import type { sessionMachine } from '../../src/machines/session';
 import { createApiClient } from '../../src/api/client';
-import { implement, implementArea, type MachineImplementation } from '../../src/views/app/machineRegistry';
+import { implement, implementArea, MachineRegistryProvider, useProvidedMachine, type MachineImplementation } from '../../src/views/app/machineRegistry';
 import { createMachineWiring, type AreaLoaders } from '../../src/views/app/machineWiring';
 import { pageMachineAreas, pageMachineIds, type LazyWiringArea } from '../../src/views/app/pageMachines';
 import type { WiringRoot } from '../../src/wiring/root';
@@ -192,5 +194,18 @@ describe('the machine wiring', () => {
     await wiring.load(['log']);
     expect(calls).toEqual(['log', 'log']);
     expect(wiring.implementationOf('logTable')?.id).toBe('logTable');
+  });
+
+  it('in development, a page machine rendered before its area is wired fails at once; a wired one is provided', () => {
+    const wiring = createMachineWiring();
+    wiring.connect(shell, loadersCounting([]));
+    const Page = ({ machine }: { readonly machine: AnyStateMachine }) => {
+      const provided = useProvidedMachine(machine);
+      return createElement('p', null, provided === machine ? 'bare' : 'provided');
+    };
+    const render = (machine: AnyStateMachine) =>
+      renderToString(createElement(MachineRegistryProvider, { wiring }, createElement(Page, { machine })));
+    expect(render(footer.footerMachine)).toContain('provided');
+    expect(() => render(tokenList.tokenTableMachine)).toThrow("machine 'tokenTable' rendered without its implementation");
   });
 });
