@@ -204,7 +204,7 @@ describe('the machine wiring', () => {
       return createElement('p', null, provided === machine ? 'bare' : 'provided');
     };
     const render = (machine: AnyStateMachine) =>
-      renderToString(createElement(MachineRegistryProvider, { wiring }, createElement(Page, { machine })));
+      renderToString(createElement(MachineRegistryProvider, { wiring, children: createElement(Page, { machine }) }));
     expect(render(footer.footerMachine)).toContain('provided');
     expect(() => render(tokenList.tokenTableMachine)).toThrow("machine 'tokenTable' rendered without its implementation");
   });
