@@ -50,6 +50,11 @@ const firstPaintRoutes: readonly (readonly [pattern: string, module: string, gua
   ['^/topup/?$', 'src/views/topup/TopUpPage.tsx', true],
 ];
 const firstPaintAlways = ['src/views/app/Footer.tsx'];
+/**
+ * The wiring areas each lazy page loads beside itself (`withWiring` in src/views/app/AppRoutes.tsx;
+ * tests/unit/composition.test.ts keeps the two in step): preloaded with the page.
+ */
+const pageAreas = JSON.parse(readFileSync(new URL('./src/wiring/pageAreas.json', import.meta.url), 'utf8')) as Record<string, readonly string[]>;
 const catalogueModules = { zh: 'src/i18n/zh/index.ts', en: 'src/i18n/en/index.ts' } as const;
 
 /**
@@ -67,8 +72,9 @@ const firstPaintPreload: Plugin = {
       const bundle = ctx.bundle;
       if (bundle === undefined) return html;
       const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-      // Only the console's own page (Storybook builds its preview with this config too).
-      const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.replace(/\\/g, '/').endsWith('src/main.tsx') === true);
+      // Only the console's own page (Storybook builds its preview with this config too). The entry
+      // chunk's facade is index.html; src/main.tsx is one of its modules.
+      const entry = chunks.find((c) => c.isEntry && c.moduleIds.some((id) => id.replace(/\\/g, '/').endsWith('src/main.tsx')));
       if (entry === undefined) return html;
       const closure = (file: string, seen = new Set<string>()): Set<string> => {
         if (seen.has(file)) return seen;
@@ -82,11 +88,15 @@ const firstPaintPreload: Plugin = {
         if (chunk === undefined) throw new Error(`first-paint preload: no chunk for ${module}`);
         return [...closure(chunk.fileName)].filter((f) => !inEntry.has(f)).map((f) => `/${f}`);
       };
+      // a page with the wiring of its areas (loaded in parallel with it)
+      const pageFilesOf = (module: string): string[] => [
+        ...new Set([filesOf(module), ...(pageAreas[module] ?? []).map((area) => filesOf(`src/wiring/${area}.ts`))].flat()),
+      ];
       const map = {
         lang: { zh: filesOf(catalogueModules.zh), en: filesOf(catalogueModules.en) },
         always: firstPaintAlways.flatMap(filesOf),
         login: filesOf('src/views/auth/LoginPage.tsx'),
-        routes: firstPaintRoutes.map(([pattern, module, guarded]) => [pattern, filesOf(module), guarded] as const),
+        routes: firstPaintRoutes.map(([pattern, module, guarded]) => [pattern, pageFilesOf(module), guarded] as const),
       };
       const script = `(function(m){var s;try{s=localStorage}catch(e){}function g(k){try{return s?s.getItem(k):null}catch(e){return null}}
 var f=m.lang[g('lang')==='en'?'en':'zh'].concat(m.always),p=location.pathname,u=g('user')!==null;

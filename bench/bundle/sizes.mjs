@@ -11,6 +11,9 @@ import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 /** The budget: per route, the most gzip bytes its first load may take (`npm run bench -- --write-budget` writes it). */
 export const budgetFile = 'bench/bundle/budget.json';
 
+/** The wiring areas each lazy page loads beside itself (src/views/app/AppRoutes.tsx, `withWiring`). */
+const pageAreasFile = new URL('../../src/wiring/pageAreas.json', import.meta.url);
+
 /** The default language's catalogue chunk, loaded before anything renders. */
 const defaultCatalogue = 'src/i18n/zh/index.ts';
 
@@ -62,14 +65,21 @@ export function measureBuild(dist) {
   // src/main.tsx awaits the active language's catalogue (its own chunk) before the first render:
   // every first load counts the default language's (zh; en is about the same size).
   if (manifest[defaultCatalogue] !== undefined) closure(defaultCatalogue, entryFiles);
+  /** @type {Record<string, string[]>} */
+  const pageAreas = JSON.parse(readFileSync(pageAreasFile, 'utf8'));
   const routeKeys = Object.keys(manifest)
     .filter((k) => manifest[k]?.isDynamicEntry === true && k.startsWith('src/views/'))
     .sort();
   return {
     entry: total(entryFiles),
-    /** Per lazy chunk (`auth/LoginPage.tsx`, ...): `own` is its code beyond the entry, `firstLoad` entry + own. */
+    /**
+     * Per lazy chunk (`auth/LoginPage.tsx`, ...): `own` is its code beyond the entry with the
+     * wiring of its areas (src/wiring/<area>.ts, loaded beside it), `firstLoad` entry + own.
+     */
     routes: routeKeys.map((key) => {
-      const own = [...closure(key)].filter((f) => !entryFiles.has(f));
+      const files = closure(key);
+      for (const area of pageAreas[key] ?? []) closure(`src/wiring/${area}.ts`, files);
+      const own = [...files].filter((f) => !entryFiles.has(f));
       return { route: key.replace('src/views/', ''), own: total(own), firstLoad: total(new Set([...entryFiles, ...own])) };
     }),
   };

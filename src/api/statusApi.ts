@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiError } from '../domain/apiError';
-import { ChannelTypeModels } from '../domain/channel';
+import { ChannelTypeModels } from '../domain/channelTypeModels';
 import { Status } from '../domain/status';
 import { readData, type ApiClient } from './client';
 

@@ -103,7 +103,7 @@ export const userToggleAction = (status: number): 'enable' | 'disable' =>
   status === userStatusActivated ? 'disable' : 'enable';
 
 // ---------------------------------------------------------------------------------------------
-// Channel status (spec §4) and the default test model live with the channel rules (./channel).
+// Channel status (spec §4) and the default test model live with the channel rules (./channelStatus).
 
 export {
   channelStatusAutoDisabled,
@@ -113,7 +113,7 @@ export {
   channelStatusOf,
   defaultTestModel,
   nextChannelStatus,
-} from './channel';
+} from './channelStatus';
 
 // ---------------------------------------------------------------------------------------------
 // Token status (spec §4)
@@ -274,3 +274,6 @@ export const popupDelayMs = { open: 50, close: 70 } as const;
 export const lazyLoadTimeoutMs = 120000;
 /** The footer re-reads the stored status this often, this many times. */
 export const footerPoll = { intervalMs: 200, times: 5 } as const;
+
+/** The one-api default QuotaPerUnit, used when the option is not a positive number (./ratioPrices re-exports it). */
+export const defaultQuotaPerUnit = 500000;

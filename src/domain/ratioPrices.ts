@@ -4,12 +4,13 @@
  * input price per 1M tokens is `ratio × 1e6 / QuotaPerUnit` ($2 at the default 500000), and its
  * output price is that times the completion ratio. Pure: no I/O.
  */
+import { defaultQuotaPerUnit } from './constants';
 
 /** A ratio option (ModelRatio, CompletionRatio, GroupRatio) parsed: name → number. */
 export type RatioMap = Readonly<Record<string, number>>;
 
-/** The one-api default QuotaPerUnit, used when the option is not a positive number. */
-export const defaultQuotaPerUnit = 500000;
+// The one-api default QuotaPerUnit lives in ./constants (the shell's quota display needs it, not these rules).
+export { defaultQuotaPerUnit };
 
 /** A JSON object of finite numbers, or null when the text is anything else. */
 export function parseRatioMap(text: string): RatioMap | null {

@@ -1,5 +1,4 @@
-import { roleAdmin } from './constants';
-import { defaultQuotaPerUnit } from './ratioPrices';
+import { defaultQuotaPerUnit, roleAdmin } from './constants';
 import type { QuotaDisplay } from './format';
 import type { Status } from './status';
 

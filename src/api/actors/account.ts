@@ -1,5 +1,6 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { User } from '../../domain/user';
+import type { Api } from '../index';
 import type { ApiActors } from './fromApi';
 
 /*
@@ -29,14 +30,14 @@ export function randomTransactionId(crypto: CryptoLike | undefined = (globalThis
 export const createTransactionIdActor: PromiseActorLogic<string> = fromPromise(() => Promise.resolve(randomTransactionId()));
 
 /** `loadSelf`: GET /api/user/self (the account with its quota and bindings). */
-export const loadSelfActor = (fromApi: ApiActors): PromiseActorLogic<User> => fromApi((api) => () => api.user.getSelf());
+export const loadSelfActor = (fromApi: ApiActors<Pick<Api, 'user'>>): PromiseActorLogic<User> => fromApi((api) => () => api.user.getSelf());
 
 /** `redeemCode`: POST /api/user/topup {key}; the quota added. */
-export const redeemCodeActor = (fromApi: ApiActors): PromiseActorLogic<number, { readonly key: string }> =>
+export const redeemCodeActor = (fromApi: ApiActors<Pick<Api, 'user'>>): PromiseActorLogic<number, { readonly key: string }> =>
   fromApi((api) => ({ key }: { readonly key: string }) => api.user.topUp(key));
 
 /** `sendVerificationCode` of the e-mail binding: GET /api/verification?email=&turnstile=. */
-export const sendBindCodeActor = (fromApi: ApiActors): PromiseActorLogic<void, { readonly email: string; readonly turnstile: string }> =>
+export const sendBindCodeActor = (fromApi: ApiActors<Pick<Api, 'auth'>>): PromiseActorLogic<void, { readonly email: string; readonly turnstile: string }> =>
   fromApi(
     (api) =>
       ({ email, turnstile }: { readonly email: string; readonly turnstile: string }) =>

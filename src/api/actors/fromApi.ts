@@ -3,7 +3,7 @@ import type { TaskEither } from 'fp-ts/TaskEither';
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { ApiError } from '../../domain/apiError';
 import type { ApiClient } from '../client';
-import { createApi, type Api } from '../index';
+import type { Api } from '../index';
 
 /**
  * The answer of a run whose actor was stopped: a promise that never settles, so nothing is
@@ -44,18 +44,19 @@ export const fromApi = <A, I = void>(fn: (input: I, signal: AbortSignal) => Task
     }),
   );
 
-/** `fromApi` over the API bound to the actor's abort signal: `bind` picks the call from it. */
-export type ApiActors = <A, I = void>(bind: (api: Api) => (input: I) => TaskEither<ApiError, A>) => PromiseActorLogic<A, I>;
+/** `fromApi` over the API (or the part `P` of it) bound to the actor's abort signal: `bind` picks the call from it. */
+export type ApiActors<P = Api> = <A, I = void>(bind: (api: P) => (input: I) => TaskEither<ApiError, A>) => PromiseActorLogic<A, I>;
 
 /**
- * The composition root's `fromApi`: every run builds the API over `client` with the actor's
- * signal on each fetch, so stopping the actor (leaving the page) aborts its requests.
+ * The composition root's `fromApi`: every run builds the API with `build` over `client` with the
+ * actor's signal on each fetch, so stopping the actor (leaving the page) aborts its requests.
+ * `build` names the resources used (`createApi` for all): an area's wiring loads only their modules.
  *
- *   const fromApi = apiActors(client);
+ *   const fromApi = apiActors(client, (c) => ({ auth: createAuthApi(c), token: createTokenApi(c) }));
  *   fromApi((api) => api.auth.login)
  *   fromApi((api) => ({ id }: { readonly id: number }) => api.token.get(id))
  */
 export const apiActors =
-  (client: ApiClient): ApiActors =>
-  <A, I = void>(bind: (api: Api) => (input: I) => TaskEither<ApiError, A>): PromiseActorLogic<A, I> =>
-    fromApi<A, I>((input, signal) => bind(createApi(client.withSignal(signal)))(input));
+  <P>(client: ApiClient, build: (client: ApiClient) => P): ApiActors<P> =>
+  <A, I = void>(bind: (api: P) => (input: I) => TaskEither<ApiError, A>): PromiseActorLogic<A, I> =>
+    fromApi<A, I>((input, signal) => bind(build(client.withSignal(signal)))(input));

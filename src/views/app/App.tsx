@@ -14,8 +14,8 @@ import {
   MachineRegistryProvider,
   useMachineEffects,
   type EffectHandlers,
-  type MachineImplementation,
 } from './machineRegistry';
+import type { MachineWiring } from './machineWiring';
 import { PreferencesContext, SessionContext } from './sessionContext';
 import { system } from './theme';
 
@@ -35,8 +35,8 @@ export interface AppProps {
   readonly sessionInput: SessionInput;
   readonly preferences: typeof preferencesMachine;
   readonly preferencesInput: PreferencesInput;
-  /** Every page machine's actors, by machine id (the machines load with their pages). */
-  readonly implementations: readonly MachineImplementation[];
+  /** Every page machine's actors, by machine id, registered area by area as the pages load (the machines load with their pages). */
+  readonly wiring: MachineWiring;
 }
 
 function LangFromPreferences({ children }: { readonly children: ReactNode }) {
@@ -88,13 +88,13 @@ function PreferencesEffects() {
 }
 
 /** The whole console: providers, router, shell, routes, the one toaster. */
-export function App({ session, sessionInput, preferences, preferencesInput, implementations }: AppProps) {
+export function App({ session, sessionInput, preferences, preferencesInput, wiring }: AppProps) {
   return (
     <ChakraProvider value={system}>
       <PreferencesContext.Provider logic={preferences} options={{ input: preferencesInput }}>
         <LangFromPreferences>
           <SessionContext.Provider logic={session} options={{ input: sessionInput }}>
-            <MachineRegistryProvider implementations={implementations}>
+            <MachineRegistryProvider wiring={wiring}>
               {/* Route changes render with the session state they come with (no transition): a
                   401 sends /login?expired=true before the login guard could send plain /login. */}
               <BrowserRouter useTransitions={false}>

@@ -6,6 +6,7 @@ import { resolveServerAddress } from '../../domain/chatLinks';
 import { routeAccessOf, routeAudienceOf, routeIdOf } from '../../domain/shellRules';
 import type { MessageKey } from '../../i18n';
 import { ForbiddenView } from './ForbiddenView';
+import { withWiring } from './machineWiring';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
@@ -24,35 +25,35 @@ function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: 
   };
 }
 
-const HomePage = page(() => import('../home/HomePage').then((m) => m.HomePage), 'shell.page.home');
-const AboutPage = page(() => import('../home/AboutPage').then((m) => m.AboutPage), 'shell.page.about');
+const HomePage = page(withWiring('home', () => import('../home/HomePage').then((m) => m.HomePage)), 'shell.page.home');
+const AboutPage = page(withWiring('home', () => import('../home/AboutPage').then((m) => m.AboutPage)), 'shell.page.about');
 const ChatPage = page(() => import('../home/ChatPage').then((m) => m.ChatPage), 'shell.page.chat');
 const NotFoundPage = page(() => import('../home/NotFoundPage').then((m) => m.NotFoundPage), 'shell.loading.default');
 const LoginPage = page(() => import('../auth/LoginPage').then((m) => m.LoginPage), 'shell.page.login');
-const RegisterPage = page(() => import('../auth/RegisterPage').then((m) => m.RegisterPage), 'shell.page.register');
+const RegisterPage = page(withWiring(['auth', 'turnstile'], () => import('../auth/RegisterPage').then((m) => m.RegisterPage)), 'shell.page.register');
 const PasswordResetRequestPage = page(
-  () => import('../auth/PasswordResetRequestPage').then((m) => m.PasswordResetRequestPage),
+  withWiring(['auth', 'turnstile'], () => import('../auth/PasswordResetRequestPage').then((m) => m.PasswordResetRequestPage)),
   'shell.page.reset',
 );
 const PasswordResetConfirmPage = page(
-  () => import('../auth/PasswordResetConfirmPage').then((m) => m.PasswordResetConfirmPage),
+  withWiring('auth', () => import('../auth/PasswordResetConfirmPage').then((m) => m.PasswordResetConfirmPage)),
   'shell.page.resetConfirm',
 );
-const ProfileEditPage = page(() => import('../user/ProfileEditPage').then((m) => m.ProfileEditPage), 'shell.page.profile');
-const OAuthCallbackPage = page(() => import('../auth/OAuthCallbackPage').then((m) => m.OAuthCallbackPage), 'shell.page.oauth');
-const ChannelListPage = page(() => import('../channel/ChannelListPage').then((m) => m.ChannelListPage), 'channels.title');
-const ChannelFormPage = page(() => import('../channel/ChannelFormPage').then((m) => m.ChannelFormPage), 'channelForm.page');
-const RedemptionListPage = page(() => import('../redemption/RedemptionListPage').then((m) => m.RedemptionListPage), 'redemptions.title');
-const RedemptionFormPage = page(() => import('../redemption/RedemptionFormPage').then((m) => m.RedemptionFormPage), 'redemptions.title');
-const UserListPage = page(() => import('../user/UserListPage').then((m) => m.UserListPage), 'users.title');
-const UserFormPage = page(() => import('../user/UserFormPage').then((m) => m.UserFormPage), 'users.title');
-const LogListPage = page(() => import('../log/LogListPage').then((m) => m.LogListPage), 'logs.title');
-const SettingsPage = page(() => import('../setting/SettingsPage').then((m) => m.SettingsPage), 'settings.title');
-const DashboardPage = page(() => import('../dashboard/DashboardPage').then((m) => m.DashboardPage), 'dashboard.title');
-const PricingPage = page(() => import('../pricing/PricingPage').then((m) => m.PricingPage), 'pricing.title');
-const TopUpPage = page(() => import('../topup/TopUpPage').then((m) => m.TopUpPage), 'topUp.title');
-const TokenListPage = page(() => import('../token/TokenListPage').then((m) => m.TokenListPage), 'tokens.title');
-const TokenFormPage = page(() => import('../token/TokenFormPage').then((m) => m.TokenFormPage), 'tokenForm.page');
+const ProfileEditPage = page(withWiring('user', () => import('../user/ProfileEditPage').then((m) => m.ProfileEditPage)), 'shell.page.profile');
+const OAuthCallbackPage = page(withWiring('auth', () => import('../auth/OAuthCallbackPage').then((m) => m.OAuthCallbackPage)), 'shell.page.oauth');
+const ChannelListPage = page(withWiring('channel', () => import('../channel/ChannelListPage').then((m) => m.ChannelListPage)), 'channels.title');
+const ChannelFormPage = page(withWiring('channel', () => import('../channel/ChannelFormPage').then((m) => m.ChannelFormPage)), 'channelForm.page');
+const RedemptionListPage = page(withWiring('redemption', () => import('../redemption/RedemptionListPage').then((m) => m.RedemptionListPage)), 'redemptions.title');
+const RedemptionFormPage = page(withWiring('redemption', () => import('../redemption/RedemptionFormPage').then((m) => m.RedemptionFormPage)), 'redemptions.title');
+const UserListPage = page(withWiring('user', () => import('../user/UserListPage').then((m) => m.UserListPage)), 'users.title');
+const UserFormPage = page(withWiring('user', () => import('../user/UserFormPage').then((m) => m.UserFormPage)), 'users.title');
+const LogListPage = page(withWiring('log', () => import('../log/LogListPage').then((m) => m.LogListPage)), 'logs.title');
+const SettingsPage = page(withWiring(['setting', 'turnstile'], () => import('../setting/SettingsPage').then((m) => m.SettingsPage)), 'settings.title');
+const DashboardPage = page(withWiring('dashboard', () => import('../dashboard/DashboardPage').then((m) => m.DashboardPage)), 'dashboard.title');
+const PricingPage = page(withWiring('pricing', () => import('../pricing/PricingPage').then((m) => m.PricingPage)), 'pricing.title');
+const TopUpPage = page(withWiring('topup', () => import('../topup/TopUpPage').then((m) => m.TopUpPage)), 'topUp.title');
+const TokenListPage = page(withWiring('token', () => import('../token/TokenListPage').then((m) => m.TokenListPage)), 'tokens.title');
+const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormPage').then((m) => m.TokenFormPage)), 'tokenForm.page');
 
 /**
  * The route guard (spec §2): without a stored user, go to /login and remember where from

@@ -3,18 +3,22 @@ import { useActorRef } from '@xstate/react';
 import type { ActorRefFrom, AnyActorRef, AnyMachineSnapshot, AnyStateMachine, InputFrom, StateMachine } from 'xstate';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { PaletteCommandEvent } from '../../domain/commandPalette';
-import type { PageMachineId } from './pageMachines';
+import type { MachineWiring } from './machineWiring';
+import { isPageMachineId, type AreaMachineId, type PageMachineId, type WiringArea } from './pageMachines';
 
 /**
  * Machines with their actors provided, keyed by machine id. The composition root
- * (src/main.tsx) fills it with real actors built on src/api; stories fill it with stub actors
- * and may seed a frozen snapshot per machine id (conventions §4).
+ * (src/main.tsx) fills it with real actors built on src/api, area by area as the pages needing
+ * them load (`wiring`); stories fill it with stub actors and may seed a frozen snapshot per
+ * machine id (conventions §4).
  * Views never see src/api: a container asks for "its" machine and gets the provided one.
  */
 interface Registry {
   readonly machines: ReadonlyMap<string, AnyStateMachine>;
   readonly implementations: ReadonlyMap<string, MachineImplementation>;
   readonly snapshots: ReadonlyMap<string, AnyMachineSnapshot>;
+  /** The composition root's implementations, registered as their areas load. */
+  readonly wiring?: MachineWiring;
 }
 
 /** What `machine.provide()` takes: actors, actions, guards, delays. */
@@ -69,32 +73,49 @@ export interface MachineImplementation<Id extends string = string> {
 /**
  * `implement<typeof registerMachine>('register', { actors: {...} })`, checked against the machine's
  * types: the id is the one the machine declares and one of `pageMachineIds`, every own actor is given.
+ * A machine made by a factory (`createTableMachine({ id })`) declares no literal id: name it as the
+ * second type argument (`implement<typeof tokenTableMachine, 'tokenTable'>('tokenTable', ...)`), or
+ * its area's list (`implementArea`) does not compile.
  */
-export const implement = <M extends AnyStateMachine>(
-  id: MachineIdOf<M> & PageMachineId,
+export const implement = <M extends AnyStateMachine, Id extends MachineIdOf<M> & PageMachineId = MachineIdOf<M> & PageMachineId>(
+  id: Id,
   implementation: CompleteImplementationOf<M>,
-): MachineImplementation<MachineIdOf<M> & PageMachineId> => ({ id, implementation });
+): MachineImplementation<Id> => ({ id, implementation });
 
-/** The ids of `pageMachineIds` a list of implementations leaves out. */
-type MissingIds<L extends readonly MachineImplementation[]> = Exclude<PageMachineId, L[number]['id']>;
+/** An area's implementations (src/wiring/<area>.ts, the entry's `shell`): made by `implementArea` only. */
+export interface AreaImplementations<A extends WiringArea> {
+  readonly area: A;
+  readonly implementations: readonly MachineImplementation<AreaMachineId<A>>[];
+}
 
-/** The composition root's implementations: one for every id of `pageMachineIds`, or a compile error naming the missing ones. */
-export const implementAll = <const L extends readonly MachineImplementation<PageMachineId>[]>(
-  list: L & ([MissingIds<L>] extends [never] ? unknown : { readonly missingIds: MissingIds<L> }),
-): readonly MachineImplementation[] => list;
+/** The ids of an area a list of implementations leaves out. */
+type MissingIds<A extends WiringArea, L extends readonly MachineImplementation[]> = Exclude<AreaMachineId<A>, L[number]['id']>;
+
+/**
+ * An area's implementations: one for every machine id of the area (`pageMachineAreas`), or a
+ * compile error naming the missing ones; an id of another area does not compile either. With the
+ * composition root's loaders typed by area (`AreaLoaders`), every page machine id gets one.
+ */
+export const implementArea = <A extends WiringArea, const L extends readonly MachineImplementation<AreaMachineId<A>>[]>(
+  area: A,
+  list: L & ([MissingIds<A, L>] extends [never] ? unknown : { readonly missingIds: MissingIds<A, L> }),
+): AreaImplementations<A> => ({ area, implementations: list });
 
 const MachineRegistryContext = createContext<Registry>({ machines: new Map(), implementations: new Map(), snapshots: new Map() });
 
 export function MachineRegistryProvider({
   machines = [],
   implementations = [],
+  wiring,
   snapshots,
   children,
 }: {
   /** Machines already provided (stories, tests). */
   readonly machines?: readonly AnyStateMachine[];
-  /** Implementations for machines that load on demand (the composition root). */
+  /** Implementations for machines that load on demand (tests). */
   readonly implementations?: readonly MachineImplementation[];
+  /** The composition root's implementations, registered area by area as their pages load. */
+  readonly wiring?: MachineWiring;
   /** machine id -> snapshot from `machine.resolveState(...)` (stories only). */
   readonly snapshots?: Readonly<Record<string, AnyMachineSnapshot>>;
   readonly children: ReactNode;
@@ -105,8 +126,9 @@ export function MachineRegistryProvider({
       machines: new Map([...parent.machines, ...machines.map((m) => [m.id, m] as const)]),
       implementations: new Map([...parent.implementations, ...implementations.map((i) => [i.id, i] as const)]),
       snapshots: new Map([...parent.snapshots, ...Object.entries(snapshots ?? {})]),
+      wiring: wiring ?? parent.wiring,
     }),
-    [parent, machines, implementations, snapshots],
+    [parent, machines, implementations, wiring, snapshots],
   );
   return <MachineRegistryContext.Provider value={value}>{children}</MachineRegistryContext.Provider>;
 }
@@ -122,18 +144,34 @@ const seeded = <M extends AnyStateMachine>(logic: M, snapshot: AnyMachineSnapsho
         getInitialSnapshot: { value: (scope: Parameters<M['restoreSnapshot']>[1]) => logic.restoreSnapshot(snapshot, scope) },
       }) as M);
 
+const implementationOf = (registry: Registry, id: string): MachineImplementation | undefined =>
+  registry.implementations.get(id) ?? registry.wiring?.implementationOf(id);
+
+/**
+ * In the console (the composition root's wiring), a page machine without its implementation
+ * means a page rendered before its area's wiring loaded (a loader not wrapped in `withWiring`,
+ * or the wrong area): in development that fails at once instead of at the first invoke.
+ */
+function assertWired(registry: Registry, id: string): void {
+  if (import.meta.env.DEV && registry.wiring?.connected === true && isPageMachineId(id)) {
+    throw new Error(`machine '${id}' rendered without its implementation: load its wiring area with withWiring(...) beside the page`);
+  }
+}
+
 /**
  * `machine` as the registry provides it, and so are the machines it invokes (a page machine's
  * children, e.g. `tokenTable`): by their own ids, each seeded with the story's snapshot if any.
  */
 function resolveMachine<M extends AnyStateMachine>(machine: M, registry: Registry): M {
   const provided = registry.machines.get(machine.id) as M | undefined;
-  const implementation = registry.implementations.get(machine.id);
+  const implementation = implementationOf(registry, machine.id);
+  if (provided === undefined && implementation === undefined) assertWired(registry, machine.id);
   const own = provided ?? (implementation === undefined ? machine : (machine.provide(implementation.implementation as ImplementationOf<M>) as M));
   const children: Record<string, AnyStateMachine> = {};
   for (const [src, logic] of Object.entries(own.implementations.actors)) {
     if (!isMachine(logic)) continue;
-    const known = registry.machines.has(logic.id) || registry.implementations.has(logic.id) || registry.snapshots.has(logic.id);
+    const known = registry.machines.has(logic.id) || implementationOf(registry, logic.id) !== undefined || registry.snapshots.has(logic.id);
+    if (!known) assertWired(registry, logic.id);
     if (known) children[src] = seeded(resolveMachine(logic, registry), registry.snapshots.get(logic.id));
   }
   return Object.keys(children).length === 0 ? own : (own.provide({ actors: children } as ImplementationOf<M>) as M);

@@ -92,7 +92,7 @@ const settles = async (promise: Promise<unknown>): Promise<boolean> => {
 describe('cancellation (conventions §2: a stopped actor cancels its work)', () => {
   it('passes the actor signal to fetch; stopping the actor aborts it and delivers no result', async () => {
     const server = pendingFetch();
-    const fromClient = apiActors(createApiClient({ fetch: server.fetch }));
+    const fromClient = apiActors(createApiClient({ fetch: server.fetch }), createApi);
     const actor = createActor(
       fromClient((api) => ({ id }: { readonly id: number }) => api.token.get(id)),
       { input: { id: 4 } },
@@ -146,7 +146,7 @@ describe('cancellation (conventions §2: a stopped actor cancels its work)', () 
 
   it('leaving a page mid-request: the request is aborted, no notify is emitted, no error state', async () => {
     const server = pendingFetch();
-    const fromClient = apiActors(createApiClient({ fetch: server.fetch }));
+    const fromClient = apiActors(createApiClient({ fetch: server.fetch }), createApi);
     const page = setup({
       types: { events: {} as { type: 'leave' }, emitted: {} as { type: 'notify'; message: string } },
       actors: { loadStatus: fromClient((api) => () => api.status.getStatus()) },

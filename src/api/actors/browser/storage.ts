@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
-import { ChannelTypeModels } from '../../../domain/channel';
+import { ChannelTypeModels } from '../../../domain/channelTypeModels';
 import { Status } from '../../../domain/status';
 import { User } from '../../../domain/user';
 
