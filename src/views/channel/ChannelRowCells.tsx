@@ -246,13 +246,14 @@ export function ChannelTestModelSelect({
 }: {
   readonly row: ChannelRow;
   readonly disabled: boolean;
-  readonly onChoose: (model: string) => void;
+  /** The row and the model chosen. */
+  readonly onChoose: (row: ChannelRow, model: string) => void;
 }) {
   const t = useT();
   const models = channelModelNames(row.models);
   return (
     <NativeSelect.Root size="xs" disabled={models.length === 0 || disabled}>
-      <NativeSelect.Field aria-label={t('channels.testModel.label', { name: row.name })} value={testModelOf(row)} onChange={(e) => onChoose(e.currentTarget.value)}>
+      <NativeSelect.Field aria-label={t('channels.testModel.label', { name: row.name })} value={testModelOf(row)} onChange={(e) => onChoose(row, e.currentTarget.value)}>
         {models.length === 0 && <option value="">{t('channels.testModel.none')}</option>}
         {models.map((m) => (
           <option key={m} value={m}>
