@@ -1,5 +1,5 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
-import { Button } from '@chakra-ui/react';
+import { Box, Button } from '@chakra-ui/react';
 import {
   channelBulkActions,
   channelBulkLabelKey,
@@ -25,7 +25,7 @@ import { ChannelBulkValueDialog } from './ChannelBulkValueDialog';
 import { ChannelTagEditDialog, type TagEditStep } from './ChannelTagEditDialog';
 import { useChannelColumns } from './ChannelColumns';
 import { ChannelListFilters, ChannelNotice, ChannelToolbarControls } from './ChannelListToolbarView';
-import type { OnRowAction } from './ChannelRowCells';
+import { useChannelCellsCss, type OnRowAction } from './ChannelRowCells';
 
 export type ChannelTableEvent = TableEvent<ChannelRow>;
 
@@ -213,47 +213,52 @@ export function ChannelListPageView({
     ],
   );
 
+  const cellsCss = useChannelCellsCss();
+
   return (
-    <ListPageLayout<ChannelRow, ChannelBulkAction>
-      title={t('channels.title')}
-      banner={banner}
-      table={table}
-      columns={columns}
-      on={on}
-      search={{ label: t('channels.search'), onDraft: on.onDraft, onSearch: on.onSearch, onClearSearch: on.onClearSearch }}
-      toolbarLabel={t('channels.toolbar')}
-      toolbar={toolbar}
-      add={{ to: '/channel/add', label: t('channels.add') }}
-      onRefresh={on.onRefresh}
-      filters={filters}
-      aboveTable={testPanel}
-      selection={{
-        rowName: channelName,
-        onToggleRow: on.onToggleRow,
-        onTogglePage: on.onTogglePage,
-        onSelectAllMatching: on.onSelectAllMatching,
-        onClearSelection: on.onClearSelection,
-      }}
-      bulk={{
-        actions: plainBulkActions,
-        extra: bulkExtra,
-        onBulk: (action) => onTable({ type: 'bulk.request', action }),
-        onBulkConfirm: on.onBulkConfirm,
-        onBulkCancel: on.onBulkCancel,
-        onBulkStop: on.onBulkStop,
-        onBulkRetry: on.onBulkRetry,
-        onBulkDismiss: on.onBulkDismiss,
-        actionLabel: bulkLabel,
-        rowLabel: nameOf,
-        isDanger: isDangerousChannelAction,
-      }}
-      confirm={{
-        body: (id) => t('channels.row.deleteConfirm', { id, name: names[id] ?? '' }),
-        onConfirm: on.onConfirm,
-        onCancel: on.onCancel,
-      }}
-    >
-      {dialogs}
-    </ListPageLayout>
+    // the rules of the cells' own parts, for the table and the cards alike
+    <Box display="contents" css={cellsCss}>
+      <ListPageLayout<ChannelRow, ChannelBulkAction>
+        title={t('channels.title')}
+        banner={banner}
+        table={table}
+        columns={columns}
+        on={on}
+        search={{ label: t('channels.search'), onDraft: on.onDraft, onSearch: on.onSearch, onClearSearch: on.onClearSearch }}
+        toolbarLabel={t('channels.toolbar')}
+        toolbar={toolbar}
+        add={{ to: '/channel/add', label: t('channels.add') }}
+        onRefresh={on.onRefresh}
+        filters={filters}
+        aboveTable={testPanel}
+        selection={{
+          rowName: channelName,
+          onToggleRow: on.onToggleRow,
+          onTogglePage: on.onTogglePage,
+          onSelectAllMatching: on.onSelectAllMatching,
+          onClearSelection: on.onClearSelection,
+        }}
+        bulk={{
+          actions: plainBulkActions,
+          extra: bulkExtra,
+          onBulk: (action) => onTable({ type: 'bulk.request', action }),
+          onBulkConfirm: on.onBulkConfirm,
+          onBulkCancel: on.onBulkCancel,
+          onBulkStop: on.onBulkStop,
+          onBulkRetry: on.onBulkRetry,
+          onBulkDismiss: on.onBulkDismiss,
+          actionLabel: bulkLabel,
+          rowLabel: nameOf,
+          isDanger: isDangerousChannelAction,
+        }}
+        confirm={{
+          body: (id) => t('channels.row.deleteConfirm', { id, name: names[id] ?? '' }),
+          onConfirm: on.onConfirm,
+          onCancel: on.onCancel,
+        }}
+      >
+        {dialogs}
+      </ListPageLayout>
+    </Box>
   );
 }
