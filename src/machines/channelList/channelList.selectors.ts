@@ -23,14 +23,30 @@ export const selectGroups = (s: Snapshot): readonly string[] => s.context.groups
 // Over the channel table's snapshot.
 type TableSnap = SnapshotFrom<typeof channelTableMachine>;
 
-/** id -> name of every loaded channel (the bulk report names rows of other pages too). */
-export const selectChannelNames = (s: TableSnap): Readonly<Record<number, string>> => {
-  const names: Record<number, string> = {};
-  for (const r of s.context.rows) names[r.id] = r.name;
-  return names;
+/**
+ * A value derived from the loaded rows, worked out again only when the rows change: the table's
+ * other events (a page, a sort, a key typed, a selection) keep the same rows array, and a list of
+ * 10,000 channels is not walked on each of them. One entry per selector: the last rows seen.
+ */
+const fromRows = <A>(derive: (rows: TableSnap['context']['rows']) => A): ((s: TableSnap) => A) => {
+  let seen: TableSnap['context']['rows'] | undefined;
+  let value: A;
+  return (s) => {
+    if (s.context.rows !== seen) {
+      seen = s.context.rows;
+      value = derive(seen);
+    }
+    return value;
+  };
 };
+
+/** id -> name of every loaded channel (the bulk report names rows of other pages too). */
+export const selectChannelNames = fromRows((rows): Readonly<Record<number, string>> => {
+  const names: Record<number, string> = {};
+  for (const r of rows) names[r.id] = r.name;
+  return names;
+});
 /** The group names of the loaded channels, each once, sorted (the group filter's options). */
-export const selectGroupOptions = (s: TableSnap): readonly string[] =>
-  [...new Set(s.context.rows.flatMap((r) => groupNames(r.group)))].sort();
+export const selectGroupOptions = fromRows((rows): readonly string[] => [...new Set(rows.flatMap((r) => groupNames(r.group)))].sort());
 /** The type numbers of the loaded channels, each once, ascending (the type filter's options). */
-export const selectTypeOptions = (s: TableSnap): readonly number[] => [...new Set(s.context.rows.map((r) => r.type))].sort((a, b) => a - b);
+export const selectTypeOptions = fromRows((rows): readonly number[] => [...new Set(rows.map((r) => r.type))].sort((a, b) => a - b));

@@ -1,3 +1,4 @@
+import { useCallback, useMemo } from 'react';
 import { shallowEqual, useSelector } from '@xstate/react';
 import type { ChannelRow } from '../../domain/channel';
 import type { QuotaDisplay } from '../../domain/format';
@@ -13,6 +14,7 @@ import {
   selectNoticeShown,
   selectShowDetail,
   selectTypeOptions,
+  type ChannelListActionsEvent,
 } from '../../machines/channelList';
 import { channelListPageMachine, type ChannelListPageMachine } from '../../machines/channelListPage';
 import {
@@ -21,10 +23,11 @@ import {
   selectTagEditDraft,
   selectTagEditProblem,
   selectTagEditStep,
+  type ChannelTagsEvent,
 } from '../../machines/channelTags';
 import { selectCanStart, selectResults } from '../../machines/channelTest';
 import { useListPageActor, useTableState } from '../table/useTable';
-import { ChannelListPageView } from './ChannelListPageView';
+import { ChannelListPageView, type ChannelTableEvent } from './ChannelListPageView';
 import { ChannelTestProgress } from './ChannelTestProgress';
 
 /**
@@ -42,7 +45,8 @@ export function ChannelListPage({ quotaDisplay }: { readonly quotaDisplay: Quota
   const tagsRef = useSelector(pageRef, (s) => s.children.channelTags)!;
 
   const table = useTableState(tableRef);
-  const names = useSelector(tableRef, selectChannelNames, shallowEqual);
+  // worked out again only when the loaded rows change (10,000 channels are not walked per event)
+  const names = useSelector(tableRef, selectChannelNames);
   const groupOptions = useSelector(tableRef, selectGroupOptions, shallowEqual);
   const typeOptions = useSelector(tableRef, selectTypeOptions, shallowEqual);
   const showDetail = useSelector(actionsRef, selectShowDetail);
@@ -60,6 +64,14 @@ export function ChannelListPage({ quotaDisplay }: { readonly quotaDisplay: Quota
   const tagEditProblem = useSelector(tagsRef, selectTagEditProblem);
   const tagEditCount = useSelector(tagsRef, selectTagEditCount);
 
+  // stable callbacks: the table's memoized rows render again only when their own props change
+  const onTable = useCallback((event: ChannelTableEvent) => tableRef.send(event), [tableRef]);
+  const onActions = useCallback((event: ChannelListActionsEvent) => actionsRef.send(event), [actionsRef]);
+  const onTestStart = useCallback((scope: 'all' | 'disabled') => testRef.send({ type: 'test.start', scope }), [testRef]);
+  const onTags = useCallback((event: ChannelTagsEvent) => tagsRef.send(event), [tagsRef]);
+
+  const testPanel = useMemo(() => <ChannelTestProgress actorRef={testRef} channelNames={names} />, [testRef, names]);
+
   return (
     <ChannelListPageView
       table={table}
@@ -76,13 +88,13 @@ export function ChannelListPage({ quotaDisplay }: { readonly quotaDisplay: Quota
       liveResults={liveResults}
       canStartTest={canStartTest}
       quotaDisplay={quotaDisplay}
-      testPanel={<ChannelTestProgress actorRef={testRef} channelNames={names} />}
-      onTable={(event) => tableRef.send(event)}
-      onActions={(event) => actionsRef.send(event)}
-      onTestStart={(scope) => testRef.send({ type: 'test.start', scope })}
+      testPanel={testPanel}
+      onTable={onTable}
+      onActions={onActions}
+      onTestStart={onTestStart}
       tagCounts={tagCounts}
       tagEdit={{ step: tagEditStep, draft: tagEditDraft, problem: tagEditProblem, count: tagEditCount }}
-      onTags={(event) => tagsRef.send(event)}
+      onTags={onTags}
     />
   );
 }

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Button } from '@chakra-ui/react';
+import { useCallback, useMemo, type ReactNode } from 'react';
+import { Box, Button } from '@chakra-ui/react';
 import {
   channelBulkActions,
   channelBulkLabelKey,
@@ -25,7 +25,7 @@ import { ChannelBulkValueDialog } from './ChannelBulkValueDialog';
 import { ChannelTagEditDialog, type TagEditStep } from './ChannelTagEditDialog';
 import { useChannelColumns } from './ChannelColumns';
 import { ChannelListFilters, ChannelNotice, ChannelToolbarControls } from './ChannelListToolbarView';
-import type { OnRowAction } from './ChannelRowCells';
+import { useChannelCellsCss, type OnRowAction } from './ChannelRowCells';
 
 export type ChannelTableEvent = TableEvent<ChannelRow>;
 
@@ -68,6 +68,9 @@ const plainBulkActions: readonly BulkActionSpec<ChannelBulkAction>[] = [
   { action: channelBulkActions.remove, label: channelBulkLabelKey(channelBulkActions.remove), palette: 'red', danger: true },
 ];
 
+/** A channel as the selection names it (its checkbox, the bulk report). */
+const channelName = (r: ChannelRow): string => r.name;
+
 /**
  * The channel list (/channel, spec §2 "Channel list") on the shared list layout: the notice, the
  * toolbar (search, test all, test disabled, delete disabled, detail mode, add, refresh), filters,
@@ -99,117 +102,163 @@ export function ChannelListPageView({
 }: ChannelListPageViewProps) {
   const t = useT();
   const inert = !table.idle;
-  const on = tableHandlers<ChannelRow>(onTable);
-  const nameOf = (id: number) => t('channels.row.name', { id, name: names[id] ?? '' }).trim();
+  // Everything below keeps its identity while its inputs do (the callbacks from the container are
+  // stable): the memoized table rows, and the toolbar, filters and dialogs as the same elements,
+  // are then not rendered again by an event that does not concern them (a page, a key typed).
+  const on = useMemo(() => tableHandlers<ChannelRow>(onTable), [onTable]);
+  const nameOf = useCallback((id: number) => t('channels.row.name', { id, name: names[id] ?? '' }).trim(), [t, names]);
 
-  const onAction: OnRowAction = (row, action, value, confirm) =>
-    onTable({ type: 'row.action', id: row.id, action, ...(value === undefined ? {} : { value }), ...(confirm ? { confirm } : {}) });
+  const onAction = useCallback<OnRowAction>(
+    (row, action, value, confirm) =>
+      onTable({ type: 'row.action', id: row.id, action, ...(value === undefined ? {} : { value }), ...(confirm ? { confirm } : {}) }),
+    [onTable],
+  );
+  const onTestModel = useCallback(
+    (r: ChannelRow, model: string) => onTable({ type: 'row.patch', id: r.id, patch: { test_model: model } }),
+    [onTable],
+  );
+  const columns = useChannelColumns({ showDetail, liveResults, quotaDisplay, inert, busy: table.busy, onAction, onTestModel });
 
-  const columns = useChannelColumns({
-    showDetail,
-    liveResults,
-    quotaDisplay,
-    inert,
-    isBusy: (r) => table.busy[r.id] !== undefined || inert,
-    onAction,
-    onTestModel: (r, model) => onTable({ type: 'row.patch', id: r.id, patch: { test_model: model } }),
-  });
+  const bulkLabel = useCallback(
+    (run: BulkRun) => {
+      const label = channelBulkRunLabel(run.action, run.value);
+      if (label === null) return run.action;
+      return 'value' in label ? t(label.key, { value: label.value }) : t(label.key);
+    },
+    [t],
+  );
 
-  const bulkLabel = (run: BulkRun) => {
-    const label = channelBulkRunLabel(run.action, run.value);
-    if (label === null) return run.action;
-    return 'value' in label ? t(label.key, { value: label.value }) : t(label.key);
-  };
+  const banner = useMemo(() => noticeShown && <ChannelNotice onDismiss={() => onActions({ type: 'notice.dismiss' })} />, [noticeShown, onActions]);
+  const toolbar = useMemo(
+    () => (
+      <ChannelToolbarControls
+        canStartTest={canStartTest}
+        confirmingDeleteDisabled={confirmingDeleteDisabled}
+        deletingDisabled={deletingDisabled}
+        showDetail={showDetail}
+        onTestStart={onTestStart}
+        onDeleteDisabled={() => onActions({ type: 'deleteDisabled.request' })}
+        onToggleDetail={() => onActions({ type: 'detail.toggle' })}
+        onEditByTag={() => onTags({ type: 'tagEdit.open' })}
+      />
+    ),
+    [canStartTest, confirmingDeleteDisabled, deletingDisabled, showDetail, onTestStart, onActions, onTags],
+  );
+  const filters = useMemo(
+    () => (
+      <ChannelListFilters
+        filters={table.filters}
+        typeOptions={typeOptions}
+        groupOptions={groupOptions}
+        tagOptions={tagCounts}
+        disabled={inert}
+        onFilter={(key, value) => onTable({ type: 'filter.change', key, value })}
+      />
+    ),
+    [table.filters, typeOptions, groupOptions, tagCounts, inert, onTable],
+  );
+  const bulkExtra = useMemo(
+    () =>
+      channelBulkValueActions.map((a) => (
+        <Button key={a} size="xs" variant="outline" disabled={inert} onClick={() => onActions({ type: 'bulkValue.open', action: a })}>
+          {t(channelBulkLabelKey(a))}
+        </Button>
+      )),
+    [inert, onActions, t],
+  );
+  const dialogs = useMemo(
+    () => (
+      <>
+        <ConfirmDialogView
+          open={confirmingDeleteDisabled || deletingDisabled}
+          title={t('channels.deleteDisabled.title')}
+          body={t('channels.deleteDisabled.confirm')}
+          danger
+          busy={deletingDisabled}
+          onConfirm={() => onActions({ type: 'deleteDisabled.accept' })}
+          onCancel={() => onActions({ type: 'deleteDisabled.cancel' })}
+        />
+        <ChannelBulkValueDialog
+          prompt={bulkValue}
+          loadingGroups={loadingGroups}
+          groups={groups}
+          onInput={(value) => onActions({ type: 'bulkValue.input', value })}
+          onSubmit={() => onActions({ type: 'bulkValue.submit' })}
+          onCancel={() => onActions({ type: 'bulkValue.cancel' })}
+        />
+        <ChannelTagEditDialog
+          step={tagEdit.step}
+          draft={tagEdit.draft}
+          problem={tagEdit.problem}
+          count={tagEdit.count}
+          tags={tagCounts}
+          onTags={onTags}
+        />
+      </>
+    ),
+    [
+      t,
+      confirmingDeleteDisabled,
+      deletingDisabled,
+      bulkValue,
+      loadingGroups,
+      groups,
+      tagEdit.step,
+      tagEdit.draft,
+      tagEdit.problem,
+      tagEdit.count,
+      tagCounts,
+      onActions,
+      onTags,
+    ],
+  );
+
+  const cellsCss = useChannelCellsCss();
 
   return (
-    <ListPageLayout<ChannelRow, ChannelBulkAction>
-      title={t('channels.title')}
-      banner={noticeShown && <ChannelNotice onDismiss={() => onActions({ type: 'notice.dismiss' })} />}
-      table={table}
-      columns={columns}
-      on={on}
-      search={{ label: t('channels.search'), onDraft: on.onDraft, onSearch: on.onSearch, onClearSearch: on.onClearSearch }}
-      toolbarLabel={t('channels.toolbar')}
-      toolbar={
-        <ChannelToolbarControls
-          canStartTest={canStartTest}
-          confirmingDeleteDisabled={confirmingDeleteDisabled}
-          deletingDisabled={deletingDisabled}
-          showDetail={showDetail}
-          onTestStart={onTestStart}
-          onDeleteDisabled={() => onActions({ type: 'deleteDisabled.request' })}
-          onToggleDetail={() => onActions({ type: 'detail.toggle' })}
-          onEditByTag={() => onTags({ type: 'tagEdit.open' })}
-        />
-      }
-      add={{ to: '/channel/add', label: t('channels.add') }}
-      onRefresh={on.onRefresh}
-      filters={
-        <ChannelListFilters
-          filters={table.filters}
-          typeOptions={typeOptions}
-          groupOptions={groupOptions}
-          tagOptions={tagCounts}
-          disabled={inert}
-          onFilter={(key, value) => onTable({ type: 'filter.change', key, value })}
-        />
-      }
-      aboveTable={testPanel}
-      selection={{
-        rowName: (r) => r.name,
-        onToggleRow: on.onToggleRow,
-        onTogglePage: on.onTogglePage,
-        onSelectAllMatching: on.onSelectAllMatching,
-        onClearSelection: on.onClearSelection,
-      }}
-      bulk={{
-        actions: plainBulkActions,
-        extra: channelBulkValueActions.map((a) => (
-          <Button key={a} size="xs" variant="outline" disabled={inert} onClick={() => onActions({ type: 'bulkValue.open', action: a })}>
-            {t(channelBulkLabelKey(a))}
-          </Button>
-        )),
-        onBulk: (action) => onTable({ type: 'bulk.request', action }),
-        onBulkConfirm: on.onBulkConfirm,
-        onBulkCancel: on.onBulkCancel,
-        onBulkStop: on.onBulkStop,
-        onBulkRetry: on.onBulkRetry,
-        onBulkDismiss: on.onBulkDismiss,
-        actionLabel: bulkLabel,
-        rowLabel: nameOf,
-        isDanger: isDangerousChannelAction,
-      }}
-      confirm={{
-        body: (id) => t('channels.row.deleteConfirm', { id, name: names[id] ?? '' }),
-        onConfirm: on.onConfirm,
-        onCancel: on.onCancel,
-      }}
-    >
-      <ConfirmDialogView
-        open={confirmingDeleteDisabled || deletingDisabled}
-        title={t('channels.deleteDisabled.title')}
-        body={t('channels.deleteDisabled.confirm')}
-        danger
-        busy={deletingDisabled}
-        onConfirm={() => onActions({ type: 'deleteDisabled.accept' })}
-        onCancel={() => onActions({ type: 'deleteDisabled.cancel' })}
-      />
-      <ChannelBulkValueDialog
-        prompt={bulkValue}
-        loadingGroups={loadingGroups}
-        groups={groups}
-        onInput={(value) => onActions({ type: 'bulkValue.input', value })}
-        onSubmit={() => onActions({ type: 'bulkValue.submit' })}
-        onCancel={() => onActions({ type: 'bulkValue.cancel' })}
-      />
-      <ChannelTagEditDialog
-        step={tagEdit.step}
-        draft={tagEdit.draft}
-        problem={tagEdit.problem}
-        count={tagEdit.count}
-        tags={tagCounts}
-        onTags={onTags}
-      />
-    </ListPageLayout>
+    // the rules of the cells' own parts, for the table and the cards alike
+    <Box display="contents" css={cellsCss}>
+      <ListPageLayout<ChannelRow, ChannelBulkAction>
+        title={t('channels.title')}
+        banner={banner}
+        table={table}
+        columns={columns}
+        on={on}
+        search={{ label: t('channels.search'), onDraft: on.onDraft, onSearch: on.onSearch, onClearSearch: on.onClearSearch }}
+        toolbarLabel={t('channels.toolbar')}
+        toolbar={toolbar}
+        add={{ to: '/channel/add', label: t('channels.add') }}
+        onRefresh={on.onRefresh}
+        filters={filters}
+        aboveTable={testPanel}
+        selection={{
+          rowName: channelName,
+          onToggleRow: on.onToggleRow,
+          onTogglePage: on.onTogglePage,
+          onSelectAllMatching: on.onSelectAllMatching,
+          onClearSelection: on.onClearSelection,
+        }}
+        bulk={{
+          actions: plainBulkActions,
+          extra: bulkExtra,
+          onBulk: (action) => onTable({ type: 'bulk.request', action }),
+          onBulkConfirm: on.onBulkConfirm,
+          onBulkCancel: on.onBulkCancel,
+          onBulkStop: on.onBulkStop,
+          onBulkRetry: on.onBulkRetry,
+          onBulkDismiss: on.onBulkDismiss,
+          actionLabel: bulkLabel,
+          rowLabel: nameOf,
+          isDanger: isDangerousChannelAction,
+        }}
+        confirm={{
+          body: (id) => t('channels.row.deleteConfirm', { id, name: names[id] ?? '' }),
+          onConfirm: on.onConfirm,
+          onCancel: on.onCancel,
+        }}
+      >
+        {dialogs}
+      </ListPageLayout>
+    </Box>
   );
 }

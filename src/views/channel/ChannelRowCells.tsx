@@ -1,5 +1,5 @@
-import type { FocusEvent, KeyboardEvent } from 'react';
-import { NativeSelect } from '@chakra-ui/react';
+import { useMemo, type FocusEvent, type KeyboardEvent } from 'react';
+import { useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   channelModelNames,
@@ -238,7 +238,26 @@ export function ChannelNumberCell({
   );
 }
 
-/** The model the row's test uses (detail mode), kept on the row. */
+const modelSelect = { root: 'oa-model-select', field: 'oa-model-select-field', indicator: 'oa-model-select-indicator' } as const;
+
+/**
+ * The rules that draw the cells' own parts (the test-model select as the theme's extra-small
+ * native select), computed once, for the `css` of an element around the table: every row then
+ * only sets class names, where a Chakra select per row resolved its styles on each mount.
+ */
+export function useChannelCellsCss(): SystemStyleObject {
+  const recipe = useSlotRecipe({ key: 'nativeSelect' });
+  return useMemo(() => {
+    const s = recipe({ size: 'xs' }) as Record<string, SystemStyleObject>;
+    return {
+      [`& .${modelSelect.root}`]: s.root ?? {},
+      [`& .${modelSelect.field}`]: s.field ?? {},
+      [`& .${modelSelect.indicator}`]: s.indicator ?? {},
+    };
+  }, [recipe]);
+}
+
+/** The model the row's test uses (detail mode), kept on the row: a native select (its look: `useChannelCellsCss`). */
 export function ChannelTestModelSelect({
   row,
   disabled,
@@ -246,22 +265,34 @@ export function ChannelTestModelSelect({
 }: {
   readonly row: ChannelRow;
   readonly disabled: boolean;
-  readonly onChoose: (model: string) => void;
+  /** The row and the model chosen. */
+  readonly onChoose: (row: ChannelRow, model: string) => void;
 }) {
   const t = useT();
   const models = channelModelNames(row.models);
+  const off = models.length === 0 || disabled;
   return (
-    <NativeSelect.Root size="xs" disabled={models.length === 0 || disabled}>
-      <NativeSelect.Field aria-label={t('channels.testModel.label', { name: row.name })} value={testModelOf(row)} onChange={(e) => onChoose(e.currentTarget.value)}>
+    <div className={modelSelect.root} data-disabled={off ? '' : undefined}>
+      <select
+        className={modelSelect.field}
+        aria-label={t('channels.testModel.label', { name: row.name })}
+        value={testModelOf(row)}
+        disabled={off}
+        onChange={(e) => onChoose(row, e.currentTarget.value)}
+      >
         {models.length === 0 && <option value="">{t('channels.testModel.none')}</option>}
         {models.map((m) => (
           <option key={m} value={m}>
             {m}
           </option>
         ))}
-      </NativeSelect.Field>
-      <NativeSelect.Indicator />
-    </NativeSelect.Root>
+      </select>
+      <div className={modelSelect.indicator} data-disabled={off ? '' : undefined} aria-hidden>
+        <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="m6 9 6 6 6-6" />
+        </svg>
+      </div>
+    </div>
   );
 }
 

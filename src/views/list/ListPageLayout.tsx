@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import { Button } from '@chakra-ui/react';
 import type { MessageKey } from '../../i18n';
 import type { BulkRun, TableRow } from '../../machines/table';
@@ -82,6 +82,9 @@ export function ListPageLayout<Row extends TableRow, A extends string = string>(
     const row = rowById(id);
     return row && selection ? selection.rowName(row) : `#${id}`;
   };
+  // the same function while the selection names rows the same way: the table's memoized rows keep it
+  const rowName = selection?.rowName;
+  const rowLabel = useCallback((row: Row) => t('table.select.row', { name: rowName?.(row) ?? '' }), [t, rowName]);
   const bulkDanger = (action: string): boolean => bulk?.actions.some((a) => a.action === action && a.danger === true) ?? false;
 
   return (
@@ -112,7 +115,7 @@ export function ListPageLayout<Row extends TableRow, A extends string = string>(
           pageSelected: table.pageSelected,
           onToggleRow: selection.onToggleRow,
           onTogglePage: selection.onTogglePage,
-          rowLabel: (row) => t('table.select.row', { name: selection.rowName(row) }),
+          rowLabel,
         }
       }
       dialogs={
