@@ -10,7 +10,7 @@ import { useEffect } from 'react';
  */
 
 /** The longest the deferred parts wait for a page (ms). */
-const latestMs = 3000;
+const latestMs = 8000;
 /** How long the browser may stay busy after the page before they load anyway (ms). */
 const idleTimeoutMs = 1000;
 
