@@ -13,10 +13,11 @@ export const mobileQuery = '@media (max-width: 600px)';
 const hideOnMobile = { [mobileQuery]: { display: 'none' } };
 const showOnMobile = { display: 'none', [mobileQuery]: { display: 'inline-flex' } };
 
-// The drawer and the account menu load after the first page is drawn (./afterPage): they pull in
-// dialog, focus-trap and popper code that no page needs at once (their placeholders hold the place).
+// The drawer loads after the first page is drawn (./afterPage): it pulls in dialog and focus-trap
+// code that no page needs at once (its placeholder holds the place). The account menu loads after
+// the first paint but not later: its button's width is part of what the desktop menu fits into.
 const MobileNav = lazy(loadAfterPage(() => import('./MobileNav').then((m) => ({ default: m.MobileNav }))));
-const UserMenu = lazy(loadAfterPage(() => import('./UserMenu').then((m) => ({ default: m.UserMenu }))));
+const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 const NavMore = lazy(() => import('./NavMore').then((m) => ({ default: m.NavMore })));
 
 function MenuButtonPlaceholder() {
