@@ -49,7 +49,6 @@ const firstPaintRoutes: readonly (readonly [pattern: string, module: string, gua
   ['^/dashboard/?$', 'src/views/dashboard/DashboardPage.tsx', true],
   ['^/topup/?$', 'src/views/topup/TopUpPage.tsx', true],
 ];
-const firstPaintAlways = ['src/views/app/Footer.tsx'];
 /**
  * The wiring areas each lazy page loads beside itself (`withWiring` in src/views/app/AppRoutes.tsx;
  * tests/unit/composition.test.ts keeps the two in step): preloaded with the page.
@@ -94,12 +93,11 @@ const firstPaintPreload: Plugin = {
       ];
       const map = {
         lang: { zh: filesOf(catalogueModules.zh), en: filesOf(catalogueModules.en) },
-        always: firstPaintAlways.flatMap(filesOf),
         login: filesOf('src/views/auth/LoginPage.tsx'),
         routes: firstPaintRoutes.map(([pattern, module, guarded]) => [pattern, pageFilesOf(module), guarded] as const),
       };
       const script = `(function(m){var s;try{s=localStorage}catch(e){}function g(k){try{return s?s.getItem(k):null}catch(e){return null}}
-var f=m.lang[g('lang')==='en'?'en':'zh'].concat(m.always),p=location.pathname,u=g('user')!==null;
+var f=m.lang[g('lang')==='en'?'en':'zh'],p=location.pathname,u=g('user')!==null;
 for(var i=0;i<m.routes.length;i++){var r=m.routes[i];if(new RegExp(r[0]).test(p)){f=f.concat(r[2]&&!u?m.login:r[1]);break}}
 var d={};for(var j=0;j<f.length;j++){if(d[f[j]])continue;d[f[j]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[j];document.head.appendChild(l)}})(${JSON.stringify(map)});`;
       return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] };

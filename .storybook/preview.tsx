@@ -8,6 +8,10 @@ import { LangProvider } from '../src/views/app/i18n';
 import type { Lang } from '../src/i18n';
 // Both catalogues, loaded up front: a story renders either language synchronously.
 import '../src/i18n/all';
+import { openDeferred } from '../src/views/app/afterPage';
+
+// The shell's parts that wait for the first page (footer, account menu, drawer...) load at once.
+openDeferred();
 
 /**
  * Every story renders inside the app's providers: the Chakra system, the language and a memory

@@ -6,6 +6,7 @@ import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { preferencesMachine, PreferencesInput } from '../../machines/preferences/preferences.machine';
 import { selectLang } from '../../machines/preferences/preferences.selectors';
 import type { sessionMachine, SessionInput } from '../../machines/session/session.machine';
+import { loadAfterPage, openDeferred } from './afterPage';
 import { AppRoutes } from './AppRoutes';
 import { AppShell } from './AppShell';
 import { LangProvider, useRenderMessage } from './i18n';
@@ -20,12 +21,14 @@ import { PreferencesContext, SessionContext } from './sessionContext';
 import { system } from './theme';
 
 /**
- * The toaster (Chakra's toast machinery) is not needed to draw a page: it loads beside the first
- * paint, and a toast asked for before it is there shows once it is (in order).
+ * The toaster (Chakra's toast machinery) is not needed to draw a page: it mounts after the first
+ * page (./afterPage), and a toast asked for before it is there opens that gate and shows once the
+ * toaster is there (in order).
  */
 const loadToaster = () => import('./toaster');
-const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
+const Toaster = lazy(loadAfterPage(() => loadToaster().then((m) => ({ default: m.Toaster }))));
 const showToast = (event: NotifyEvent, text: string): void => {
+  openDeferred();
   void loadToaster().then((m) => m.showToast(event, text));
 };
 

@@ -5,6 +5,7 @@ import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
 import { routeAccessOf, routeAudienceOf, routeIdOf } from '../../domain/shellRules';
 import type { MessageKey } from '../../i18n';
+import { PageShown } from './afterPage';
 import { ForbiddenView } from './ForbiddenView';
 import { withWiring } from './machineWiring';
 import { PageErrorBoundary } from './PageErrorBoundary';
@@ -19,6 +20,7 @@ function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: 
       <PageErrorBoundary>
         <Suspense fallback={<PageLoading page={subject} />}>
           <Lazy {...props} />
+          <PageShown />
         </Suspense>
       </PageErrorBoundary>
     );

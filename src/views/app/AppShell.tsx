@@ -16,6 +16,7 @@ import {
 } from '../../machines/session/session.selectors';
 import { selectColorMode, selectLang } from '../../machines/preferences/preferences.selectors';
 import { twoFactorEnrolment } from '../../machines/session/session.machine';
+import { loadAfterPage } from './afterPage';
 import { AppShellView, EnrolmentBanner } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { routeAccessOf, routeAudienceOf } from '../../domain/shellRules';
@@ -24,10 +25,12 @@ import { withWiring } from './machineWiring';
 import { documentTitleOf, menuItems, pageTitleKeyOf } from './menu';
 import { PreferencesContext, SessionContext } from './sessionContext';
 
-// The footer (and the HTML sanitiser it needs) loads after the first paint.
-const Footer = lazy(() => import('./Footer').then((m) => ({ default: m.Footer })));
-// The command palette (machine, dialog, search actors' results) loads after the first paint, signed in only.
-const CommandPalette = lazy(withWiring('palette', () => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette }))));
+// The footer (and the HTML sanitiser it needs) loads after the first page is drawn (./afterPage).
+const Footer = lazy(loadAfterPage(() => import('./Footer').then((m) => ({ default: m.Footer }))));
+// The command palette (machine, dialog, search actors' results) loads after the first page, signed in only.
+const CommandPalette = lazy(
+  loadAfterPage(withWiring('palette', () => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette })))),
+);
 
 // The sign-in dialog over an expired session loads only when a waiting save opens it.
 const ReauthDialog = lazy(() => import('./ReauthDialog').then((m) => ({ default: m.ReauthDialog })));

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Flex, HStack, IconButton, Image, Link, Stack, Text } from '@chakra-ui/react';
 import type { ColorMode, Lang } from '../../domain/preferences';
+import { loadAfterPage } from './afterPage';
 import { useT } from './i18n';
 import { ChevronDownIcon, MenuIcon, MoonIcon, SunIcon } from './icons';
 import { activeEntryOf, fitNavItems, type MenuItem } from './menu';
@@ -11,9 +13,10 @@ export const mobileQuery = '@media (max-width: 600px)';
 const hideOnMobile = { [mobileQuery]: { display: 'none' } };
 const showOnMobile = { display: 'none', [mobileQuery]: { display: 'inline-flex' } };
 
-// The drawer and the account menu load after the first paint (they pull in dialog, focus-trap
-// and popper code that /login does not need at once).
-const MobileNav = lazy(() => import('./MobileNav').then((m) => ({ default: m.MobileNav })));
+// The drawer loads after the first page is drawn (./afterPage): it pulls in dialog and focus-trap
+// code that no page needs at once (its placeholder holds the place). The account menu loads after
+// the first paint but not later: its button's width is part of what the desktop menu fits into.
+const MobileNav = lazy(loadAfterPage(() => import('./MobileNav').then((m) => ({ default: m.MobileNav }))));
 const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 const NavMore = lazy(() => import('./NavMore').then((m) => ({ default: m.NavMore })));
 
@@ -104,9 +107,12 @@ function FittingNav({ items, pathname }: Pick<HeaderViewProps, 'items' | 'pathna
       const gap = parseFloat(getComputedStyle(list).columnGap) || 0;
       const widths = Array.from(list.children, (li) => li.getBoundingClientRect().width + gap);
       const more = widths.pop() ?? 0;
-      setFit(fitNavItems(widths, row.clientWidth, more));
+      const next = fitNavItems(widths, row.clientWidth, more);
+      // drawn before the frame is painted, so an entry that does not fit is never shown
+      flushSync(() => setFit(next));
     };
-    update();
+    // Measured by the observer's first call (after the browser's own layout, before paint), not
+    // here: a read in a layout effect would lay the whole first page out once more.
     const observer = new ResizeObserver(update);
     observer.observe(row);
     if (measure.firstElementChild !== null) observer.observe(measure.firstElementChild);
