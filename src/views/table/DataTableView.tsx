@@ -1,4 +1,4 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useDeferredValue, useMemo, type ReactNode } from 'react';
 import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
@@ -80,6 +80,22 @@ export interface DataTableViewProps<Row extends { readonly id: number }> {
 
 const skeletonRows = [0, 1, 2, 3, 4];
 
+/** Rows drawn at once when a table grows (more than a tall screen shows); the rest follow. */
+export const firstFrameRows = 30;
+
+/**
+ * The rows to draw now. When the page grows (page size 10 -> 100, the first page shown), the
+ * first `firstFrameRows` are drawn at once and the others in a background render right after
+ * (React's deferred value: it yields to input and paints in between), so the screenful a person
+ * sees is not held back by rows below it. Rows already drawn are never held back or shown stale:
+ * a page of the same length (sort, next page) or a shorter one is drawn whole at once.
+ */
+function useDrawnRows<Row>(rows: readonly Row[]): { readonly drawn: readonly Row[]; readonly pending: boolean } {
+  const later = useDeferredValue(rows.length, 0);
+  const count = Math.max(Math.min(rows.length, firstFrameRows), Math.min(rows.length, later));
+  return count < rows.length ? { drawn: rows.slice(0, count), pending: true } : { drawn: rows, pending: false };
+}
+
 /**
  * The table every list uses: sortable headers (click again to reverse; `aria-sort` tells screen
  * readers), an optional selection column, a busy marker per row, skeleton rows while the first
@@ -104,6 +120,7 @@ export function DataTableView<Row extends { readonly id: number }>({
   const t = useT();
   // read at once (no first render as a table): only one of the two layouts is ever in the page
   const narrow = useBreakpointValue({ base: true, md: false }, { ssr: false }) === true;
+  const { drawn, pending } = useDrawnRows(rows);
   if (loadFailed) {
     return (
       <Stack gap={3} py={4}>
@@ -122,7 +139,7 @@ export function DataTableView<Row extends { readonly id: number }>({
       <DataCardsView<Row>
         caption={caption}
         columns={columns}
-        rows={rows}
+        rows={drawn}
         sort={sort}
         onSort={onSort}
         selection={selection}
@@ -138,7 +155,7 @@ export function DataTableView<Row extends { readonly id: number }>({
     <HintScope>
       <TableStyles />
       <CellPartsStyles />
-      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
+      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad || pending}>
         <Table.Root
           size="sm"
           striped
@@ -175,7 +192,7 @@ export function DataTableView<Row extends { readonly id: number }>({
                 </Table.Cell>
               </Table.Row>
             ) : (
-              rows.map((row) => (
+              drawn.map((row) => (
                 <DataTableRow<Row>
                   key={row.id}
                   row={row}

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { roleOf, roles, type Palette, userStatusActivated, userStatusOf, userStatuses } from '../../domain/constants';
 import { formatNumber, formatQuota, groupColor, groupNames, truncateUsername, type QuotaDisplay } from '../../domain/format';
 import { userOrderOptions } from '../../domain/paging';
@@ -71,7 +71,7 @@ function UsernameCell({ name }: { readonly name: string }) {
  * promote, demote, delete (confirmed), enable/disable and edit, all but edit disabled for a
  * super admin; bulk enable, disable and delete with a confirmation and a failure report.
  */
-export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageViewProps) {
+export const UserListPageView = memo(function UserListPageView({ table, quotaDisplay, ...on }: UserListPageViewProps) {
   const t = useT();
   const inert = !table.idle;
   const orderOptions = useLabelledOptions(userOrderOptions);
@@ -205,4 +205,4 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       }}
     />
   );
-}
+});
