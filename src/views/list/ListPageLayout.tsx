@@ -73,6 +73,9 @@ export function ListPageLayout<Row extends TableRow, A extends string = string>(
   const t = useT();
   const { table } = frame;
   const inert = !table.idle;
+  const rowName = selection?.rowName;
+  // one function while the language and the list's naming stay: the rows keep their memo
+  const rowLabel = useCallback((row: Row) => t('table.select.row', { name: rowName?.(row) ?? '' }), [t, rowName]);
   const rowById = (id: number): Row | undefined => table.rows.find((r) => r.id === id);
   const bulkLabel = (run: BulkRun): string => {
     const spec = bulk?.actions.find((a) => a.action === run.action);

@@ -1,14 +1,15 @@
-import type { ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import { NativeSelect } from '@chakra-ui/react';
 import type { MessageKey } from '../../i18n';
 import { useT } from '../app/i18n';
 import { CellBadge } from '../table/cellParts';
-import type { Column } from '../table/DataTableView';
+import type { CellState, Column } from '../table/DataTableView';
 
 interface ColumnLook<Row> {
   /** The header's catalogue key (translated by the hook). */
   readonly header: MessageKey;
-  readonly render: (row: Row) => ReactNode;
+  /** The cell (`cell`: the row's busy and inert state, read here rather than from the whole table). */
+  readonly render: (row: Row, cell: CellState) => ReactNode;
   /** Narrow numeric columns align right. */
   readonly numeric?: boolean;
   readonly minW?: string;
@@ -26,7 +27,7 @@ export type ColumnSpec<Row> =
   | (ColumnLook<Row> & { readonly key: string; readonly sortable: false });
 
 /** The actions column every list ends with ("操作"): it does not sort. */
-export const actionsColumn = <Row,>(render: (row: Row) => ReactNode): ColumnSpec<Row> => ({
+export const actionsColumn = <Row,>(render: (row: Row, cell: CellState) => ReactNode): ColumnSpec<Row> => ({
   key: 'actions',
   header: 'table.actions',
   sortable: false,
@@ -37,12 +38,20 @@ export const actionsColumn = <Row,>(render: (row: Row) => ReactNode): ColumnSpec
  * The columns of a list view: headers translated in the current language, sortable unless told
  * otherwise. An entry that is `false` (or null) is left out, so a column shown only to some
  * people reads `admin && { ... }`.
+ *
+ * The columns keep their identity while `specs` (and the language) do: a list that builds its
+ * specs in a `useMemo` (cells reading the row's state from their `cell` argument, not from the
+ * table) keeps its rows from being drawn again when the table changes.
  */
 export function useColumns<Row>(specs: readonly (ColumnSpec<Row> | false | null | undefined)[]): readonly Column<Row>[] {
   const t = useT();
-  return specs
-    .filter((spec): spec is ColumnSpec<Row> => Boolean(spec))
-    .map(({ header, sortable = true, ...look }) => ({ ...look, header: t(header), sortable }));
+  return useMemo(
+    () =>
+      specs
+        .filter((spec): spec is ColumnSpec<Row> => Boolean(spec))
+        .map(({ header, sortable = true, ...look }) => ({ ...look, header: t(header), sortable })),
+    [specs, t],
+  );
 }
 
 /** A domain entry with a label key and a badge colour (a status, a role, a log type). */
@@ -55,7 +64,7 @@ export interface LabelledEntry {
 /** The options of a select built from labelled domain entries (values as strings). */
 export function useLabelledOptions(entries: readonly Pick<LabelledEntry, 'value' | 'labelKey'>[]): readonly SelectOption[] {
   const t = useT();
-  return entries.map((e) => ({ value: String(e.value), label: t(e.labelKey) }));
+  return useMemo(() => entries.map((e) => ({ value: String(e.value), label: t(e.labelKey) })), [entries, t]);
 }
 
 /** A status / role / type badge of a row. */
@@ -84,8 +93,8 @@ export interface ListSelectProps {
   readonly onChange: (value: string) => void;
 }
 
-/** A filter or order select of a list toolbar. */
-export function ListSelect({ label, value, options, allLabel, disabled = false, onChange }: ListSelectProps) {
+/** A filter or order select of a list toolbar (drawn again only when its props change). */
+export const ListSelect = memo(function ListSelect({ label, value, options, allLabel, disabled = false, onChange }: ListSelectProps) {
   return (
     <NativeSelect.Root size="md" width="auto" disabled={disabled}>
       <NativeSelect.Field aria-label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
@@ -99,4 +108,4 @@ export function ListSelect({ label, value, options, allLabel, disabled = false, 
       <NativeSelect.Indicator />
     </NativeSelect.Root>
   );
-}
+});

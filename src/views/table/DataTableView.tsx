@@ -1,9 +1,21 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useDeferredValue, useMemo, type ReactNode } from 'react';
 import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
-import { RowCheckbox, useCellPartsCss } from './cellParts';
+import { CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles } from './cellParts';
+
+/**
+ * What a cell may need of its row's state besides the row: a row re-renders only when its row, its
+ * state or the columns change, so a column that reads these here (not from the whole table) keeps
+ * the same definition, and the other rows are not drawn again.
+ */
+export interface CellState {
+  /** An action runs on the row. */
+  readonly busy: boolean;
+  /** The table's controls are inert (a bulk run, a confirmation, a load). */
+  readonly disabled: boolean;
+}
 
 /** One column of a list: a header, how a cell renders, and whether a header click sorts by `key`. */
 export interface Column<Row> {
@@ -11,7 +23,7 @@ export interface Column<Row> {
   readonly key: string;
   readonly header: string;
   readonly sortable?: boolean;
-  readonly render: (row: Row) => ReactNode;
+  readonly render: (row: Row, cell: CellState) => ReactNode;
   /** Narrow numeric columns align right. */
   readonly numeric?: boolean;
   readonly minW?: string;
@@ -68,6 +80,22 @@ export interface DataTableViewProps<Row extends { readonly id: number }> {
 
 const skeletonRows = [0, 1, 2, 3, 4];
 
+/** Rows drawn at once when a table grows (more than a tall screen shows); the rest follow. */
+export const firstFrameRows = 30;
+
+/**
+ * The rows to draw now. When the page grows (page size 10 -> 100, the first page shown), the
+ * first `firstFrameRows` are drawn at once and the others in a background render right after
+ * (React's deferred value: it yields to input and paints in between), so the screenful a person
+ * sees is not held back by rows below it. Rows already drawn are never held back or shown stale:
+ * a page of the same length (sort, next page) or a shorter one is drawn whole at once.
+ */
+function useDrawnRows<Row>(rows: readonly Row[]): { readonly drawn: readonly Row[]; readonly pending: boolean } {
+  const later = useDeferredValue(rows.length, 0);
+  const count = Math.max(Math.min(rows.length, firstFrameRows), Math.min(rows.length, later));
+  return count < rows.length ? { drawn: rows.slice(0, count), pending: true } : { drawn: rows, pending: false };
+}
+
 /**
  * The table every list uses: sortable headers (click again to reverse; `aria-sort` tells screen
  * readers), an optional selection column, a busy marker per row, skeleton rows while the first
@@ -92,7 +120,7 @@ export function DataTableView<Row extends { readonly id: number }>({
   const t = useT();
   // read at once (no first render as a table): only one of the two layouts is ever in the page
   const narrow = useBreakpointValue({ base: true, md: false }, { ssr: false }) === true;
-  const bodyCss = useBodyCss(!firstLoad);
+  const { drawn, pending } = useDrawnRows(rows);
   if (loadFailed) {
     return (
       <Stack gap={3} py={4}>
@@ -111,7 +139,7 @@ export function DataTableView<Row extends { readonly id: number }>({
       <DataCardsView<Row>
         caption={caption}
         columns={columns}
-        rows={rows}
+        rows={drawn}
         sort={sort}
         onSort={onSort}
         selection={selection}
@@ -125,56 +153,27 @@ export function DataTableView<Row extends { readonly id: number }>({
   const colSpan = columns.length + (selection ? 1 : 0);
   return (
     <HintScope>
-      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
-        <Table.Root size="sm" striped interactive={!firstLoad} aria-label={caption} css={bodyCss}>
-          <Table.Header>
-            <Table.Row>
-              {selection && (
-                <Table.ColumnHeader w="10">
-                  <Checkbox.Root
-                    size="sm"
-                    checked={selection.pageSelected}
-                    disabled={disabled || rows.length === 0}
-                    onCheckedChange={() => selection.onTogglePage()}
-                  >
-                    <Checkbox.HiddenInput aria-label={t('table.select.page')} />
-                    <Checkbox.Control />
-                  </Checkbox.Root>
-                </Table.ColumnHeader>
-              )}
-              {columns.map((col) => {
-                const sorted = sort !== null && sort.key === col.key ? sort.direction : null;
-                return (
-                  <Table.ColumnHeader
-                    key={col.key}
-                    textAlign={col.numeric ? 'end' : 'start'}
-                    minW={col.minW}
-                    whiteSpace="nowrap"
-                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : col.sortable ? 'none' : undefined}
-                  >
-                    {col.sortable ? (
-                      <Button
-                        variant="ghost"
-                        size="xs"
-                        px={1}
-                        fontWeight="semibold"
-                        disabled={disabled}
-                        onClick={() => onSort(col.key)}
-                        aria-label={t('table.sortBy', { column: col.header })}
-                      >
-                        {col.header}
-                        <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
-                          {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-                        </Text>
-                      </Button>
-                    ) : (
-                      col.header
-                    )}
-                  </Table.ColumnHeader>
-                );
-              })}
-            </Table.Row>
-          </Table.Header>
+      <TableStyles />
+      <CellPartsStyles />
+      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad || pending}>
+        <Table.Root
+          size="sm"
+          striped
+          interactive={!firstLoad}
+          aria-label={caption}
+          className={`${tableClass} ${cellPartsClass}`}
+          data-interactive={firstLoad ? undefined : ''}
+        >
+          <DataTableHead<Row>
+            columns={columns}
+            sort={sort}
+            onSort={onSort}
+            selectable={selection !== undefined}
+            pageSelected={selection?.pageSelected === true}
+            onTogglePage={selection?.onTogglePage}
+            pageBoxDisabled={disabled || rows.length === 0}
+            disabled={disabled}
+          />
           <Table.Body>
             {firstLoad ? (
               skeletonRows.map((i) => (
@@ -193,7 +192,7 @@ export function DataTableView<Row extends { readonly id: number }>({
                 </Table.Cell>
               </Table.Row>
             ) : (
-              rows.map((row) => (
+              drawn.map((row) => (
                 <DataTableRow<Row>
                   key={row.id}
                   row={row}
@@ -214,29 +213,101 @@ export function DataTableView<Row extends { readonly id: number }>({
   );
 }
 
+interface DataTableHeadProps<Row> {
+  readonly columns: readonly Column<Row>[];
+  readonly sort: SortState;
+  readonly onSort: (key: string) => void;
+  readonly selectable: boolean;
+  readonly pageSelected: boolean;
+  readonly onTogglePage: (() => void) | undefined;
+  readonly pageBoxDisabled: boolean;
+  readonly disabled: boolean;
+}
+
+/** The header row (memoized: drawn again only when the columns, the sort or the inert state change). */
+const DataTableHead = memo(function DataTableHead<Row>({
+  columns,
+  sort,
+  onSort,
+  selectable,
+  pageSelected,
+  onTogglePage,
+  pageBoxDisabled,
+  disabled,
+}: DataTableHeadProps<Row>) {
+  const t = useT();
+  return (
+    <Table.Header>
+      <Table.Row>
+        {selectable && (
+          <Table.ColumnHeader w="10">
+            <Checkbox.Root size="sm" checked={pageSelected} disabled={pageBoxDisabled} onCheckedChange={() => onTogglePage?.()}>
+              <Checkbox.HiddenInput aria-label={t('table.select.page')} />
+              <Checkbox.Control />
+            </Checkbox.Root>
+          </Table.ColumnHeader>
+        )}
+        {columns.map((col) => {
+          const sorted = sort !== null && sort.key === col.key ? sort.direction : null;
+          return (
+            <Table.ColumnHeader
+              key={col.key}
+              textAlign={col.numeric ? 'end' : 'start'}
+              minW={col.minW}
+              whiteSpace="nowrap"
+              aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : col.sortable ? 'none' : undefined}
+            >
+              {col.sortable ? (
+                <Button
+                  variant="ghost"
+                  size="xs"
+                  px={1}
+                  fontWeight="semibold"
+                  disabled={disabled}
+                  onClick={() => onSort(col.key)}
+                  aria-label={t('table.sortBy', { column: col.header })}
+                >
+                  {col.header}
+                  <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
+                    {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+                  </Text>
+                </Button>
+              ) : (
+                col.header
+              )}
+            </Table.ColumnHeader>
+          );
+        })}
+      </Table.Row>
+    </Table.Header>
+  );
+}) as <Row>(props: DataTableHeadProps<Row>) => ReactNode;
+
+const tableClass = 'oa-data-table';
 const rowClass = 'oa-data-row';
 const cellClass = 'oa-data-cell';
 const busyClass = 'oa-data-busy';
 
 /**
  * The body rows are plain `tr`/`td` elements (a Chakra row and cell per element is most of the
- * cost of a long page); the table recipe's row and cell styles apply to them once, as nested rules
- * of the table, with the rules of the cells' parts (`useCellPartsCss`).
+ * cost of a long page); the table recipe's row and cell styles apply to them as rules under the
+ * table's class, written once (`ScopedStyles`), hover only while the table is interactive.
  */
-function useBodyCss(interactive: boolean): SystemStyleObject {
+const TableStyles = memo(function TableStyles() {
   const table = useSlotRecipe({ key: 'table' });
-  const parts = useCellPartsCss();
-  return useMemo(() => {
-    const styles = table({ size: 'sm', striped: true, interactive }) as Record<string, SystemStyleObject>;
+  const styles = useMemo((): SystemStyleObject => {
+    const still = table({ size: 'sm', striped: true, interactive: false }) as Record<string, SystemStyleObject>;
+    const live = table({ size: 'sm', striped: true, interactive: true }) as Record<string, SystemStyleObject>;
     return {
-      ...parts,
-      [`& tr.${rowClass}`]: styles.row ?? {},
-      [`& td.${cellClass}`]: styles.cell ?? {},
+      [`& tr.${rowClass}`]: still.row ?? {},
+      [`&[data-interactive] tr.${rowClass}`]: live.row ?? {},
+      [`& td.${cellClass}`]: still.cell ?? {},
       [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
       [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
     };
-  }, [table, parts, interactive]);
-}
+  }, [table]);
+  return <ScopedStyles className={tableClass} styles={styles} />;
+});
 
 interface DataTableRowProps<Row extends { readonly id: number }> {
   readonly row: Row;
@@ -264,6 +335,7 @@ const DataTableRow = memo(function DataTableRow<Row extends { readonly id: numbe
   disabled,
 }: DataTableRowProps<Row>) {
   const t = useT();
+  const cell: CellState = { busy: rowBusy, disabled };
   return (
     <tr className={rowClass} aria-busy={rowBusy} data-selected={selected ? '' : undefined}>
       {selectable && (
@@ -279,10 +351,10 @@ const DataTableRow = memo(function DataTableRow<Row extends { readonly id: numbe
           {!selectable && index === 0 && rowBusy ? (
             <span className={busyClass}>
               <BusyMark label={t('table.rowBusy')} />
-              {col.render(row)}
+              {col.render(row, cell)}
             </span>
           ) : (
-            col.render(row)
+            col.render(row, cell)
           )}
         </td>
       ))}
@@ -326,11 +398,11 @@ export function DataCardsView<Row extends { readonly id: number }>({
   const actions = columns.filter((_, i) => roles[i] === 'actions');
   const sortable = columns.filter((c) => c.sortable);
   const sortedBy = sort === null ? undefined : sortable.find((c) => c.key === sort.key);
-  const partsCss = useCellPartsCss();
 
   return (
     <HintScope>
-      <Stack gap={3} aria-busy={firstLoad} minW={0} css={partsCss}>
+      <CellPartsStyles />
+      <Stack gap={3} aria-busy={firstLoad} minW={0} className={cellPartsClass}>
         {(sortable.length > 0 || selection) && (
           <Flex gap={2} wrap="wrap" align="center">
             {selection && (
@@ -388,6 +460,7 @@ export function DataCardsView<Row extends { readonly id: number }>({
             {rows.map((row) => {
               const rowBusy = busy[row.id] !== undefined;
               const selected = selection?.selected.has(row.id) === true;
+              const cell: CellState = { busy: rowBusy, disabled };
               return (
                 <Box
                   as="li"
@@ -409,7 +482,7 @@ export function DataCardsView<Row extends { readonly id: number }>({
                     {rowBusy && <BusyMark label={t('table.rowBusy')} />}
                     {title && (
                       <Heading as="h2" size="sm" minW={0} flex="1" overflowWrap="anywhere">
-                        {title.render(row)}
+                        {title.render(row, cell)}
                       </Heading>
                     )}
                   </Flex>
@@ -421,7 +494,7 @@ export function DataCardsView<Row extends { readonly id: number }>({
                             {col.header}
                           </Box>
                           <Box as="dd" m={0} minW={0} overflowWrap="anywhere" css={{ '& *': { whiteSpace: 'normal !important' } }}>
-                            {col.render(row)}
+                            {col.render(row, cell)}
                           </Box>
                         </Box>
                       ))}
@@ -437,7 +510,7 @@ export function DataCardsView<Row extends { readonly id: number }>({
                       // the list's own button row may say nowrap: on a card it wraps
                       css={{ '& > *': { flexWrap: 'wrap !important', whiteSpace: 'normal !important' } }}
                     >
-                      {col.render(row)}
+                      {col.render(row, cell)}
                     </Box>
                   ))}
                 </Box>

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Button, Flex, HStack, NativeSelect, Spinner, Text } from '@chakra-ui/react';
 import { paginationSiblingRange } from '../../domain/constants';
 import { pageSizeOptions } from '../../domain/tableQuery';
@@ -39,7 +40,7 @@ export function pagerItems(page: number, count: number, siblings: number = pagin
  * The pager under every list: previous / numbered pages (sibling range 1) / next, the rows
  * loaded and shown, a spinner while a page loads, and the page size.
  */
-export function PagerView({
+export const PagerView = memo(function PagerView({
   page,
   pageCount,
   complete,
@@ -118,4 +119,4 @@ export function PagerView({
       </Flex>
     </Flex>
   );
-}
+});

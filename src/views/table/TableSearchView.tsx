@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { memo, type FormEvent } from 'react';
 import { Button, Flex, Input } from '@chakra-ui/react';
 import { useT } from '../app/i18n';
 
@@ -16,7 +16,7 @@ export interface TableSearchViewProps {
 }
 
 /** The search box above a list: Enter or the button searches, the clear button goes back. */
-export function TableSearchView({ draft, keyword, label, disabled = false, onDraft, onSubmit, onClear }: TableSearchViewProps) {
+export const TableSearchView = memo(function TableSearchView({ draft, keyword, label, disabled = false, onDraft, onSubmit, onClear }: TableSearchViewProps) {
   const t = useT();
   const handleSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -44,4 +44,4 @@ export function TableSearchView({ draft, keyword, label, disabled = false, onDra
       </Flex>
     </form>
   );
-}
+});

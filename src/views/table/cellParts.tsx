@@ -1,5 +1,7 @@
-import { forwardRef, useMemo, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { forwardRef, memo, useMemo, type ComponentPropsWithoutRef, type MouseEvent, type ReactNode } from 'react';
+import { Global } from '@emotion/react';
+import { useChakraContext, useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
 
 /**
@@ -8,7 +10,9 @@ import type { Palette } from '../../domain/constants';
  * its styles per element, which on 100 rows of ten parts each is most of a page change; here the
  * styles come from the same theme recipes, computed once per table as nested rules of the table's
  * root (`useCellPartsCss`), so every row only sets class names and `data-*` attributes. The parts
- * look like the Chakra ones only inside a table or card list that applies those rules.
+ * look like the Chakra ones only inside a table or card list that applies those rules: an element
+ * with the class `cellPartsClass` while a `CellPartsStyles` is mounted (the rules are written once
+ * as a global sheet scoped to that class, not serialized again on every render of the table).
  */
 
 const palettes: readonly Palette[] = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'cyan', 'blue', 'purple', 'pink'];
@@ -24,7 +28,35 @@ const cls = {
   stack: 'oa-cell-stack',
   check: 'oa-row-check',
   input: 'oa-cell-input',
+  nowrap: 'oa-cell-nowrap',
+  wrap: 'oa-cell-wrap',
+  hidden: 'oa-visually-hidden',
+  parts: 'oa-cell-parts',
 } as const;
+
+/** The class of an element whose descendants may use the parts (with `CellPartsStyles` mounted). */
+export const cellPartsClass = cls.parts;
+
+/** The class of a span kept on one line (a number, a name cut short). */
+export const cellNowrapClass = cls.nowrap;
+
+/** The class of a span that breaks long words (a display name). */
+export const cellWrapClass = cls.wrap;
+
+/** The class of text only screen readers read (as Chakra's `VisuallyHidden`). */
+export const visuallyHiddenClass = cls.hidden;
+
+const visuallyHidden: SystemStyleObject = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  padding: 0,
+  margin: '-1px',
+  overflow: 'hidden',
+  clip: 'rect(0, 0, 0, 0)',
+  whiteSpace: 'nowrap',
+  borderWidth: 0,
+};
 
 /** The nested rules every part needs, for the `css` of the element that holds the rows. */
 export function useCellPartsCss(): SystemStyleObject {
@@ -41,6 +73,9 @@ export function useCellPartsCss(): SystemStyleObject {
     rules[`& .${cls.stack}`] = { display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' };
     rules[`& .${cls.stack}[data-nowrap]`] = { flexWrap: 'nowrap', whiteSpace: 'nowrap' };
     rules[`& .${cls.input}`] = { ...input({ size: 'xs' }), width: '20' };
+    rules[`& .${cls.nowrap}`] = { whiteSpace: 'nowrap' };
+    rules[`& .${cls.wrap}`] = { wordBreak: 'break-word' };
+    rules[`& .${cls.hidden}, & .${cls.check} > input`] = visuallyHidden;
     const check = checkbox({ size: 'sm' }) as Record<string, SystemStyleObject>;
     rules[`& .${cls.check}`] = check.root ?? {};
     rules[`& .${cls.check} > [data-part=control]`] = {
@@ -51,6 +86,23 @@ export function useCellPartsCss(): SystemStyleObject {
     return rules;
   }, [button, badge, checkbox, input]);
 }
+
+/**
+ * Writes `styles` (resolved by the Chakra system: tokens, conditions, colour palettes) once, as a
+ * global sheet under `.className`; written again only when `styles` changes identity. A Chakra
+ * `css` prop would hash and serialize the whole object on every render of its element.
+ */
+export const ScopedStyles = memo(function ScopedStyles({ className, styles }: { readonly className: string; readonly styles: SystemStyleObject }) {
+  const { css } = useChakraContext();
+  const global = useMemo(() => ({ [`.${className}`]: css(styles) }), [css, className, styles]);
+  return <Global styles={global} />;
+});
+
+/** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them). */
+export const CellPartsStyles = memo(function CellPartsStyles() {
+  const parts = useCellPartsCss();
+  return <ScopedStyles className={cls.parts} styles={parts} />;
+});
 
 type NativeButtonProps = Omit<ComponentPropsWithoutRef<'button'>, 'className' | 'type'>;
 
@@ -71,6 +123,62 @@ export const cellButtonLook = (palette?: Palette, variant: CellButtonVariant = '
   'data-variant': variant,
   'data-palette': palette,
 });
+
+/** Whether a click on a link is one the router takes (not a new tab, window or download). */
+const isPlainClick = (e: MouseEvent<HTMLAnchorElement>) =>
+  e.button === 0 && !e.metaKey && !e.altKey && !e.ctrlKey && !e.shiftKey && !e.defaultPrevented;
+
+/**
+ * The router's navigation for the `CellLink`s of a table (one per table, not one per link): an
+ * `href` for an app path, and a click handler that navigates without reloading the page.
+ */
+export interface CellLinkNavigation {
+  readonly href: (to: string) => string;
+  readonly onClick: (e: MouseEvent<HTMLAnchorElement>) => void;
+}
+
+/** The navigation of the `CellLink`s rendered by one view (call it once, above the rows). */
+export function useCellLinkNavigation(): CellLinkNavigation {
+  const navigate = useNavigate();
+  // the router's base (a basename): every app path is resolved below it
+  const root = useHref('/');
+  return useMemo(() => {
+    const base = root.endsWith('/') ? root.slice(0, -1) : root;
+    return {
+      href: (to: string) => `${base}${to}`,
+      onClick: (e: MouseEvent<HTMLAnchorElement>) => {
+        const to = e.currentTarget.dataset.to;
+        if (to === undefined || !isPlainClick(e)) return;
+        e.preventDefault();
+        void navigate(to);
+      },
+    };
+  }, [navigate, root]);
+}
+
+/**
+ * A link of a row drawn as a `CellButton` (an "edit" link): a plain anchor to the app path `to`
+ * that the router follows on a plain click (a router `Link` per row costs a few hooks each).
+ */
+export function CellLink({
+  to,
+  nav,
+  palette,
+  variant = 'outline',
+  children,
+  ...rest
+}: Omit<ComponentPropsWithoutRef<'a'>, 'className' | 'href' | 'onClick'> & {
+  readonly to: string;
+  readonly nav: CellLinkNavigation;
+  readonly palette?: Palette;
+  readonly variant?: CellButtonVariant;
+}) {
+  return (
+    <a href={nav.href(to)} data-to={to} onClick={nav.onClick} className={cls.button} data-variant={variant} data-palette={palette} {...rest}>
+      {children}
+    </a>
+  );
+}
 
 /** The class name that makes a native input look like the theme's extra-small input, 5rem wide (inline numbers). */
 export const cellInputLook = { className: cls.input } as const;
@@ -127,17 +235,6 @@ export function RowCheckbox({
         checked={checked}
         disabled={disabled}
         onChange={onChange}
-        style={{
-          position: 'absolute',
-          width: '1px',
-          height: '1px',
-          padding: 0,
-          margin: '-1px',
-          overflow: 'hidden',
-          clip: 'rect(0, 0, 0, 0)',
-          whiteSpace: 'nowrap',
-          border: 0,
-        }}
       />
       <span data-part="control" data-state={state} data-disabled={disabled ? '' : undefined} aria-hidden>
         {checked && <Checkmark />}

@@ -125,32 +125,58 @@ export function useTableState<Row extends TableRow>(actorRef: ActorRefFrom<Table
   const rows = read(selectPageRows, shallowEqual) as readonly Row[];
   const selectedIds = read(selectSelectedIds);
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
-  return {
-    rows,
-    page: read(selectPage),
-    pageCount: read(selectPageCount),
-    size: read(selectPageSize),
-    sort: read(selectSort),
-    order: read(selectOrder),
-    keyword: read(selectKeyword),
-    draft: read(selectDraft),
-    filters: read(selectFilters),
-    shownCount: read(selectShownCount),
-    loadedCount: read(selectLoadedCount),
-    complete: read(selectIsComplete),
-    loading: read(selectIsLoading),
-    firstLoad: read(selectIsFirstLoad),
-    loadFailed: read(selectLoadFailed),
-    idle: read(selectIsIdle),
-    selected,
-    selectedCount: selectedIds.length,
-    pageSelected: read(selectIsPageSelected),
-    busy: read(selectBusy),
-    pending: read(selectPendingRowAction),
-    bulkToConfirm: read(selectBulkToConfirm),
-    bulkRunning: read(selectBulkRunning),
-    bulkReport: read(selectBulkReport),
-  };
+  const page = read(selectPage);
+  const pageCount = read(selectPageCount);
+  const size = read(selectPageSize);
+  const sort = read(selectSort);
+  const order = read(selectOrder);
+  const keyword = read(selectKeyword);
+  const draft = read(selectDraft);
+  const filters = read(selectFilters);
+  const shownCount = read(selectShownCount);
+  const loadedCount = read(selectLoadedCount);
+  const complete = read(selectIsComplete);
+  const loading = read(selectIsLoading);
+  const firstLoad = read(selectIsFirstLoad);
+  const loadFailed = read(selectLoadFailed);
+  const idle = read(selectIsIdle);
+  const pageSelected = read(selectIsPageSelected);
+  const busy = read(selectBusy);
+  const pending = read(selectPendingRowAction);
+  const bulkToConfirm = read(selectBulkToConfirm);
+  const bulkRunning = read(selectBulkRunning);
+  const bulkReport = read(selectBulkReport);
+  // one object until something in it changes: a memoized view is not drawn again for nothing
+  // (the page re-rendering for the address bar, say)
+  return useMemo(
+    () => ({
+      rows,
+      page,
+      pageCount,
+      size,
+      sort,
+      order,
+      keyword,
+      draft,
+      filters,
+      shownCount,
+      loadedCount,
+      complete,
+      loading,
+      firstLoad,
+      loadFailed,
+      idle,
+      selected,
+      selectedCount: selectedIds.length,
+      pageSelected,
+      busy,
+      pending,
+      bulkToConfirm,
+      bulkRunning,
+      bulkReport,
+    }),
+    [rows, page, pageCount, size, sort, order, keyword, draft, filters, shownCount, loadedCount, complete, loading, firstLoad, loadFailed, idle, selected, selectedIds, pageSelected, busy, pending, bulkToConfirm, bulkRunning, bulkReport],
+  );
 }
 
 export type TableState<Row extends TableRow> = ReturnType<typeof useTableState<Row>>;

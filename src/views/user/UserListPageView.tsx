@@ -1,5 +1,4 @@
-import { VisuallyHidden } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router-dom';
+import { memo, useCallback, useMemo } from 'react';
 import { roleOf, roles, type Palette, userStatusActivated, userStatusOf, userStatuses } from '../../domain/constants';
 import { formatNumber, formatQuota, groupColor, groupNames, truncateUsername, type QuotaDisplay } from '../../domain/format';
 import { userOrderOptions } from '../../domain/paging';
@@ -8,8 +7,8 @@ import { canManageUser } from '../../domain/userRules';
 import type { UserBulkAction } from '../../machines/userList';
 import { useT } from '../app/i18n';
 import { ListPageLayout, type BulkActionSpec } from '../list/ListPageLayout';
-import { actionsColumn, LabelBadge, ListSelect, useColumns, useLabelledOptions } from '../list/useColumns';
-import { CellBadge, CellButton, CellStack, cellButtonLook } from '../table/cellParts';
+import { actionsColumn, LabelBadge, ListSelect, useColumns, useLabelledOptions, type ColumnSpec } from '../list/useColumns';
+import { CellBadge, CellButton, CellLink, CellStack, cellNowrapClass, cellWrapClass, useCellLinkNavigation, visuallyHiddenClass } from '../table/cellParts';
 import type { TableState } from '../table/useTable';
 
 /** A manage action of one row (the delete is confirmed first). */
@@ -58,9 +57,9 @@ function UsernameCell({ name }: { readonly name: string }) {
   const short = truncateUsername(name);
   if (short === name) return <span>{name}</span>;
   return (
-    <span title={name} style={{ whiteSpace: 'nowrap' }}>
+    <span title={name} className={cellNowrapClass}>
       <span aria-hidden>{short}</span>
-      <VisuallyHidden>{name}</VisuallyHidden>
+      <span className={visuallyHiddenClass}>{name}</span>
     </span>
   );
 }
@@ -72,103 +71,100 @@ function UsernameCell({ name }: { readonly name: string }) {
  * promote, demote, delete (confirmed), enable/disable and edit, all but edit disabled for a
  * super admin; bulk enable, disable and delete with a confirmation and a failure report.
  */
-export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageViewProps) {
+export const UserListPageView = memo(function UserListPageView({ table, quotaDisplay, ...on }: UserListPageViewProps) {
   const t = useT();
   const inert = !table.idle;
   const orderOptions = useLabelledOptions(userOrderOptions);
   const roleOptions = useLabelledOptions(roles);
   const statusOptions = useLabelledOptions(userStatuses);
 
-  const actionButton = (row: User, action: UserRowAction, palette: Palette, disabled: boolean) => (
-    <CellButton
-      key={action}
-      palette={palette}
-      disabled={disabled}
-      title={canManageUser(row.role) ? undefined : t('users.action.rootHint')}
-      onClick={() => on.onRowAction(row.id, action)}
-      aria-label={t(`users.action.${action}Of`, { name: row.username })}
-    >
-      {t(`users.action.${action}`)}
-    </CellButton>
-  );
+  const { onRowAction } = on;
+  const nav = useCellLinkNavigation();
 
-  const columns = useColumns<User>([
-    { key: 'id', header: 'users.col.id', numeric: true, render: (u) => u.id },
-    { key: 'username', header: 'users.col.username', card: 'title', render: (u) => <UsernameCell name={u.username} /> },
-    {
-      key: 'display_name',
-      header: 'users.col.displayName',
-      minW: '7rem',
-      render: (u) => <span style={{ wordBreak: 'break-word' }}>{u.display_name}</span>,
-    },
-    {
-      key: 'group',
-      header: 'users.col.group',
-      render: (u) => (
-        <CellStack>
-          {groupNames(u.group).map((g) => (
-            <CellBadge key={g} palette={groupColor(g)}>
-              {g}
-            </CellBadge>
-          ))}
-        </CellStack>
-      ),
-    },
-    {
-      key: 'quota',
-      header: 'users.col.quota',
-      numeric: true,
-      render: (u) => (
-        <span style={{ whiteSpace: 'nowrap' }} title={String(u.quota ?? 0)}>
-          {formatQuota(u.quota ?? 0, quotaDisplay)}
-        </span>
-      ),
-    },
-    {
-      key: 'used_quota',
-      header: 'users.col.usedQuota',
-      numeric: true,
-      render: (u) => (
-        <span style={{ whiteSpace: 'nowrap' }} title={String(u.used_quota ?? 0)}>
-          {formatQuota(u.used_quota ?? 0, quotaDisplay)}
-        </span>
-      ),
-    },
-    {
-      key: 'request_count',
-      header: 'users.col.requestCount',
-      numeric: true,
-      render: (u) => (
-        <span style={{ whiteSpace: 'nowrap' }} title={String(u.request_count ?? 0)}>
-          {formatNumber(u.request_count ?? 0)}
-        </span>
-      ),
-    },
-    { key: 'role', header: 'users.col.role', render: (u) => <LabelBadge entry={roleOf(u.role)} /> },
-    { key: 'status', header: 'users.col.status', render: (u) => <LabelBadge entry={userStatusOf(u.status)} /> },
-    actionsColumn((u) => {
-      const busy = table.busy[u.id] !== undefined || inert;
-      const locked = busy || !canManageUser(u.role);
-      const enabled = u.status === userStatusActivated;
-      return (
-        <CellStack nowrap>
-          {actionButton(u, 'promote', 'gray', locked)}
-          {actionButton(u, 'demote', 'gray', locked)}
-          {actionButton(u, 'delete', 'red', locked)}
-          {actionButton(u, enabled ? 'disable' : 'enable', enabled ? 'orange' : 'green', locked)}
-          {busy ? (
-            <CellButton disabled aria-label={t('users.action.editOf', { name: u.username })}>
-              {t('users.action.edit')}
-            </CellButton>
-          ) : (
-            <RouterLink to={`/user/edit/${u.id}`} {...cellButtonLook()} aria-label={t('users.action.editOf', { name: u.username })}>
-              {t('users.action.edit')}
-            </RouterLink>
-          )}
-        </CellStack>
-      );
-    }),
-  ]);
+  // built once per language, quota display and handler: the cells read the row's busy and inert
+  // state from `cell`, so a table change draws only the rows it changed
+  const specs = useMemo((): readonly ColumnSpec<User>[] => {
+    const rootHint = t('users.action.rootHint');
+    const actionButton = (row: User, action: UserRowAction, palette: Palette, disabled: boolean) => (
+      <CellButton
+        key={action}
+        palette={palette}
+        disabled={disabled}
+        title={canManageUser(row.role) ? undefined : rootHint}
+        onClick={() => onRowAction(row.id, action)}
+        aria-label={t(`users.action.${action}Of`, { name: row.username })}
+      >
+        {t(`users.action.${action}`)}
+      </CellButton>
+    );
+    const number = (value: number | undefined, text: string) => (
+      <span className={cellNowrapClass} title={String(value ?? 0)}>
+        {text}
+      </span>
+    );
+    return [
+      { key: 'id', header: 'users.col.id', numeric: true, render: (u) => u.id },
+      { key: 'username', header: 'users.col.username', card: 'title', render: (u) => <UsernameCell name={u.username} /> },
+      {
+        key: 'display_name',
+        header: 'users.col.displayName',
+        minW: '7rem',
+        render: (u) => <span className={cellWrapClass}>{u.display_name}</span>,
+      },
+      {
+        key: 'group',
+        header: 'users.col.group',
+        render: (u) => (
+          <CellStack>
+            {groupNames(u.group).map((g) => (
+              <CellBadge key={g} palette={groupColor(g)}>
+                {g}
+              </CellBadge>
+            ))}
+          </CellStack>
+        ),
+      },
+      { key: 'quota', header: 'users.col.quota', numeric: true, render: (u) => number(u.quota, formatQuota(u.quota ?? 0, quotaDisplay)) },
+      {
+        key: 'used_quota',
+        header: 'users.col.usedQuota',
+        numeric: true,
+        render: (u) => number(u.used_quota, formatQuota(u.used_quota ?? 0, quotaDisplay)),
+      },
+      {
+        key: 'request_count',
+        header: 'users.col.requestCount',
+        numeric: true,
+        render: (u) => number(u.request_count, formatNumber(u.request_count ?? 0)),
+      },
+      { key: 'role', header: 'users.col.role', render: (u) => <LabelBadge entry={roleOf(u.role)} /> },
+      { key: 'status', header: 'users.col.status', render: (u) => <LabelBadge entry={userStatusOf(u.status)} /> },
+      actionsColumn((u, cell) => {
+        const busy = cell.busy || cell.disabled;
+        const locked = busy || !canManageUser(u.role);
+        const enabled = u.status === userStatusActivated;
+        return (
+          <CellStack nowrap>
+            {actionButton(u, 'promote', 'gray', locked)}
+            {actionButton(u, 'demote', 'gray', locked)}
+            {actionButton(u, 'delete', 'red', locked)}
+            {actionButton(u, enabled ? 'disable' : 'enable', enabled ? 'orange' : 'green', locked)}
+            {busy ? (
+              <CellButton disabled aria-label={t('users.action.editOf', { name: u.username })}>
+                {t('users.action.edit')}
+              </CellButton>
+            ) : (
+              <CellLink to={`/user/edit/${u.id}`} nav={nav} aria-label={t('users.action.editOf', { name: u.username })}>
+                {t('users.action.edit')}
+              </CellLink>
+            )}
+          </CellStack>
+        );
+      }),
+    ];
+  }, [t, quotaDisplay, onRowAction, nav]);
+  const columns = useColumns<User>(specs);
+  const rowName = useCallback((u: User) => t('users.rowLabel', { id: u.id, name: u.username }), [t]);
 
   return (
     <ListPageLayout<User, UserBulkAction>
@@ -200,7 +196,7 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       }
       add={{ to: '/user/add', label: t('users.add') }}
       onRefresh={on.onReload}
-      selection={{ rowName: (u) => t('users.rowLabel', { id: u.id, name: u.username }), ...on }}
+      selection={{ rowName, ...on }}
       bulk={{ actions: bulkActions, ...on }}
       confirm={{
         body: (id, row) => t('users.confirm.delete', { id, name: row?.username ?? '' }),
@@ -209,4 +205,4 @@ export function UserListPageView({ table, quotaDisplay, ...on }: UserListPageVie
       }}
     />
   );
-}
+});
