@@ -85,9 +85,6 @@ export function ListPageLayout<Row extends TableRow, A extends string = string>(
     const row = rowById(id);
     return row && selection ? selection.rowName(row) : `#${id}`;
   };
-  // the same function while the selection names rows the same way: the table's memoized rows keep it
-  const rowName = selection?.rowName;
-  const rowLabel = useCallback((row: Row) => t('table.select.row', { name: rowName?.(row) ?? '' }), [t, rowName]);
   const bulkDanger = (action: string): boolean => bulk?.actions.some((a) => a.action === action && a.danger === true) ?? false;
 
   return (
