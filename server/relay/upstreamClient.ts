@@ -105,7 +105,7 @@ function chunkReader(body: Dispatcher.ResponseData['body']): { read(): Promise<U
   };
   // A body destroyed before its end (an abort) ends the reads with its error, or a premature close.
   const onClose = (): void => {
-    if (!ended && failure === null) failure = (body.errored as Error | null) ?? new Error('upstream body closed before its end');
+    if (!ended && failure === null) failure = body.errored ?? new Error('upstream body closed before its end');
     wake();
   };
   body.on('readable', wake).on('end', onEnd).on('error', onError).on('close', onClose);
