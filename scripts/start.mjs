@@ -4,8 +4,8 @@
 // - The console: `vite build` into dist/ when dist/index.html is missing or older than its sources.
 // - The server: esbuild bundles server/main.ts and the worker threads it starts by path
 //   (server/relay/*Worker.mjs, loaded as `new URL('./xWorker.mjs', import.meta.url)`, so they sit
-//   beside the bundle) into dist-server/, when the bundle is missing or older than one of the files
-//   it was built from (esbuild's metafile lists them) or than package.json / package-lock.json.
+//   beside the bundle; the options are in scripts/serverBuild.mjs) into dist-server/, when the
+//   bundle is missing or older than one of the files it was built from (esbuild's metafile lists them) or than package.json / package-lock.json.
 //   Packages stay imports of node_modules: at run time only `dependencies` are loaded, never a
 //   TypeScript loader or a bundler.
 //
@@ -15,6 +15,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { serverBuildOptions } from './serverBuild.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 process.chdir(root);
@@ -57,48 +58,14 @@ function serverStale() {
     return true;
   }
   // An input gone (moved, deleted) also means the bundle no longer matches the tree.
-  return [...inputs, 'package.json', 'package-lock.json', 'scripts/start.mjs'].some((file) => !existsSync(file) || mtime(file) > built);
+  return [...inputs, 'package.json', 'package-lock.json', 'scripts/start.mjs', 'scripts/serverBuild.mjs'].some((file) => !existsSync(file) || mtime(file) > built);
 }
-
-/**
- * Leaves a package import to Node when Node resolves it to a file; bundles the few that Node's ESM
- * resolver refuses (fp-ts's `fp-ts/Either`: a folder with a package.json, no `exports` map).
- */
-const nodeResolvablePackagesExternal = {
-  name: 'node-resolvable-packages-external',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:')) return { path: args.path, external: true };
-      let resolved;
-      try {
-        resolved = new URL(import.meta.resolve(args.path));
-      } catch {
-        return undefined;
-      }
-      if (resolved.protocol === 'node:') return { path: args.path, external: true };
-      return existsSync(resolved) && statSync(resolved).isFile() ? { path: args.path, external: true } : undefined;
-    });
-  },
-};
 
 if (serverStale()) {
   console.log('Building the server (dist-server/ is missing or older than its sources)...');
   const { build, stop } = await import('esbuild');
   rmSync(serverOut, { recursive: true, force: true });
-  const result = await build({
-    entryPoints: ['server/main.ts', 'server/relay/settlementWorker.mjs', 'server/relay/tokenCountWorker.mjs'],
-    outdir: serverOut,
-    entryNames: '[name]',
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    plugins: [nodeResolvablePackagesExternal],
-    sourcemap: true,
-    metafile: true,
-    logLevel: 'warning',
-  });
+  const result = await build(serverBuildOptions({ outdir: serverOut }));
   // The metafile goes last: a bundle interrupted halfway is then rebuilt at the next start.
   writeFileSync(serverMeta, JSON.stringify(result.metafile));
   // esbuild's service process would otherwise live as long as the server.

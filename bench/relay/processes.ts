@@ -24,8 +24,10 @@ export interface Child {
 }
 
 export interface SpawnOptions {
-  /** The script, relative to the repository root. */
+  /** The script, relative to the repository root (or absolute). */
   readonly script: string;
+  /** Run it through tsx's loader (TypeScript; the default), or with plain Node (a built bundle). */
+  readonly tsx?: boolean;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   /** Extra Node flags (e.g. `--cpu-prof`). */
@@ -65,9 +67,9 @@ function commandOf(args: readonly string[], openFiles: number | undefined): { fi
   return { file: '/bin/sh', args: ['-c', `ulimit -n ${openFiles} && exec "$0" "$@"`, process.execPath, ...args] };
 }
 
-/** Starts `script` with Node + tsx and resolves once it printed a line matching `ready`. */
+/** Starts `script` with Node (+ tsx unless `tsx` is false) and resolves once it printed a line matching `ready`. */
 export async function startChild(o: SpawnOptions): Promise<{ child: Child; match: RegExpExecArray }> {
-  const command = commandOf([...(o.nodeFlags ?? []), '--import', tsxLoader, fileURLToPath(new URL(o.script, `file://${repoRoot}`))], o.openFiles);
+  const command = commandOf([...(o.nodeFlags ?? []), ...(o.tsx === false ? [] : ['--import', tsxLoader]), fileURLToPath(new URL(o.script, `file://${repoRoot}`))], o.openFiles);
   const child = spawn(command.file, command.args, {
     cwd: o.cwd,
     env: o.env,

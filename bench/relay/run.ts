@@ -25,6 +25,7 @@
 // BENCH_SQL_DSN runs the gateway on that PostgreSQL database (empty; seeded here) instead of SQLite.
 // BENCH_SCENARIO=streams runs the many-streams scenario instead (5,000 long streams at once; see
 // bench/relay/streams.ts for its figures and settings).
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,7 +33,7 @@ import { loadFor, measure, measureInTurns, quantile, rate, type Measured, type T
 import { cpuSeconds, freePort, repoRoot, rssMb, startChild, type Child } from './processes';
 import { monotonicMicros, summarizeProfile } from './profile';
 import { runStreams } from './streams';
-import { benchModel, openBenchDatabase, readAccounting, seedRelay, slowModel, translatedModel, type Accounting } from './seed';
+import { assertEmptyDatabase, benchModel, openBenchDatabase, readAccounting, seedRelay, slowModel, translatedModel, type Accounting } from './seed';
 
 const env = process.env;
 const num = (name: string, fallback: number): number => {
@@ -242,9 +243,35 @@ function printProfile(dir: string, sinceUs: number): void {
 }
 
 /**
- * Starts server/main.ts on `dbPath` in `dir` (no dist/ there: API only); with `profileDir`, under
- * --cpu-prof; with `extra`, with those Node flags, an IPC channel and that open-files limit (the
- * many-streams scenario).
+ * The gateway as `npm start` runs it: the server bundle (scripts/serverBuild.mjs: esbuild, no
+ * TypeScript loader) of this checkout or of BENCH_GATEWAY_CHECKOUT, built once into its
+ * dist-server-bench/; or with
+ * BENCH_GATEWAY_TSX=1 its sources through tsx, as before. tsx compiles with esbuild's `keepNames`,
+ * which names every closure when it is created (a `defineProperty` each): with a dozen closures per
+ * relayed stream, that alone was about 2 % of the gateway's CPU in the many-streams scenario, a
+ * cost the real server does not have.
+ */
+let gatewayBuilt: { script: string; tsx: boolean } | undefined;
+function gatewayScript(): { script: string; tsx: boolean } {
+  const checkout = env.BENCH_GATEWAY_CHECKOUT ?? '';
+  if (env.BENCH_GATEWAY_TSX === '1') return { script: checkout === '' ? 'server/main.ts' : `${resolve(checkout)}/server/main.ts`, tsx: true };
+  if (gatewayBuilt === undefined) {
+    // In the checkout, one level down as dist-server/ is: the bundle reads ../package.json and
+    // imports its packages from the checkout's node_modules.
+    const root = checkout === '' ? repoRoot : resolve(checkout);
+    const outdir = join(root, 'dist-server-bench');
+    // With plain Node: the build asks Node's resolver which packages it can leave as imports.
+    const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'serverBuild.mjs'), outdir, root], { stdio: ['ignore', 'inherit', 'inherit'] });
+    if (built.status !== 0) throw new Error(`building the gateway bundle failed (exit ${built.status})`);
+    gatewayBuilt = { script: join(outdir, 'main.mjs'), tsx: false };
+  }
+  return gatewayBuilt;
+}
+
+/**
+ * Starts the gateway (`gatewayScript`) on `dbPath` in `dir` (no dist/ there: API only); with
+ * `profileDir`, under --cpu-prof; with `extra`, with those Node flags, an IPC channel and that
+ * open-files limit (the many-streams scenario).
  */
 async function startGateway(
   dir: string,
@@ -253,11 +280,13 @@ async function startGateway(
   extra?: { readonly nodeFlags: readonly string[]; readonly openFiles: number },
 ): Promise<{ child: Child; url: string }> {
   const port = await freePort();
-  const checkout = env.BENCH_GATEWAY_CHECKOUT ?? '';
+  const { script, tsx } = gatewayScript();
   const { child } = await startChild({
-    script: checkout === '' ? 'server/main.ts' : `${resolve(checkout)}/server/main.ts`,
+    script,
+    tsx,
     cwd: dir,
-    nodeFlags: [...(profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]), ...(extra?.nodeFlags ?? [])],
+    // as scripts/start.mjs (process.setSourceMapsEnabled): stack traces name the sources
+    nodeFlags: [...(tsx ? [] : ['--enable-source-maps']), ...(profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]), ...(extra?.nodeFlags ?? [])],
     ipc: extra !== undefined,
     openFiles: extra?.openFiles,
     env: {
@@ -374,6 +403,7 @@ async function streamsMain(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oneapi-bench-streams-'));
   try {
     const dbPath = env.BENCH_SQL_DSN ?? join(dir, 'one-api.db');
+    await assertEmptyDatabase(dbPath);
     const profileDir = join(dir, 'profile');
     const { ok, gatewayRunUs } = await runStreams(dbPath, (extra) => startGateway(dir, dbPath, profiling ? profileDir : null, extra), env);
     if (profiling) printProfile(profileDir, gatewayRunUs);
@@ -408,6 +438,7 @@ async function main(): Promise<void> {
     children.push(proxy.child);
 
     const dbPath = env.BENCH_SQL_DSN ?? join(dir, 'one-api.db');
+    await assertEmptyDatabase(dbPath);
     const { apiKey, channels } = await seedRelay(dbPath, upstreamUrl);
     const profileDir = join(dir, 'profile');
     const { child: gateway, url: gatewayUrl } = await startGateway(dir, dbPath, profiling ? profileDir : null);

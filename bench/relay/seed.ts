@@ -57,6 +57,29 @@ async function createBenchChannel(handle: DatabaseHandle, name: string, baseUrl:
   return id;
 }
 
+/**
+ * Refuses a PostgreSQL database that already holds tables (BENCH_SQL_DSN): the bench seeds its
+ * own channels, tokens and options and counts every consume log, so a second run on the same
+ * database would miscount, and it must never write into a database others use. A SQLite file is
+ * always new (a temp dir).
+ */
+export async function assertEmptyDatabase(path: string): Promise<void> {
+  if (!/^postgres(ql)?:\/\//.test(path)) return;
+  const handle = openBenchDatabase(path);
+  try {
+    const tables = await handle.db.introspection.getTables();
+    if (tables.length > 0) {
+      const name = new URL(path).pathname.slice(1);
+      throw new Error(
+        `BENCH_SQL_DSN names a database that is not empty (${tables.length} tables, e.g. ${tables[0]!.name}): give the bench a database of its own, ` +
+          `e.g. dropdb --if-exists -h <host> -U <user> ${name || '<name>'} && createdb -h <host> -U <user> ${name || '<name>'}`,
+      );
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Prepares the file at `path`; returns the relay key (`sk-…`) of the bench token and the channel ids. */
 export async function seedRelay(path: string, upstreamUrl: string): Promise<{ apiKey: string; channels: BenchChannels }> {
   const handle = openBenchDatabase(path);

@@ -70,9 +70,64 @@ const dispatcher = new Agent({
 const drainLimitBytes = 64 * 1024;
 const drainLimitMs = 5_000;
 
+/**
+ * The next-chunk reader of a body: what is buffered is taken at once (`read()`, which joins what
+ * arrived since the last call), otherwise one promise waits for the next `readable`, end or error.
+ * The body's own async iterator cost an async generator step, its promises and an end-of-stream
+ * watcher per chunk: with thousands of streams a token each, a tenth of the relay's time in the
+ * many-streams bench.
+ */
+function chunkReader(body: Dispatcher.ResponseData['body']): { read(): Promise<Uint8Array | null>; detach(): void } {
+  let ended = false;
+  let failure: Error | null = null;
+  let waiter: { resolve: (chunk: Uint8Array | null) => void; reject: (error: Error) => void } | null = null;
+  const wake = (): void => {
+    const w = waiter;
+    if (w === null) return;
+    if (failure !== null) {
+      waiter = null;
+      w.reject(failure);
+      return;
+    }
+    const chunk = body.read() as Uint8Array | null;
+    if (chunk !== null || ended) {
+      waiter = null;
+      w.resolve(chunk);
+    }
+  };
+  const onEnd = (): void => {
+    ended = true;
+    wake();
+  };
+  const onError = (error: Error): void => {
+    failure = error;
+    wake();
+  };
+  // A body destroyed before its end (an abort) ends the reads with its error, or a premature close.
+  const onClose = (): void => {
+    if (!ended && failure === null) failure = body.errored ?? new Error('upstream body closed before its end');
+    wake();
+  };
+  body.on('readable', wake).on('end', onEnd).on('error', onError).on('close', onClose);
+  return {
+    read: () => {
+      if (failure !== null) return Promise.reject(failure);
+      const chunk = body.read() as Uint8Array | null;
+      if (chunk !== null) return Promise.resolve(chunk);
+      if (ended || body.readableEnded) return Promise.resolve(null);
+      return new Promise((resolve, reject) => {
+        waiter = { resolve, reject };
+      });
+    },
+    detach: () => {
+      body.off('readable', wake).off('end', onEnd).off('error', onError).off('close', onClose);
+    },
+  };
+}
+
 /** Wraps an answered request. */
 function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
-  let chunks: AsyncIterator<Uint8Array> | null = null;
+  let chunks: ReturnType<typeof chunkReader> | null = null;
   return {
     status: answer.statusCode,
     headers: {
@@ -82,13 +137,13 @@ function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
       },
     },
     text: () => answer.body.text(),
-    read: async () => {
-      chunks ??= answer.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-      const next = await chunks.next();
-      return next.done === true ? null : next.value;
+    read: () => {
+      chunks ??= chunkReader(answer.body);
+      return chunks.read();
     },
     cancel: () => {
       const body = answer.body;
+      chunks?.detach();
       if (body.destroyed || body.readableEnded) return;
       // The rest is read and dropped, so that the connection serves the next request: a stream
       // usually ends right after its `[DONE]`, and destroying an unfinished body closes the
