@@ -19,14 +19,16 @@ import { twoFactorEnrolment } from '../../machines/session/session.machine';
 import { AppShellView, EnrolmentBanner } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { routeAccessOf, routeAudienceOf } from '../../domain/shellRules';
+import { withMessages } from '../../i18n';
 import { useT } from './i18n';
 import { documentTitleOf, menuItems, pageTitleKeyOf } from './menu';
 import { PreferencesContext, SessionContext } from './sessionContext';
 
 // The footer (and the HTML sanitiser it needs) loads after the first paint.
 const Footer = lazy(() => import('./Footer').then((m) => ({ default: m.Footer })));
-// The command palette (machine, dialog, search actors' results) loads after the first paint, signed in only.
-const CommandPalette = lazy(() => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette })));
+// The command palette (machine, dialog, search actors' results) loads after the first paint, signed in
+// only, with its messages.
+const CommandPalette = lazy(withMessages('palette', () => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette }))));
 
 // The sign-in dialog over an expired session loads only when a waiting save opens it.
 const ReauthDialog = lazy(() => import('./ReauthDialog').then((m) => ({ default: m.ReauthDialog })));
