@@ -1,6 +1,7 @@
 // The compressed bytes each route of the console loads first, read from a `vite build` folder
-// (its .vite/manifest.json): the entry (shell, shared code, CSS) with its static imports, plus the
-// route's lazy chunk with its own static imports. Used by `npm run bench` (figures) and by
+// (its .vite/manifest.json): the entry (shell, shared code, CSS) with its static imports and the
+// default language's shell messages, plus the route's lazy chunk with its own static imports and
+// its area of the messages (src/i18n/pageAreas.json), which loads with it. Used by `npm run bench` (figures) and by
 // tests/unit/bundle-budget.test.ts (the budget in budget.json).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,10 @@ import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 /** The budget: per route, the most gzip bytes its first load may take (`npm run bench -- --write-budget` writes it). */
 export const budgetFile = 'bench/bundle/budget.json';
 
-/** The default language's catalogue chunk, loaded before anything renders. */
-const defaultCatalogue = 'src/i18n/zh/index.ts';
+/** The default language's messages (zh; en is about the same size) by area: the shell's load before anything renders. */
+const areaModule = (area) => `src/i18n/zh/areas/${area}.ts`;
+/** @type {Record<string, string>} each lazy module's area, loaded in parallel with it */
+const pageAreas = JSON.parse(readFileSync(new URL('../../src/i18n/pageAreas.json', import.meta.url), 'utf8'));
 
 /** The budget of a first load of `gzip` bytes: 1 % more, rounded up to 100 bytes (a small change fits, a new library does not). */
 export const budgetFor = (gzip) => Math.ceil((gzip * 1.01) / 100) * 100;
@@ -59,17 +62,21 @@ export function measureBuild(dist) {
   const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry === true);
   if (entryKey === undefined) throw new Error(`no entry in ${dist}/.vite/manifest.json`);
   const entryFiles = closure(entryKey);
-  // src/main.tsx awaits the active language's catalogue (its own chunk) before the first render:
-  // every first load counts the default language's (zh; en is about the same size).
-  if (manifest[defaultCatalogue] !== undefined) closure(defaultCatalogue, entryFiles);
+  // src/main.tsx awaits the active language's shell area (its own chunk) before the first render.
+  if (manifest[areaModule('shell')] !== undefined) closure(areaModule('shell'), entryFiles);
   const routeKeys = Object.keys(manifest)
     .filter((k) => manifest[k]?.isDynamicEntry === true && k.startsWith('src/views/'))
     .sort();
   return {
     entry: total(entryFiles),
-    /** Per lazy chunk (`auth/LoginPage.tsx`, ...): `own` is its code beyond the entry, `firstLoad` entry + own. */
+    /** Per lazy chunk (`auth/LoginPage.tsx`, ...): `own` is its code and messages beyond the entry, `firstLoad` entry + own. */
     routes: routeKeys.map((key) => {
-      const own = [...closure(key)].filter((f) => !entryFiles.has(f));
+      // the page renders once its chunk and its area of the messages are both there
+      const area = pageAreas[key];
+      if (area === undefined) throw new Error(`${key} has no area in src/i18n/pageAreas.json`);
+      const files = closure(key);
+      if (manifest[areaModule(area)] !== undefined) closure(areaModule(area), files);
+      const own = [...files].filter((f) => !entryFiles.has(f));
       return { route: key.replace('src/views/', ''), own: total(own), firstLoad: total(new Set([...entryFiles, ...own])) };
     }),
   };
