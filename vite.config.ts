@@ -53,14 +53,25 @@ const firstPaintRoutes: readonly (readonly [pattern: string, module: string, gua
  * The wiring areas each lazy page loads beside itself (`withWiring` in src/views/app/AppRoutes.tsx;
  * tests/unit/composition.test.ts keeps the two in step): preloaded with the page.
  */
-const pageAreas = JSON.parse(readFileSync(new URL('./src/wiring/pageAreas.json', import.meta.url), 'utf8')) as Record<string, readonly string[]>;
-const catalogueModules = { zh: 'src/i18n/zh/index.ts', en: 'src/i18n/en/index.ts' } as const;
+const wiringAreas = JSON.parse(readFileSync(new URL('./src/wiring/pageAreas.json', import.meta.url), 'utf8')) as Record<string, readonly string[]>;
+/**
+ * The catalogue's areas (src/i18n/index.ts): each lazy module's area, which loads with it
+ * (src/i18n/pageAreas.json, also read by bench/bundle/sizes.mjs), and each language's area modules.
+ */
+const pageAreas = JSON.parse(readFileSync(new URL('./src/i18n/pageAreas.json', import.meta.url), 'utf8')) as Record<string, string>;
+const areaOf = (module: string): string => {
+  const area = pageAreas[module];
+  if (area === undefined) throw new Error(`first-paint preload: ${module} has no area in src/i18n/pageAreas.json`);
+  return area;
+};
+const catalogueModules = (lang: 'zh' | 'en', area: string) => `src/i18n/${lang}/areas/${area}.ts`;
 
 /**
  * No request waterfall before the first paint: index.html gets a tiny inline script that adds a
- * `<link rel="modulepreload">` for the active language's catalogue (main.tsx awaits it), the
- * current route's lazy chunk and the footer, with their own static imports, so they download
- * alongside the entry instead of after it. (Vite preloads the entry's static imports itself.)
+ * `<link rel="modulepreload">` for the active language's shell area (main.tsx awaits it), the
+ * current route's lazy chunk and its area in that language (the page renders when both are
+ * there), and the footer, with their own static imports, so they download alongside the entry
+ * instead of after it. (Vite preloads the entry's static imports itself.)
  */
 const firstPaintPreload: Plugin = {
   name: 'first-paint-preload',
@@ -71,9 +82,10 @@ const firstPaintPreload: Plugin = {
       const bundle = ctx.bundle;
       if (bundle === undefined) return html;
       const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-      // Only the console's own page (Storybook builds its preview with this config too). The entry
-      // chunk's facade is index.html; src/main.tsx is one of its modules.
-      const entry = chunks.find((c) => c.isEntry && c.moduleIds.some((id) => id.replace(/\\/g, '/').endsWith('src/main.tsx')));
+      // Only the console's own page (Storybook builds its preview with this config too). The
+      // entry chunk's facade is index.html; src/main.tsx is one of its modules.
+      const isMain = (id: string) => id.replace(/\\/g, '/').endsWith('src/main.tsx');
+      const entry = chunks.find((c) => c.isEntry && c.moduleIds.some(isMain));
       if (entry === undefined) return html;
       const closure = (file: string, seen = new Set<string>()): Set<string> => {
         if (seen.has(file)) return seen;
@@ -87,19 +99,24 @@ const firstPaintPreload: Plugin = {
         if (chunk === undefined) throw new Error(`first-paint preload: no chunk for ${module}`);
         return [...closure(chunk.fileName)].filter((f) => !inEntry.has(f)).map((f) => `/${f}`);
       };
-      // a page with the wiring of its areas (loaded in parallel with it)
+      // each language's areas (the shell's first), and per page its chunk with the wiring of its
+      // areas (loaded in parallel with it) and its messages' area's name
+      const areasIn = (lang: 'zh' | 'en') =>
+        Object.fromEntries([...new Set(['shell', ...Object.values(pageAreas)])].map((area) => [area, filesOf(catalogueModules(lang, area))]));
       const pageFilesOf = (module: string): string[] => [
-        ...new Set([filesOf(module), ...(pageAreas[module] ?? []).map((area) => filesOf(`src/wiring/${area}.ts`))].flat()),
+        ...new Set([filesOf(module), ...(wiringAreas[module] ?? []).map((area) => filesOf(`src/wiring/${area}.ts`))].flat()),
       ];
+      const pageOf = (module: string) => [pageFilesOf(module), areaOf(module)] as const;
       const map = {
-        lang: { zh: filesOf(catalogueModules.zh), en: filesOf(catalogueModules.en) },
-        login: filesOf('src/views/auth/LoginPage.tsx'),
-        routes: firstPaintRoutes.map(([pattern, module, guarded]) => [pattern, pageFilesOf(module), guarded] as const),
+        areas: { zh: areasIn('zh'), en: areasIn('en') },
+        login: pageOf('src/views/auth/LoginPage.tsx'),
+        routes: firstPaintRoutes.map(([pattern, module, guarded]) => [pattern, pageOf(module), guarded] as const),
       };
       const script = `(function(m){var s;try{s=localStorage}catch(e){}function g(k){try{return s?s.getItem(k):null}catch(e){return null}}
-var f=m.lang[g('lang')==='en'?'en':'zh'],p=location.pathname,u=g('user')!==null;
-for(var i=0;i<m.routes.length;i++){var r=m.routes[i];if(new RegExp(r[0]).test(p)){f=f.concat(r[2]&&!u?m.login:r[1]);break}}
-var d={};for(var j=0;j<f.length;j++){if(d[f[j]])continue;d[f[j]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[j];document.head.appendChild(l)}})(${JSON.stringify(map)});`;
+var A=m.areas[g('lang')==='en'?'en':'zh'],f=A.shell,p=location.pathname,u=g('user')!==null,w=[];
+for(var i=0;i<m.routes.length;i++){var r=m.routes[i];if(new RegExp(r[0]).test(p)){w.push(r[2]&&!u?m.login:r[1]);break}}
+for(var j=0;j<w.length;j++)f=f.concat(w[j][0],A[w[j][1]]);
+var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[k];document.head.appendChild(l)}})(${JSON.stringify(map)});`;
       return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] };
     },
   },

@@ -1,6 +1,7 @@
 // The compressed bytes each route of the console loads first, read from a `vite build` folder
-// (its .vite/manifest.json): the entry (shell, shared code, CSS) with its static imports, plus the
-// route's lazy chunk with its own static imports. Used by `npm run bench` (figures) and by
+// (its .vite/manifest.json): the entry (shell, shared code, CSS) with its static imports and the
+// default language's shell messages, plus the route's lazy chunk with its own static imports and
+// its area of the messages (src/i18n/pageAreas.json), which loads with it. Used by `npm run bench` (figures) and by
 // tests/unit/bundle-budget.test.ts (the budget in budget.json).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,10 +13,12 @@ import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 export const budgetFile = 'bench/bundle/budget.json';
 
 /** The wiring areas each lazy page loads beside itself (src/views/app/AppRoutes.tsx, `withWiring`). */
-const pageAreasFile = new URL('../../src/wiring/pageAreas.json', import.meta.url);
+const wiringAreasFile = new URL('../../src/wiring/pageAreas.json', import.meta.url);
 
-/** The default language's catalogue chunk, loaded before anything renders. */
-const defaultCatalogue = 'src/i18n/zh/index.ts';
+/** The default language's messages (zh; en is about the same size) by area: the shell's load before anything renders. */
+const areaModule = (area) => `src/i18n/zh/areas/${area}.ts`;
+/** @type {Record<string, string>} each lazy module's area, loaded in parallel with it */
+const pageAreas = JSON.parse(readFileSync(new URL('../../src/i18n/pageAreas.json', import.meta.url), 'utf8'));
 
 /** The budget of a first load of `gzip` bytes: 1 % more, rounded up to 100 bytes (a small change fits, a new library does not). */
 export const budgetFor = (gzip) => Math.ceil((gzip * 1.01) / 100) * 100;
@@ -62,23 +65,26 @@ export function measureBuild(dist) {
   const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry === true);
   if (entryKey === undefined) throw new Error(`no entry in ${dist}/.vite/manifest.json`);
   const entryFiles = closure(entryKey);
-  // src/main.tsx awaits the active language's catalogue (its own chunk) before the first render:
-  // every first load counts the default language's (zh; en is about the same size).
-  if (manifest[defaultCatalogue] !== undefined) closure(defaultCatalogue, entryFiles);
+  // src/main.tsx awaits the active language's shell area (its own chunk) before the first render.
+  if (manifest[areaModule('shell')] !== undefined) closure(areaModule('shell'), entryFiles);
   /** @type {Record<string, string[]>} */
-  const pageAreas = JSON.parse(readFileSync(pageAreasFile, 'utf8'));
+  const wiringAreas = JSON.parse(readFileSync(wiringAreasFile, 'utf8'));
   const routeKeys = Object.keys(manifest)
     .filter((k) => manifest[k]?.isDynamicEntry === true && k.startsWith('src/views/'))
     .sort();
   return {
     entry: total(entryFiles),
     /**
-     * Per lazy chunk (`auth/LoginPage.tsx`, ...): `own` is its code beyond the entry with the
-     * wiring of its areas (src/wiring/<area>.ts, loaded beside it), `firstLoad` entry + own.
+     * Per lazy chunk (`auth/LoginPage.tsx`, ...): `own` is its code and messages beyond the entry,
+     * with the wiring of its areas (src/wiring/<area>.ts, loaded beside it), `firstLoad` entry + own.
      */
     routes: routeKeys.map((key) => {
+      // the page renders once its chunk, its wiring and its area of the messages are all there
+      const area = pageAreas[key];
+      if (area === undefined) throw new Error(`${key} has no area in src/i18n/pageAreas.json`);
       const files = closure(key);
-      for (const area of pageAreas[key] ?? []) closure(`src/wiring/${area}.ts`, files);
+      for (const wiring of wiringAreas[key] ?? []) closure(`src/wiring/${wiring}.ts`, files);
+      if (manifest[areaModule(area)] !== undefined) closure(areaModule(area), files);
       const own = [...files].filter((f) => !entryFiles.has(f));
       return { route: key.replace('src/views/', ''), own: total(own), firstLoad: total(new Set([...entryFiles, ...own])) };
     }),

@@ -1,6 +1,7 @@
 /**
- * Both catalogues, loaded synchronously: for tests and stories, which render either language at
- * once. The console itself never imports this module (it loads only the active language).
+ * Both catalogues, every area, loaded synchronously: for tests, stories and the server, which
+ * render either language at once. The console itself never imports this module (it loads the
+ * active language's shell area, then each page's area with the page).
  */
 import { registerCatalogue, type Catalogue, type Lang } from '.';
 import { en } from './en';

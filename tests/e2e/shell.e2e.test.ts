@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright';
-import { setOptions, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
+import { consoleDist, setOptions, startGateway, type GatewayUnderTest, type SignedIn } from './support/gateway';
 import { graveViolations } from './support/axe';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
@@ -149,36 +151,49 @@ describe('the header', () => {
 });
 
 describe('language catalogues', () => {
-  it('loads only the active language first, loads English on switching (and remembers it), and switches back', async () => {
+  it('loads only the shell and login areas of the active language first, loads them in English on switching (and remembers it), and switches back', async () => {
+    // each area of each language is its own chunk (src/i18n/<lang>/areas/<area>.ts), named in the build's manifest
+    const manifest = JSON.parse(readFileSync(join(consoleDist(), '.vite/manifest.json'), 'utf8')) as Record<string, { readonly file: string }>;
+    const areaOfFile = new Map<string, string>(
+      Object.entries(manifest).flatMap(([source, { file }]) => {
+        const area = /^src\/i18n\/(zh|en)\/areas\/(\w+)\.ts$/.exec(source);
+        return area ? [[`/${file}`, `${area[1]}.${area[2]}`] as const] : [];
+      }),
+    );
     const context = await gw.newContext();
     const page = await context.newPage();
     const catalogues: string[] = [];
     page.on('request', (r) => {
-      const name = /\/assets\/(zh|en)-[\w-]+\.js$/.exec(new URL(r.url()).pathname);
-      if (name) catalogues.push(name[1]!);
+      const area = areaOfFile.get(new URL(r.url()).pathname);
+      if (area) catalogues.push(area);
     });
+    const loaded = () => [...catalogues].sort();
     await page.goto(`${gw.url}/login`);
     await page.getByPlaceholder('用户名或邮箱地址').waitFor();
-    expect(catalogues).toEqual(['zh']);
+    expect(loaded()).toEqual(['zh.login', 'zh.shell']);
 
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByPlaceholder('Username or e-mail address').waitFor();
     expect(await page.getByRole('form', { name: 'Sign in' }).count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
-    expect(catalogues).toEqual(['zh', 'en']);
+    expect(loaded()).toEqual(['en.login', 'en.shell', 'zh.login', 'zh.shell']);
 
-    // a reload starts in English and loads only the English catalogue
+    // a reload starts in English and loads only the English areas
     catalogues.length = 0;
     await page.reload();
     await page.getByPlaceholder('Username or e-mail address').waitFor();
-    expect(catalogues).toEqual(['en']);
+    expect(loaded()).toEqual(['en.login', 'en.shell']);
 
-    // back to Chinese: loaded on demand again (a fresh page has only English)
+    // another page's area loads with it
+    await page.getByRole('link', { name: 'Register' }).click();
+    await page.getByRole('form', { name: 'Create an account' }).waitFor();
+    expect(loaded()).toEqual(['en.account', 'en.login', 'en.shell']);
+
+    // back to Chinese: every area loaded so far, on demand again (a fresh page has only English)
     await page.getByRole('button', { name: '中文' }).click();
-    await page.getByPlaceholder('用户名或邮箱地址').waitFor();
-    expect(await page.getByRole('form', { name: '用户登录' }).count()).toBe(1);
+    await page.getByRole('form', { name: '新用户注册' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
-    expect(catalogues).toEqual(['en', 'zh']);
+    expect(loaded()).toEqual(['en.account', 'en.login', 'en.shell', 'zh.account', 'zh.login', 'zh.shell']);
     await context.close();
   });
 });

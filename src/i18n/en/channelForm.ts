@@ -5,7 +5,6 @@ export const channelForm: Record<keyof typeof zh, string> = {
   'channelForm.title.create': 'Create a new channel',
   'channelForm.title.edit': 'Update channel info',
   'channelForm.title.clone': 'Copy a channel',
-  'channelForm.page': 'channel form page',
   'channelForm.loading': 'Loading channel info…',
   'channelForm.loadFailed': 'The channel info could not be loaded.',
   'channelForm.retry': 'Retry',

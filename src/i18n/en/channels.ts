@@ -2,7 +2,6 @@ import type { channels as zh } from '../zh/channels';
 
 /** Area 'channels' (en). */
 export const channels: Record<keyof typeof zh, string> = {
-  'channels.title': 'Channels',
   'channels.notice':
     'Balances of OpenAI channels can no longer be read with a key, so they show 0; for the channel types that support it, click the balance to refresh it. Channel tests support chat models only: gpt-3.5-turbo when the channel has it, otherwise the first model in its list.',
   'channels.notice.dismiss': 'Dismiss notice',

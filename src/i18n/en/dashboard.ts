@@ -2,7 +2,6 @@ import type { dashboard as zh } from '../zh/dashboard';
 
 /** Area 'dashboard' in English. */
 export const dashboard: Record<keyof typeof zh, string> = {
-  'dashboard.title': 'Dashboard',
   'dashboard.controls': 'Dashboard settings',
   'dashboard.range.label': 'Range',
   'dashboard.range.today': 'Today',

@@ -47,6 +47,4 @@ export const home: Record<keyof typeof zh, string> = {
   'home.notFound.back': 'Back to home',
 
   'home.footer.label': 'Footer',
-  'home.footer.source': 'Built on One API',
-  'home.footer.license': 'source code under the MIT licence',
 };

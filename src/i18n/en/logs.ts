@@ -2,7 +2,6 @@ import type { logs as zh } from '../zh/logs';
 
 /** Usage logs: the log page (/log). */
 export const logs: Record<keyof typeof zh, string> = {
-  'logs.title': 'Usage logs',
   'logs.stat.prompt': 'Total consumed quota: click to view',
   'logs.stat.loading': 'Loading...',
   'logs.stat.reload': 'Total consumed quota: {quota} (click to refresh)',

@@ -2,7 +2,6 @@ import type { pricing as zh } from '../zh/pricing';
 
 /** Area 'pricing' in English. */
 export const pricing: Record<keyof typeof zh, string> = {
-  'pricing.title': 'Pricing',
   'pricing.group': 'Your group: {group} (multiplier {ratio})',
   'pricing.unit.currency': 'Prices in US dollars per 1M tokens',
   'pricing.unit.quota': 'Prices in quota per 1M tokens',

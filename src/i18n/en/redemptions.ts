@@ -1,6 +1,5 @@
 /** Redemption codes: the list (/redemption) and the form (/redemption/add, /redemption/edit/:id). */
 export const redemptions = {
-  'redemptions.title': 'Redemption codes',
   'redemptions.search': 'Search by code ID or name ...',
   'redemptions.add': 'Add redemption codes',
   'redemptions.col.id': 'ID',

@@ -2,7 +2,6 @@ import type { settings as zh } from '../zh/settings';
 
 /** Area 'settings' in English. */
 export const settings: Record<keyof typeof zh, string> = {
-  'settings.title': 'Settings',
   'settings.tabs': 'Settings sections',
   'settings.tab.personal': 'Personal',
   'settings.tab.operation': 'Operation',

@@ -40,6 +40,4 @@ export const settingsExtras: Record<keyof typeof zh, string> = {
   'settingsExtras.ratio.col.group': 'Group',
   'settingsExtras.ratio.col.multiplier': 'Ratio',
   'settingsExtras.ratio.noGroups': 'No groups',
-  'settingsExtras.login.passwordDisabled': 'The administrator has turned password login off; use another sign-in method below.',
-  'settingsExtras.login.noMethod': 'The administrator has turned password login off and no other sign-in method is enabled; please contact the administrator.',
 };

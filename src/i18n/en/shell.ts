@@ -58,4 +58,23 @@ export const shell: Record<keyof typeof zh, string> = {
 
   'shell.toast.close': 'Close notification',
   'shell.defaultSystemName': 'One API',
+
+  // Shown by the shell itself (page names while a page loads, the footer, sign-in and two-factor notices).
+  'channels.title': 'Channels',
+  'channelForm.page': 'channel form page',
+  'redemptions.title': 'Redemption codes',
+  'users.title': 'Users',
+  'logs.title': 'Usage logs',
+  'settings.title': 'Settings',
+  'dashboard.title': 'Dashboard',
+  'pricing.title': 'Pricing',
+  'topUp.title': 'Top up quota',
+  'tokens.title': 'Tokens',
+  'tokenForm.page': 'Tokens',
+  'home.footer.source': 'Built on One API',
+  'home.footer.license': 'source code under the MIT licence',
+  'twoFactor.enrolment.title': 'Turn on two-factor sign-in first',
+  'twoFactor.enrolment.body': 'Administrators are required to use two-factor sign-in. Until you finish setting it up in the two-factor section below, the other administration pages and actions are unavailable.',
+  'twoFactor.status.required': 'Two-factor sign-in is required for administrators; please set it up now.',
+  'signIn.loggedIn': 'Logged in successfully!',
 };

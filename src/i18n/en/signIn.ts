@@ -1,7 +1,6 @@
 import type { signIn as zh } from '../zh/signIn';
 
 export const signIn: Record<keyof typeof zh, string> = {
-  'signIn.loggedIn': 'Logged in successfully!',
 
   'signIn.login.title': 'Sign in',
   'signIn.login.expired': 'Not logged in or the login has expired, please log in again!',
@@ -39,4 +38,8 @@ export const signIn: Record<keyof typeof zh, string> = {
   'signIn.wechat.submit': 'Log in',
   'signIn.wechat.cancel': 'Cancel',
   'signIn.wechat.close': 'Close',
+
+  // The login page's notices when the administrator turned password login off.
+  'settingsExtras.login.passwordDisabled': 'The administrator has turned password login off; use another sign-in method below.',
+  'settingsExtras.login.noMethod': 'The administrator has turned password login off and no other sign-in method is enabled; please contact the administrator.',
 };

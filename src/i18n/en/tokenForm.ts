@@ -2,7 +2,6 @@ import type { tokenForm as zh } from '../zh/tokenForm';
 
 /** Area 'tokenForm': the token form (/token/add, /token/edit/:id). */
 export const tokenForm: Record<keyof typeof zh, string> = {
-  'tokenForm.page': 'Tokens',
   'tokenForm.titleAdd': 'Create a new token',
   'tokenForm.titleEdit': 'Update token info',
   'tokenForm.name': 'Name',

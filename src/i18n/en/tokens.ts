@@ -1,6 +1,5 @@
 /** Tokens: the list (/token). The form (/token/add, /token/edit/:id) is the `tokenForm` area. */
 export const tokens = {
-  'tokens.title': 'Tokens',
   'tokens.search': 'Search tokens by name ...',
   'tokens.add': 'Add a new token',
   'tokens.order': 'Order',

@@ -1,6 +1,5 @@
 /** Area 'topUp': the /topup page (spec "Top-up page", §5 Top-up, §8). */
 export const topUp = {
-  'topUp.title': 'Top up quota',
   'topUp.remaining': 'Remaining quota',
   'topUp.remainingUnknown': '—',
   'topUp.loading': 'Loading quota…',

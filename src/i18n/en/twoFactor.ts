@@ -16,7 +16,6 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.title': 'Two-factor sign-in',
   'twoFactor.status.enabled': 'On: signing in asks for the code from your authenticator. {left} recovery codes left.',
   'twoFactor.status.disabled': 'Off: when on, signing in asks for a code from your authenticator besides the password.',
-  'twoFactor.status.required': 'Two-factor sign-in is required for administrators; please set it up now.',
   'twoFactor.action.setup': 'Turn on two-factor sign-in',
   'twoFactor.action.enable': 'Confirm',
   'twoFactor.action.disable': 'Turn off two-factor sign-in',
@@ -46,6 +45,4 @@ export const twoFactor: Record<keyof typeof zh, string> = {
   'twoFactor.field.recovery': 'Recovery code',
   'twoFactor.codes.copied': 'Recovery codes copied to the clipboard',
   'twoFactor.codes.copyFailed': 'Could not copy to the clipboard; write the recovery codes down or download them',
-  'twoFactor.enrolment.title': 'Turn on two-factor sign-in first',
-  'twoFactor.enrolment.body': 'Administrators are required to use two-factor sign-in. Until you finish setting it up in the two-factor section below, the other administration pages and actions are unavailable.',
 };

@@ -2,7 +2,6 @@ import type { users as zh } from '../zh/users';
 
 /** Area 'users' in English. */
 export const users: Record<keyof typeof zh, string> = {
-  'users.title': 'Users',
   'users.search': 'Search by user ID, username, display name or e-mail ...',
   'users.order': 'Order',
   'users.filter.role': 'Filter by role',

@@ -3,7 +3,6 @@ export const channelForm = {
   'channelForm.title.create': '创建新的渠道',
   'channelForm.title.edit': '更新渠道信息',
   'channelForm.title.clone': '复制渠道',
-  'channelForm.page': '渠道编辑页面',
   'channelForm.loading': '正在加载渠道信息……',
   'channelForm.loadFailed': '无法加载渠道信息。',
   'channelForm.retry': '重试',

@@ -1,6 +1,5 @@
 /** Area 'channels': the channel list (/channel). */
 export const channels = {
-  'channels.title': '渠道',
   'channels.notice':
     'OpenAI 渠道已不再支持通过密钥获取余额，因此其余额显示为 0；对于支持的渠道类型，可点击余额进行刷新。渠道测试仅支持对话（chat）模型：优先使用 gpt-3.5-turbo，若渠道没有该模型，则使用渠道模型列表中的第一个模型。',
   'channels.notice.dismiss': '关闭提示',

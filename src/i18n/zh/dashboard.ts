@@ -1,6 +1,5 @@
 /** Area 'dashboard': the usage dashboard (/dashboard). */
 export const dashboard = {
-  'dashboard.title': '数据看板',
   'dashboard.controls': '看板设置',
   'dashboard.range.label': '时间范围',
   'dashboard.range.today': '今天',

@@ -43,6 +43,4 @@ export const home = {
   'home.notFound.back': '返回首页',
 
   'home.footer.label': '页脚',
-  'home.footer.source': '基于 One API 构建',
-  'home.footer.license': '源代码遵循 MIT 协议',
 } as const;

@@ -1,60 +1,36 @@
-import { account } from './account';
-import { common } from './common';
-import { signIn } from './signIn';
-import { domain } from './domain';
-import { validation } from './validation';
-import { home } from './home';
-import { shell } from './shell';
-import { table } from './table';
-import { channels } from './channels';
-import { channelForm } from './channelForm';
-import { channelTest } from './channelTest';
-import { redemptions } from './redemptions';
-import { users } from './users';
-import { dashboard } from './dashboard';
-import { pricing } from './pricing';
-import { settings } from './settings';
-import { topUp } from './topUp';
-import { personal } from './personal';
-import { settingsExtras } from './settingsExtras';
-import { priceEditor } from './priceEditor';
-import { tokens } from './tokens';
-import { tokenForm } from './tokenForm';
-import { logs } from './logs';
-import { numbers } from './numbers';
-import { palette } from './palette';
-import { rules } from './rules';
-import { twoFactor } from './twoFactor';
-import { reauth } from './reauth';
+import { messages as shell } from './areas/shell';
+import { messages as login } from './areas/login';
+import { messages as account } from './areas/account';
+import { messages as home } from './areas/home';
+import { messages as channel } from './areas/channel';
+import { messages as redemption } from './areas/redemption';
+import { messages as user } from './areas/user';
+import { messages as token } from './areas/token';
+import { messages as log } from './areas/log';
+import { messages as setting } from './areas/setting';
+import { messages as dashboard } from './areas/dashboard';
+import { messages as pricing } from './areas/pricing';
+import { messages as topup } from './areas/topup';
+import { messages as palette } from './areas/palette';
 
-/** The zh catalogue: one object per area, merged. Add an area file and spread it here. */
+/**
+ * The whole zh catalogue: every area (./areas, one chunk each in the console), merged. A message
+ * lives in one topic file (./shell.ts, ./channels.ts ...) that one or more areas spread; add a
+ * topic file to the area of every page that shows it.
+ */
 export const zh = {
-  ...common,
-  ...account,
-  ...signIn,
-  ...domain,
-  ...validation,
-  ...rules,
-  ...home,
   ...shell,
-  ...table,
-  ...channels,
-  ...channelForm,
-  ...channelTest,
-  ...redemptions,
-  ...users,
+  ...login,
+  ...account,
+  ...home,
+  ...channel,
+  ...redemption,
+  ...user,
+  ...token,
+  ...log,
+  ...setting,
   ...dashboard,
   ...pricing,
-  ...settings,
-  ...topUp,
-  ...personal,
-  ...settingsExtras,
-  ...priceEditor,
-  ...tokens,
-  ...tokenForm,
-  ...logs,
-  ...numbers,
-  ...twoFactor,
-  ...reauth,
+  ...topup,
   ...palette,
 } as const;

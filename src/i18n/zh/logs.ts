@@ -1,6 +1,5 @@
 /** Usage logs: the log page (/log). */
 export const logs = {
-  'logs.title': '使用明细',
   'logs.stat.prompt': '总消耗额度：点击查看',
   'logs.stat.loading': '加载中...',
   'logs.stat.reload': '总消耗额度：{quota}（点击刷新）',

@@ -1,6 +1,5 @@
 /** Area 'pricing': the models-and-prices page (/pricing). */
 export const pricing = {
-  'pricing.title': '模型价格',
   'pricing.group': '当前分组：{group}（倍率 {ratio}）',
   'pricing.unit.currency': '价格单位：美元 / 每 100 万 tokens',
   'pricing.unit.quota': '价格单位：额度 / 每 100 万 tokens',

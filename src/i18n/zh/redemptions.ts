@@ -1,6 +1,5 @@
 /** Redemption codes: the list (/redemption) and the form (/redemption/add, /redemption/edit/:id). */
 export const redemptions = {
-  'redemptions.title': '兑换码',
   'redemptions.search': '搜索兑换码的 ID 和名称 ...',
   'redemptions.add': '添加新的兑换码',
   'redemptions.col.id': 'ID',

@@ -1,6 +1,5 @@
 /** Area 'settings': the settings page (/setting) — tabs, option sections, confirmations. */
 export const settings = {
-  'settings.title': '设置',
   'settings.tabs': '设置分类',
   'settings.tab.personal': '个人设置',
   'settings.tab.operation': '运营设置',

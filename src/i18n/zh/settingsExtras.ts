@@ -37,6 +37,4 @@ export const settingsExtras = {
   'settingsExtras.ratio.col.group': '分组',
   'settingsExtras.ratio.col.multiplier': '倍率',
   'settingsExtras.ratio.noGroups': '没有分组',
-  'settingsExtras.login.passwordDisabled': '管理员已关闭密码登录，请使用下方的其他登录方式。',
-  'settingsExtras.login.noMethod': '管理员已关闭密码登录，且未启用其他登录方式，请联系管理员。',
 } as const;

@@ -57,4 +57,23 @@ export const shell = {
 
   'shell.toast.close': '关闭通知',
   'shell.defaultSystemName': 'One API',
+
+  // Shown by the shell itself (page names while a page loads, the footer, sign-in and two-factor notices).
+  'channels.title': '渠道',
+  'channelForm.page': '渠道编辑页面',
+  'redemptions.title': '兑换码',
+  'users.title': '用户管理',
+  'logs.title': '使用明细',
+  'settings.title': '设置',
+  'dashboard.title': '数据看板',
+  'pricing.title': '模型价格',
+  'topUp.title': '充值额度',
+  'tokens.title': '令牌',
+  'tokenForm.page': '令牌',
+  'home.footer.source': '基于 One API 构建',
+  'home.footer.license': '源代码遵循 MIT 协议',
+  'twoFactor.enrolment.title': '请先开启两步验证',
+  'twoFactor.enrolment.body': '系统要求管理员开启两步验证。在您完成下方「两步验证」的设置之前，其他管理页面和管理操作都不可用。',
+  'twoFactor.status.required': '管理员已要求管理员账户开启两步验证，请现在绑定。',
+  'signIn.loggedIn': '登录成功！',
 } as const;

@@ -1,6 +1,5 @@
 /** Sign-in flows: the login page, OAuth buttons and callbacks, the WeChat code dialog. */
 export const signIn = {
-  'signIn.loggedIn': '登录成功！',
 
   'signIn.login.title': '用户登录',
   'signIn.login.expired': '未登录或登录已过期，请重新登录！',
@@ -38,4 +37,8 @@ export const signIn = {
   'signIn.wechat.submit': '登录',
   'signIn.wechat.cancel': '取消',
   'signIn.wechat.close': '关闭',
+
+  // The login page's notices when the administrator turned password login off.
+  'settingsExtras.login.passwordDisabled': '管理员已关闭密码登录，请使用下方的其他登录方式。',
+  'settingsExtras.login.noMethod': '管理员已关闭密码登录，且未启用其他登录方式，请联系管理员。',
 } as const;

@@ -1,6 +1,5 @@
 /** Area 'tokenForm': the token form (/token/add, /token/edit/:id). */
 export const tokenForm = {
-  'tokenForm.page': '令牌',
   'tokenForm.titleAdd': '创建新的令牌',
   'tokenForm.titleEdit': '更新令牌信息',
   'tokenForm.name': '名称',

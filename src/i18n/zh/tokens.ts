@@ -1,6 +1,5 @@
 /** Tokens: the list (/token). The form (/token/add, /token/edit/:id) is the `tokenForm` area. */
 export const tokens = {
-  'tokens.title': '令牌',
   'tokens.search': '搜索令牌的名称 ...',
   'tokens.add': '添加新的令牌',
   'tokens.order': '排序方式',

@@ -1,6 +1,5 @@
 /** Area 'topUp': the /topup page (spec "Top-up page", §5 Top-up, §8). */
 export const topUp = {
-  'topUp.title': '充值额度',
   'topUp.remaining': '剩余额度',
   'topUp.remainingUnknown': '—',
   'topUp.loading': '正在加载额度……',

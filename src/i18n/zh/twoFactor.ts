@@ -14,7 +14,6 @@ export const twoFactor = {
   'twoFactor.title': '两步验证',
   'twoFactor.status.enabled': '已开启：登录时需要输入验证器中的验证码。剩余恢复码 {left} 个。',
   'twoFactor.status.disabled': '未开启：开启后登录时除密码外还需输入验证器中的验证码。',
-  'twoFactor.status.required': '管理员已要求管理员账户开启两步验证，请现在绑定。',
   'twoFactor.action.setup': '开启两步验证',
   'twoFactor.action.enable': '确认开启',
   'twoFactor.action.disable': '关闭两步验证',
@@ -44,6 +43,4 @@ export const twoFactor = {
   'twoFactor.field.recovery': '恢复码',
   'twoFactor.codes.copied': '恢复码已复制到剪贴板',
   'twoFactor.codes.copyFailed': '无法复制到剪贴板，请手动抄写或下载恢复码',
-  'twoFactor.enrolment.title': '请先开启两步验证',
-  'twoFactor.enrolment.body': '系统要求管理员开启两步验证。在您完成下方「两步验证」的设置之前，其他管理页面和管理操作都不可用。',
 } as const;

@@ -1,6 +1,5 @@
 /** Area 'users': the user list (/user) and the admin user form (/user/add, /user/edit/:id). */
 export const users = {
-  'users.title': '用户管理',
   'users.search': '搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...',
   'users.order': '排序方式',
   'users.filter.role': '按角色筛选',

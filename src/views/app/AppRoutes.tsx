@@ -4,7 +4,7 @@ import { selectChatLink, selectIsAdmin, selectIsSigningIn, selectQuotaDisplay, s
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
 import { routeAccessOf, routeAudienceOf, routeIdOf } from '../../domain/shellRules';
-import type { MessageKey } from '../../i18n';
+import { withMessages, type Area, type MessageKey } from '../../i18n';
 import { PageShown } from './afterPage';
 import { ForbiddenView } from './ForbiddenView';
 import { withWiring } from './machineWiring';
@@ -12,9 +12,12 @@ import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
 
-/** A route page loaded on demand, with the '加载{page}中...' placeholder meanwhile. */
-function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey) {
-  const Lazy = lazy(async () => ({ default: await load() }));
+/**
+ * A route page loaded on demand, with the '加载{page}中...' placeholder meanwhile; it renders once
+ * its module and its area's messages (fetched in parallel) are both there.
+ */
+function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area) {
+  const Lazy = lazy(async () => ({ default: await withMessages(area, load)() }));
   return function OnDemand(props: P) {
     return (
       <PageErrorBoundary>
@@ -27,35 +30,37 @@ function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: 
   };
 }
 
-const HomePage = page(withWiring('home', () => import('../home/HomePage').then((m) => m.HomePage)), 'shell.page.home');
-const AboutPage = page(withWiring('home', () => import('../home/AboutPage').then((m) => m.AboutPage)), 'shell.page.about');
-const ChatPage = page(() => import('../home/ChatPage').then((m) => m.ChatPage), 'shell.page.chat');
-const NotFoundPage = page(() => import('../home/NotFoundPage').then((m) => m.NotFoundPage), 'shell.loading.default');
-const LoginPage = page(() => import('../auth/LoginPage').then((m) => m.LoginPage), 'shell.page.login');
-const RegisterPage = page(withWiring(['auth', 'turnstile'], () => import('../auth/RegisterPage').then((m) => m.RegisterPage)), 'shell.page.register');
+const HomePage = page(withWiring('home', () => import('../home/HomePage').then((m) => m.HomePage)), 'shell.page.home', 'home');
+const AboutPage = page(withWiring('home', () => import('../home/AboutPage').then((m) => m.AboutPage)), 'shell.page.about', 'home');
+const ChatPage = page(() => import('../home/ChatPage').then((m) => m.ChatPage), 'shell.page.chat', 'home');
+const NotFoundPage = page(() => import('../home/NotFoundPage').then((m) => m.NotFoundPage), 'shell.loading.default', 'home');
+const LoginPage = page(() => import('../auth/LoginPage').then((m) => m.LoginPage), 'shell.page.login', 'login');
+const RegisterPage = page(withWiring(['auth', 'turnstile'], () => import('../auth/RegisterPage').then((m) => m.RegisterPage)), 'shell.page.register', 'account');
 const PasswordResetRequestPage = page(
   withWiring(['auth', 'turnstile'], () => import('../auth/PasswordResetRequestPage').then((m) => m.PasswordResetRequestPage)),
   'shell.page.reset',
+  'account',
 );
 const PasswordResetConfirmPage = page(
   withWiring('auth', () => import('../auth/PasswordResetConfirmPage').then((m) => m.PasswordResetConfirmPage)),
   'shell.page.resetConfirm',
+  'account',
 );
-const ProfileEditPage = page(withWiring('user', () => import('../user/ProfileEditPage').then((m) => m.ProfileEditPage)), 'shell.page.profile');
-const OAuthCallbackPage = page(withWiring('auth', () => import('../auth/OAuthCallbackPage').then((m) => m.OAuthCallbackPage)), 'shell.page.oauth');
-const ChannelListPage = page(withWiring('channel', () => import('../channel/ChannelListPage').then((m) => m.ChannelListPage)), 'channels.title');
-const ChannelFormPage = page(withWiring('channel', () => import('../channel/ChannelFormPage').then((m) => m.ChannelFormPage)), 'channelForm.page');
-const RedemptionListPage = page(withWiring('redemption', () => import('../redemption/RedemptionListPage').then((m) => m.RedemptionListPage)), 'redemptions.title');
-const RedemptionFormPage = page(withWiring('redemption', () => import('../redemption/RedemptionFormPage').then((m) => m.RedemptionFormPage)), 'redemptions.title');
-const UserListPage = page(withWiring('user', () => import('../user/UserListPage').then((m) => m.UserListPage)), 'users.title');
-const UserFormPage = page(withWiring('user', () => import('../user/UserFormPage').then((m) => m.UserFormPage)), 'users.title');
-const LogListPage = page(withWiring('log', () => import('../log/LogListPage').then((m) => m.LogListPage)), 'logs.title');
-const SettingsPage = page(withWiring(['setting', 'turnstile'], () => import('../setting/SettingsPage').then((m) => m.SettingsPage)), 'settings.title');
-const DashboardPage = page(withWiring('dashboard', () => import('../dashboard/DashboardPage').then((m) => m.DashboardPage)), 'dashboard.title');
-const PricingPage = page(withWiring('pricing', () => import('../pricing/PricingPage').then((m) => m.PricingPage)), 'pricing.title');
-const TopUpPage = page(withWiring('topup', () => import('../topup/TopUpPage').then((m) => m.TopUpPage)), 'topUp.title');
-const TokenListPage = page(withWiring('token', () => import('../token/TokenListPage').then((m) => m.TokenListPage)), 'tokens.title');
-const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormPage').then((m) => m.TokenFormPage)), 'tokenForm.page');
+const ProfileEditPage = page(withWiring('user', () => import('../user/ProfileEditPage').then((m) => m.ProfileEditPage)), 'shell.page.profile', 'account');
+const OAuthCallbackPage = page(withWiring('auth', () => import('../auth/OAuthCallbackPage').then((m) => m.OAuthCallbackPage)), 'shell.page.oauth', 'login');
+const ChannelListPage = page(withWiring('channel', () => import('../channel/ChannelListPage').then((m) => m.ChannelListPage)), 'channels.title', 'channel');
+const ChannelFormPage = page(withWiring('channel', () => import('../channel/ChannelFormPage').then((m) => m.ChannelFormPage)), 'channelForm.page', 'channel');
+const RedemptionListPage = page(withWiring('redemption', () => import('../redemption/RedemptionListPage').then((m) => m.RedemptionListPage)), 'redemptions.title', 'redemption');
+const RedemptionFormPage = page(withWiring('redemption', () => import('../redemption/RedemptionFormPage').then((m) => m.RedemptionFormPage)), 'redemptions.title', 'redemption');
+const UserListPage = page(withWiring('user', () => import('../user/UserListPage').then((m) => m.UserListPage)), 'users.title', 'user');
+const UserFormPage = page(withWiring('user', () => import('../user/UserFormPage').then((m) => m.UserFormPage)), 'users.title', 'user');
+const LogListPage = page(withWiring('log', () => import('../log/LogListPage').then((m) => m.LogListPage)), 'logs.title', 'log');
+const SettingsPage = page(withWiring(['setting', 'turnstile'], () => import('../setting/SettingsPage').then((m) => m.SettingsPage)), 'settings.title', 'setting');
+const DashboardPage = page(withWiring('dashboard', () => import('../dashboard/DashboardPage').then((m) => m.DashboardPage)), 'dashboard.title', 'dashboard');
+const PricingPage = page(withWiring('pricing', () => import('../pricing/PricingPage').then((m) => m.PricingPage)), 'pricing.title', 'pricing');
+const TopUpPage = page(withWiring('topup', () => import('../topup/TopUpPage').then((m) => m.TopUpPage)), 'topUp.title', 'topup');
+const TokenListPage = page(withWiring('token', () => import('../token/TokenListPage').then((m) => m.TokenListPage)), 'tokens.title', 'token');
+const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormPage').then((m) => m.TokenFormPage)), 'tokenForm.page', 'token');
 
 /**
  * The route guard (spec §2): without a stored user, go to /login and remember where from

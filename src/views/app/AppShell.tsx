@@ -20,6 +20,7 @@ import { loadAfterPage } from './afterPage';
 import { AppShellView, EnrolmentBanner } from './AppShellView';
 import { HeaderView } from './HeaderView';
 import { routeAccessOf, routeAudienceOf } from '../../domain/shellRules';
+import { withMessages } from '../../i18n';
 import { useT } from './i18n';
 import { withWiring } from './machineWiring';
 import { documentTitleOf, menuItems, pageTitleKeyOf } from './menu';
@@ -27,9 +28,12 @@ import { PreferencesContext, SessionContext } from './sessionContext';
 
 // The footer (and the HTML sanitiser it needs) loads after the first page is drawn (./afterPage).
 const Footer = lazy(loadAfterPage(() => import('./Footer').then((m) => ({ default: m.Footer }))));
-// The command palette (machine, dialog, search actors' results) loads after the first page, signed in only.
+// The command palette (machine, dialog, search actors' results) loads after the first page, signed in
+// only, with its wiring and its messages.
 const CommandPalette = lazy(
-  loadAfterPage(withWiring('palette', () => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette })))),
+  loadAfterPage(
+    withMessages('palette', withWiring('palette', () => import('../palette/CommandPalette').then((m) => ({ default: m.CommandPalette })))),
+  ),
 );
 
 // The sign-in dialog over an expired session loads only when a waiting save opens it.

@@ -1,0 +1,6 @@
+import { palette } from '../palette';
+
+/** The command palette. */
+export const messages = {
+  ...palette,
+} as const;

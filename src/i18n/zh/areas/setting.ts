@@ -1,0 +1,30 @@
+import { settings } from '../settings';
+import { settingsExtras } from '../settingsExtras';
+import { personal } from '../personal';
+import { priceEditor } from '../priceEditor';
+import { twoFactor } from '../twoFactor';
+import { account } from '../account';
+import { signIn } from '../signIn';
+import { home } from '../home';
+import { rules } from '../rules';
+import { numbers } from '../numbers';
+import { validation } from '../validation';
+import { table } from '../table';
+import { domain } from '../domain';
+
+/** /setting: every settings tab. */
+export const messages = {
+  ...settings,
+  ...settingsExtras,
+  ...personal,
+  ...priceEditor,
+  ...twoFactor,
+  ...account,
+  ...signIn,
+  ...home,
+  ...rules,
+  ...numbers,
+  ...validation,
+  ...table,
+  ...domain,
+} as const;
