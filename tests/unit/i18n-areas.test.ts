@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { areas, type Area, type Lang, type MessageKey } from '../../src/i18n';
 import { catalogues } from '../../src/i18n/all';
@@ -28,6 +29,32 @@ describe('catalogue areas', () => {
       }
       expect(merged).toEqual(catalogues[lang]);
     }
+  });
+});
+
+describe('the areas pages load', () => {
+  it('src/i18n/pageAreas.json (the first-paint preload, the bundle figures) names the area each page loads', () => {
+    const root = new URL('../../', import.meta.url);
+    const declared = JSON.parse(readFileSync(new URL('src/i18n/pageAreas.json', root), 'utf8')) as Record<string, string>;
+    const used: Record<string, string> = {};
+    // routed pages: page(loader importing '../<module>', title key, area)
+    const routes = readFileSync(new URL('src/views/app/AppRoutes.tsx', root), 'utf8');
+    for (const [, module = '', area = ''] of routes.matchAll(/import\('\.\.\/([^']+)'\)[^;]*?,\s*'[\w.]+',\s*'(\w+)',?\s*\)/g)) {
+      used[`src/views/${module}.tsx`] = area;
+    }
+    // the shell's own lazy parts use the shell's messages; the palette loads its area itself
+    const shell = readFileSync(new URL('src/views/app/AppShell.tsx', root), 'utf8');
+    for (const [, area = '', module = ''] of shell.matchAll(/withMessages\('(\w+)',[^;]*?import\('\.\.\/([^']+)'\)/g)) used[`src/views/${module}.tsx`] = area;
+    for (const [module, area] of Object.entries(declared)) if (module.startsWith('src/views/app/')) used[module] = area === 'shell' ? 'shell' : `not the shell: ${area}`;
+    // a part a page loads lazily itself (import('./Part') beside it) is in its page's area
+    for (const module of Object.keys(declared).filter((m) => !(m in used))) {
+      const dir = module.slice(0, module.lastIndexOf('/') + 1);
+      const name = module.slice(dir.length).replace(/\.tsx$/, '');
+      const importer = Object.keys(used).find((m) => m.startsWith(dir) && readFileSync(new URL(m, root), 'utf8').includes(`import('./${name}')`));
+      if (importer !== undefined) used[module] = used[importer] ?? '';
+    }
+    expect(Object.keys(used).length).toBeGreaterThan(20);
+    expect(used).toEqual(declared);
   });
 });
 
