@@ -49,12 +49,8 @@ export interface WorkerData {
   readonly intervalMs: number;
 }
 
-/**
- * Messages to the worker: the settlements sent during one turn of the event loop go in one
- * message (a message each cost the main thread a wake-up of the worker per stream ended: with
- * thousands of streams ending every second, about 4 % of the gateway's time in bench/relay).
- */
-export type ToWorker = { readonly kind: 'settle'; readonly jobs: readonly SettlementJob[] } | { readonly kind: 'close' };
+/** Messages to the worker. */
+export type ToWorker = { readonly kind: 'settle'; readonly job: SettlementJob } | { readonly kind: 'close' };
 /** Messages from the worker: `ready` once its connection is open, then the outcomes of each batch. */
 export type FromWorker = 'ready' | readonly SettlementDone[];
 
@@ -101,24 +97,12 @@ export function startSettlementThread(
   const waiting = new Map<number, { readonly resolve: (done: Settled) => void; readonly reject: (error: Error) => void }>();
   let nextId = firstId;
   let running = true;
-  /** Settlements not yet posted: they leave together once this turn's I/O callbacks have run. */
-  let outbox: SettlementJob[] = [];
-  const post = (): void => {
-    const jobs = outbox;
-    outbox = [];
-    if (jobs.length > 0 && running) worker.postMessage({ kind: 'settle', jobs } satisfies ToWorker);
-  };
   let closed: Promise<void> | undefined;
 
   /** Whether the worker has opened its connection (before that, it cannot have committed anything). */
   let ready = false;
   const stopped = (reason: string): void => {
     running = false;
-    // Settlements not posted yet were not written: their biller may settle them elsewhere.
-    for (const job of outbox.splice(0)) {
-      waiting.get(job.id)?.reject(new Error('settlement worker not running'));
-      waiting.delete(job.id);
-    }
     for (const [, pending] of waiting) {
       pending.reject(
         ready
@@ -165,8 +149,8 @@ export function startSettlementThread(
           return;
         }
         waiting.set(id, { resolve, reject });
-        if (outbox.length === 0) setImmediate(post);
-        outbox.push({ ...job, id });
+        const message: ToWorker = { kind: 'settle', job: { ...job, id } };
+        worker.postMessage(message);
       });
       return { id, done };
     },
@@ -175,7 +159,6 @@ export function startSettlementThread(
         const message: ToWorker = { kind: 'close' };
         // Kept alive until the worker has applied what it was sent and closed its connection.
         worker.ref();
-        post();
         if (running) worker.postMessage(message);
         running = false;
         closed = exited;

@@ -153,7 +153,7 @@ port.on('message', (/** @type {Incoming} */ message) => {
     timer = setTimeout(drain, 0);
     return;
   }
-  for (const job of message.jobs) queue.push(job);
+  queue.push(message.job);
   if (queue.length >= maxBatch) {
     clearTimeout(timer);
     timer = setTimeout(drain, 0);
