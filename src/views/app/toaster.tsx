@@ -1,6 +1,7 @@
 import { createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
 import type { NoticeLevel, NotifyEvent } from '../../domain/message';
 import { useT } from './i18n';
+import { toastLook } from './toastLook';
 
 /** Spec §9 toast durations (ms); notices stay until closed. */
 export const toastDurations: Readonly<Record<NoticeLevel, number>> = {
@@ -37,6 +38,13 @@ export function showToast(event: Pick<NotifyEvent, 'level'>, text: string): void
 }
 
 /** Mounted once by the app shell (and by stories that show toasts). */
+/** Success, warning and error toasts in colours whose text meets AA (./toastLook). */
+const coloured = {
+  '&[data-type=success]': toastLook.success,
+  '&[data-type=warning]': toastLook.warning,
+  '&[data-type=error]': toastLook.error,
+} as const;
+
 export function Toaster() {
   const t = useT();
   return (
@@ -54,11 +62,11 @@ export function Toaster() {
         }}
       >
         {(toast) => (
-          <Toast.Root width={{ md: 'sm' }} role={toast.type === 'error' ? 'alert' : 'status'}>
+          <Toast.Root width={{ md: 'sm' }} role={toast.type === 'error' ? 'alert' : 'status'} css={coloured}>
             <Toast.Indicator />
             <Stack gap="1" flex="1" maxWidth="100%">
               {toast.title !== undefined && <Toast.Title>{toast.title}</Toast.Title>}
-              {toast.description !== undefined && <Toast.Description>{toast.description}</Toast.Description>}
+              {toast.description !== undefined && <Toast.Description opacity="1">{toast.description}</Toast.Description>}
             </Stack>
             {toast.closable === true && <Toast.CloseTrigger aria-label={t('shell.toast.close')} />}
           </Toast.Root>
