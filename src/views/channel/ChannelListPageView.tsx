@@ -1,5 +1,5 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
-import { Box, Button } from '@chakra-ui/react';
+import { Button } from '@chakra-ui/react';
 import {
   channelBulkActions,
   channelBulkLabelKey,
@@ -25,7 +25,7 @@ import { ChannelBulkValueDialog } from './ChannelBulkValueDialog';
 import { ChannelTagEditDialog, type TagEditStep } from './ChannelTagEditDialog';
 import { useChannelColumns } from './ChannelColumns';
 import { ChannelListFilters, ChannelNotice, ChannelToolbarControls } from './ChannelListToolbarView';
-import { useChannelCellsCss, type OnRowAction } from './ChannelRowCells';
+import { ChannelCellsStyles, type OnRowAction } from './ChannelRowCells';
 
 export type ChannelTableEvent = TableEvent<ChannelRow>;
 
@@ -213,11 +213,10 @@ export function ChannelListPageView({
     ],
   );
 
-  const cellsCss = useChannelCellsCss();
-
   return (
-    // the rules of the cells' own parts, for the table and the cards alike
-    <Box display="contents" css={cellsCss}>
+    <>
+      {/* the rules of the cells' own parts, for the table and the cards alike */}
+      <ChannelCellsStyles />
       <ListPageLayout<ChannelRow, ChannelBulkAction>
         title={t('channels.title')}
         banner={banner}
@@ -259,6 +258,6 @@ export function ChannelListPageView({
       >
         {dialogs}
       </ListPageLayout>
-    </Box>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, type FocusEvent, type KeyboardEvent } from 'react';
+import { memo, useMemo, type FocusEvent, type KeyboardEvent } from 'react';
 import { useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
@@ -19,7 +19,7 @@ import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
 import { CellHint } from '../app/Hint';
 import { useRenderMessage, useT } from '../app/i18n';
-import { CellBadge, CellButton, CellStack, cellButtonLook, cellInputLook } from '../table/cellParts';
+import { CellBadge, CellButton, CellStack, ScopedStyles, cellButtonLook, cellInputLook } from '../table/cellParts';
 
 /** The cells of one channel row (spec §2 "Channel list"): badges, inline numbers, buttons. */
 
@@ -240,24 +240,26 @@ export function ChannelNumberCell({
 
 const modelSelect = { root: 'oa-model-select', field: 'oa-model-select-field', indicator: 'oa-model-select-indicator' } as const;
 
-/**
- * The rules that draw the cells' own parts (the test-model select as the theme's extra-small
- * native select), computed once, for the `css` of an element around the table: every row then
- * only sets class names, where a Chakra select per row resolved its styles on each mount.
- */
-export function useChannelCellsCss(): SystemStyleObject {
-  const recipe = useSlotRecipe({ key: 'nativeSelect' });
-  return useMemo(() => {
-    const s = recipe({ size: 'xs' }) as Record<string, SystemStyleObject>;
-    return {
-      [`& .${modelSelect.root}`]: s.root ?? {},
-      [`& .${modelSelect.field}`]: s.field ?? {},
-      [`& .${modelSelect.indicator}`]: s.indicator ?? {},
-    };
-  }, [recipe]);
-}
+const noStyles: SystemStyleObject = {};
 
-/** The model the row's test uses (detail mode), kept on the row: a native select (its look: `useChannelCellsCss`). */
+/**
+ * The test-model select's look (the theme's extra-small native select), written once as rules of
+ * its class names (`ScopedStyles`): every row then only sets class names, where a Chakra select per
+ * row resolved its styles on each mount. Mounted once beside the channel table and cards.
+ */
+export const ChannelCellsStyles = memo(function ChannelCellsStyles() {
+  const recipe = useSlotRecipe({ key: 'nativeSelect' });
+  const parts = useMemo(() => recipe({ size: 'xs' }) as Record<string, SystemStyleObject | undefined>, [recipe]);
+  return (
+    <>
+      <ScopedStyles className={modelSelect.root} styles={parts.root ?? noStyles} />
+      <ScopedStyles className={modelSelect.field} styles={parts.field ?? noStyles} />
+      <ScopedStyles className={modelSelect.indicator} styles={parts.indicator ?? noStyles} />
+    </>
+  );
+});
+
+/** The model the row's test uses (detail mode), kept on the row: a native select (its look: `ChannelCellsStyles`). */
 export function ChannelTestModelSelect({
   row,
   disabled,
