@@ -22,6 +22,7 @@ import {
   updateChannelsByTag,
   type ChannelBody,
 } from '../services/channel';
+import { channelFieldsRefusal } from '../services/channelFields';
 import { listTagCounts, readTag, readTagEdit, readTagsField } from '../services/channelTags';
 import { updateAllBalances, updateChannelBalance } from '../services/channelBalance';
 import { cancelTestRun, currentTestRun, findTestRun, startBatchTest, startTestRun, testChannelById } from '../services/channelTest';
@@ -77,6 +78,11 @@ async function readChannelBody(c: Ctx): Promise<E.Either<string, ChannelRequest>
     value = JSON.parse(text, goStrings);
   } catch (error) {
     return E.left(error instanceof Error ? error.message : String(error));
+  }
+  // priority, weight, models and group: the check an edit by tag makes too (same messages)
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const refusal = channelFieldsRefusal(c, value as Record<string, unknown>);
+    if (refusal !== null) return E.left(refusal);
   }
   const body = decodeChannelBody(value);
   if (E.isLeft(body)) return body;
@@ -164,7 +170,7 @@ async function updateByTag(c: Ctx): Promise<Response> {
   } catch (error) {
     return fail(c, `invalid tag edit: body is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const edit = readTagEdit(value);
+  const edit = readTagEdit(value, (record) => channelFieldsRefusal(c, record, { requireItems: true }));
   if (E.isLeft(edit)) return fail(c, edit.left);
   return ok(c, { count: await updateChannelsByTag(c.get('deps').db, edit.right) });
 }

@@ -138,15 +138,13 @@ export interface TagEdit {
   readonly status?: number;
 }
 
-const isInt = (n: number): boolean => Number.isSafeInteger(n);
-
 /**
  * Decodes and checks the body of `PUT /api/channel/tag`. Left = one message naming the field:
- * unknown fields, wrong types, a bad tag, a non-integer priority, a negative or non-integer
- * weight, empty models or group, a group longer than 32 characters, a status other than 1 or 2,
- * or nothing to change.
+ * unknown fields, a bad tag, a status other than 1 or 2, or nothing to change; priority, weight,
+ * models and group go through `checkShared`, the check a channel write makes of the same fields
+ * (server/services/channelFields.ts), so both routes refuse the same values with the same words.
  */
-export function readTagEdit(value: unknown): E.Either<string, TagEdit> {
+export function readTagEdit(value: unknown, checkShared: (record: Readonly<Record<string, unknown>>) => string | null): E.Either<string, TagEdit> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return E.left('invalid tag edit: expected a JSON object {tag, priority?, weight?, models?, group?, status?}');
   }
@@ -154,35 +152,16 @@ export function readTagEdit(value: unknown): E.Either<string, TagEdit> {
   const unknown = Object.keys(value).find((key) => !known.has(key));
   if (unknown !== undefined) return E.left(`${unknown}: unknown field (expected tag, ${channelTagEditFields.join(', ')})`);
   const record = value as Record<string, unknown>;
-  const expected: Readonly<Record<string, string>> = {
-    tag: 'string',
-    priority: 'number',
-    weight: 'number',
-    models: 'string',
-    group: 'string',
-    status: 'number',
-  };
-  for (const [key, type] of Object.entries(expected)) {
-    const field = record[key];
-    if (field === undefined || (field === null && key !== 'tag')) continue;
-    if (typeof field !== type) return E.left(`${key}: expected a ${type === 'number' ? 'number' : 'string'}`);
-  }
+  if (typeof record.tag !== 'string') return E.left('tag: expected a string');
+  const shared = checkShared(record);
+  if (shared !== null) return E.left(shared);
+  if (record.status !== undefined && record.status !== null && typeof record.status !== 'number') return E.left('status: expected a number');
   const cleaned = Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
   const decoded = ChannelTagEdit.decode(cleaned);
   if (E.isLeft(decoded)) return E.left('tag: expected a string');
   const body = decoded.right;
   const tag = readTag(body.tag, 'tag');
   if (E.isLeft(tag)) return tag;
-  if (body.priority !== undefined && !isInt(body.priority)) return E.left('priority: expected an integer');
-  if (body.weight !== undefined && (!isInt(body.weight) || body.weight < 0)) return E.left('weight: expected a non-negative integer');
-  if (body.models !== undefined && splitList(body.models).length === 0) return E.left('models: give at least one model name');
-  if (body.group !== undefined) {
-    if (splitList(body.group).length === 0) return E.left('group: give at least one group name');
-    if ([...body.group].length > 32) return E.left('group: at most 32 characters');
-  }
-  for (const key of ['models', 'group'] as const) {
-    if (body[key]?.includes('\u0000')) return E.left(`${key}: cannot contain a NUL character`);
-  }
   if (body.status !== undefined && body.status !== 1 && body.status !== 2) {
     return E.left('status: expected 1 (enable) or 2 (disable)');
   }

@@ -54,6 +54,10 @@ export const numberRules = {
   quotaPerUnit: { kind: 'real', min: 0, max: maxRatio, minExclusive: true } as NumberRule,
   ratio: { kind: 'real', min: 0, max: maxRatio } as NumberRule,
   expiry: { kind: 'expiry' } as NumberRule,
+  /** A channel's priority (one-api: int64): any safe integer. */
+  channelPriority: intRange(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  /** A channel's weight (one-api: uint): a safe integer of 0 or more. */
+  channelWeight: intRange(0, Number.MAX_SAFE_INTEGER),
 } as const;
 
 /** The numeric options and their rules (every other option is text or a boolean). */

@@ -41,8 +41,20 @@ const channelFields: readonly [string, GoType][] = [
   ['group', 'string'], ['used_quota', 'int64'], ['model_mapping', 'string'], ['priority', 'int64'],
   ['config', 'string'], ['system_prompt', 'string'],
 ];
+const safe = Number.MAX_SAFE_INTEGER;
+/** Priority, weight, models and group: checked by the one check an edit by tag makes too (server/services/channelFields.ts). */
+const sharedFields: ReadonlySet<string> = new Set(['priority', 'weight', 'models', 'group']);
+/** That check's refusal (zh, the default language) of `raw` (JSON text) as `field`. */
+const sharedRefusal = (field: string, raw: string): string => {
+  if (field === 'models' || field === 'group') return `${field} 必须是文本`;
+  const value: unknown = JSON.parse(raw);
+  if (typeof value !== 'number' || !Number.isInteger(value)) return `${field} 必须是整数`;
+  return field === 'priority' ? `priority 必须在 ${-safe} 到 ${safe} 之间` : `weight 必须在 0 到 ${safe} 之间`;
+};
 const typeCases = channelFields.flatMap(([field, type]) =>
-  wrongTypes(type).map(([label, raw]) => [`${field} as ${label}`, field, raw, goTypeError('Channel', field, type, raw)] as const),
+  wrongTypes(type).map(
+    ([label, raw]) => [`${field} as ${label}`, field, raw, sharedFields.has(field) ? sharedRefusal(field, raw) : goTypeError('Channel', field, type, raw)] as const,
+  ),
 );
 const stringFields = channelFields.filter(([, type]) => type === 'string').map(([field]) => field);
 
@@ -85,12 +97,12 @@ for (const target of dbTargets) {
         else await refused({ method, path, raw }, failure(message));
       });
 
-      it.each(typeCases)('%s → Go type error, nothing written', async (_label, field, raw, message) => {
+      it.each(typeCases)('%s → type error, nothing written', async (_label, field, raw, message) => {
         await refused({ method, path, raw: withRaw(body(), field, raw) }, failure(message));
       });
 
       it.each(stringFields)('NUL byte in %s → refused, nothing written', async (field) => {
-        await refused({ method, path, body: { ...body(), [field]: 'a\u0000b' } }, nulRefused);
+        await refused({ method, path, body: { ...body(), [field]: 'a\u0000b' } }, sharedFields.has(field) ? failure(`${field} 不能包含 NUL 字符`) : nulRefused);
       });
 
       it.each([
@@ -98,7 +110,8 @@ for (const target of dbTargets) {
         ['group of 1 MiB', 'group', oneMegabyte, 32],
         ['model_mapping of 1025 characters', 'model_mapping', `{"a":"${'b'.repeat(1017)}"}`, 1024],
       ] as const)('%s → too long for the column, nothing written', async (_label, field, value, n) => {
-        await refused({ method, path, body: { ...body(), [field]: value } }, tooLong(n));
+        // the group: the shared check's words (an edit by tag answers the same); the rest PostgreSQL's
+        await refused({ method, path, body: { ...body(), [field]: value } }, field === 'group' ? failure(`group 最多 ${String(n)} 个字符`) : tooLong(n));
       });
 
       it('a body over the size limit → invalid parameter', async () => {

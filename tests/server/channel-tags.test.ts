@@ -28,6 +28,7 @@ for (const target of dbTargets) {
     });
 
     const send = (method: string, path: string, body?: unknown) => root.request(method, path, { body });
+    const safe = Number.MAX_SAFE_INTEGER;
     const lastId = async () => (await db().selectFrom('channels').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
     const createOne = async (body: Record<string, unknown>): Promise<number> => {
       const reply = await send('POST', '/api/channel/', { type: 1, key: 'sk-one', models: 'gpt-4o', group: 'default', name: 'c', ...body });
@@ -47,6 +48,14 @@ for (const target of dbTargets) {
       expect(reply.body.success, JSON.stringify(body)).toBe(false);
       if (typeof message === 'string') expect(reply.body.message).toBe(message);
       else expect(reply.body.message).toMatch(message);
+      expect([await dumpDatabase(db()), JSON.stringify(await storedTags())]).toEqual(before);
+    };
+    /** `expectRefused` with an Accept-Language header. */
+    const expectRefusedIn = async (method: string, path: string, body: unknown, message: string, language: string) => {
+      const before = [await dumpDatabase(db()), JSON.stringify(await storedTags())];
+      const reply = await root.request(method, path, { body, headers: { 'Accept-Language': language } });
+      expect(reply.body.success, `${method} ${path} ${JSON.stringify(body)}`).toBe(false);
+      expect(reply.body.message, `${method} ${path} ${JSON.stringify(body)} ${language}`).toBe(message);
       expect([await dumpDatabase(db()), JSON.stringify(await storedTags())]).toEqual(before);
     };
 
@@ -205,17 +214,19 @@ for (const target of dbTargets) {
           [{ tag: '', priority: 1 }, 'tag: a tag cannot be empty'],
           [{ tag: 'a,b', priority: 1 }, 'tag: a tag cannot contain a comma'],
           [{ tag: 'team-a' }, /^nothing to change: give at least one of priority, weight, models, group, status$/],
-          [{ tag: 'team-a', priority: 1.5 }, 'priority: expected an integer'],
+          // priority, weight, models and group: the channel write's own check (see "one check" below)
+          [{ tag: 'team-a', priority: 1.5 }, 'priority 必须是整数'],
           // absurd numbers: beyond a safe integer, infinite-looking, huge negative
-          [{ tag: 'team-a', priority: 1e308 }, 'priority: expected an integer'],
-          [{ tag: 'team-a', priority: -(2 ** 60) }, 'priority: expected an integer'],
-          [{ tag: 'team-a', weight: 2 ** 53 }, 'weight: expected a non-negative integer'],
-          [{ tag: 'team-a', weight: 0.5 }, 'weight: expected a non-negative integer'],
-          [{ tag: 'team-a', priority: '1' }, 'priority: expected a number'],
-          [{ tag: 'team-a', weight: -1 }, 'weight: expected a non-negative integer'],
-          [{ tag: 'team-a', models: ' , ' }, 'models: give at least one model name'],
-          [{ tag: 'team-a', group: '' }, 'group: give at least one group name'],
-          [{ tag: 'team-a', group: 'g'.repeat(33) }, 'group: at most 32 characters'],
+          [{ tag: 'team-a', priority: 1e308 }, `priority 必须在 ${-safe} 到 ${safe} 之间`],
+          [{ tag: 'team-a', priority: -(2 ** 60) }, `priority 必须在 ${-safe} 到 ${safe} 之间`],
+          [{ tag: 'team-a', weight: 2 ** 53 }, `weight 必须在 0 到 ${safe} 之间`],
+          [{ tag: 'team-a', weight: 0.5 }, 'weight 必须是整数'],
+          [{ tag: 'team-a', priority: '1' }, 'priority 必须是整数'],
+          [{ tag: 'team-a', weight: -1 }, `weight 必须在 0 到 ${safe} 之间`],
+          [{ tag: 'team-a', models: ' , ' }, 'models 至少要有一项'],
+          [{ tag: 'team-a', group: '' }, 'group 至少要有一项'],
+          [{ tag: 'team-a', group: 'g'.repeat(33) }, 'group 最多 32 个字符'],
+          [{ tag: 'team-a', status: '1' }, 'status: expected a number'],
           [{ tag: 'team-a', status: 3 }, 'status: expected 1 (enable) or 2 (disable)'],
           [{ tag: 'team-a', status: 1, name: 'x' }, /^name: unknown field/],
         ];
@@ -234,6 +245,72 @@ for (const target of dbTargets) {
         expect(anonymous.status).toBe(401);
         expect((await suite.client().get('/api/channel/tags')).status).toBe(401);
       });
+    });
+
+    it('one check: a channel write and an edit by tag refuse the same priority, weight, models and group with the same words, in the caller\'s language, and change nothing', async () => {
+      const id = await createOne({ name: 'target', tags: ['team-a'] });
+      // values the two routes used to answer differently (Go's type errors or PostgreSQL's texts
+      // on a write, English-only texts on the edit by tag), or not at all
+      const cases: [string, unknown, string, string][] = [
+        ['priority', 1e308, `priority 必须在 ${-safe} 到 ${safe} 之间`, `priority must be between ${-safe} and ${safe}`],
+        ['priority', -(2 ** 60), `priority 必须在 ${-safe} 到 ${safe} 之间`, `priority must be between ${-safe} and ${safe}`],
+        ['priority', 0.5, 'priority 必须是整数', 'priority must be an integer'],
+        ['priority', '1', 'priority 必须是整数', 'priority must be an integer'],
+        ['priority', [1], 'priority 必须是整数', 'priority must be an integer'],
+        ['priority', true, 'priority 必须是整数', 'priority must be an integer'],
+        ['weight', 2 ** 53, `weight 必须在 0 到 ${safe} 之间`, `weight must be between 0 and ${safe}`],
+        ['weight', -1, `weight 必须在 0 到 ${safe} 之间`, `weight must be between 0 and ${safe}`],
+        ['weight', 0.5, 'weight 必须是整数', 'weight must be an integer'],
+        ['weight', '3', 'weight 必须是整数', 'weight must be an integer'],
+        ['weight', { n: 1 }, 'weight 必须是整数', 'weight must be an integer'],
+        ['models', 5, 'models 必须是文本', 'models must be text'],
+        ['models', ['gpt-4o'], 'models 必须是文本', 'models must be text'],
+        ['models', 'a\u0000b', 'models 不能包含 NUL 字符', 'models cannot contain a NUL character'],
+        ['group', ['default'], 'group 必须是文本', 'group must be text'],
+        ['group', 'g'.repeat(33), 'group 最多 32 个字符', 'group is at most 32 characters'],
+        ['group', 'vip\u0000', 'group 不能包含 NUL 字符', 'group cannot contain a NUL character'],
+      ];
+      for (const [field, value, zh, en] of cases) {
+        for (const [language, message] of [['zh-CN', zh], ['en-US,en;q=0.9', en]] as const) {
+          const bodies: [string, Record<string, unknown>][] = [
+            ['POST', { type: 1, key: 'sk-new', models: 'gpt-4o', group: 'default', name: 'new', [field]: value }],
+            ['PUT', { id, [field]: value }],
+          ];
+          for (const [method, body] of bodies) await expectRefusedIn(method, '/api/channel/', body, message, language);
+          await expectRefusedIn('PUT', '/api/channel/tag', { tag: 'team-a', [field]: value }, message, language);
+        }
+      }
+      // the same values pass both: the largest and smallest safe integers, a 32-character group
+      const good = { priority: -safe, weight: safe, models: 'm1,m2', group: 'g'.repeat(32) };
+      expect((await send('PUT', '/api/channel/', { id, ...good })).body.success).toBe(true);
+      expect((await send('PUT', '/api/channel/tag', { tag: 'team-a', ...good })).body).toEqual({ success: true, message: '', data: { count: 1 } });
+      expect(await channel(id)).toMatchObject(good);
+    });
+
+    it('the tag filter reaches every channel: 300 channels, the tagged ones on the last page; the list, the search, the count and the edit by tag agree', async () => {
+      // the oldest three carry the tag: id desc, they are the plain list's last server page
+      expect((await send('POST', '/api/channel/', { type: 1, key: 'k1\nk2\nk3', models: 'm', group: 'default', name: 'rare-one', tags: ['rare'] })).body.success).toBe(true);
+      const keys = Array.from({ length: 297 }, (_, i) => `k-${String(i)}`).join('\n');
+      expect((await send('POST', '/api/channel/', { type: 1, key: keys, models: 'm', group: 'default', name: 'plain' })).body.success).toBe(true);
+      const ids = (reply: Reply) => (reply.body.data as { id: number; tags: string[] }[]).map((c) => c.id);
+      const tagged = (await db().selectFrom('oa_channel_tags').select('channel_id').where('tag', '=', 'rare').orderBy('channel_id', 'desc').execute()).map((r) => r.channel_id);
+      expect(tagged).toHaveLength(3);
+      // the plain list: 30 pages of 10, the tagged channels only on the last one
+      const pages: number[][] = [];
+      for (let p = 0; p < 31; p++) pages.push(ids(await send('GET', `/api/channel/?p=${String(p)}`)));
+      expect(pages.flat()).toHaveLength(300);
+      expect(pages[29]?.slice(-3)).toEqual(tagged);
+      expect(pages.slice(0, 29).flat().some((i) => tagged.includes(i))).toBe(false);
+      // filtered on the server: the first page holds all of them, the next none
+      expect(ids(await send('GET', '/api/channel/?p=0&tag=rare'))).toEqual(tagged);
+      expect(ids(await send('GET', '/api/channel/?p=1&tag=rare'))).toEqual([]);
+      expect(ids(await send('GET', '/api/channel/search?keyword=rare&tag=rare'))).toEqual([...tagged].reverse());
+      expect(ids(await send('GET', '/api/channel/search?keyword=plain&tag=rare'))).toEqual([]);
+      // the count the filter and the dialog show, and what the edit by tag changes
+      expect((await send('GET', '/api/channel/tags')).body.data).toEqual([{ tag: 'rare', count: 3 }]);
+      expect((await send('PUT', '/api/channel/tag', { tag: 'rare', status: 2 })).body.data).toEqual({ count: 3 });
+      const disabled = await db().selectFrom('channels').select('id').where('status', '=', 2).orderBy('id', 'desc').execute();
+      expect(disabled.map((r) => r.id)).toEqual(tagged);
     });
   });
 }
