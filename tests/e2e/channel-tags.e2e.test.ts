@@ -5,8 +5,11 @@ import { startGateway, type GatewayUnderTest, type SignedIn } from './support/ga
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 
 /*
- * Channel tags on the real gateway: two channels tagged "team-a" (and one without), the list
- * filtered by the tag, then "edit by tag" disables both in one go; the untagged one is untouched.
+ * Channel tags on the real gateway: two channels tagged "team-a" (and one without), then 25 newer
+ * untagged ones, so that the tagged channels are on the list's third server page. The list
+ * filtered by the tag shows both (the filter reads on past the first page), and the filter's
+ * count, the pager's count and the edit-by-tag confirmation all say 2; "edit by tag" disables
+ * both in one go; the untagged one is untouched.
  */
 
 let gw: GatewayUnderTest;
@@ -26,6 +29,10 @@ beforeAll(async () => {
     });
     expect(reply.body?.success, reply.text).toBe(true);
   }
+  // one channel per key line: 25 newer channels, none tagged
+  const keys = Array.from({ length: 25 }, (_, i) => `sk-filler-${String(i)}`).join('\n');
+  const fillers = await root.request('POST', '/api/channel/', { body: { type: 1, name: 'filler', key: keys, models: 'gpt-3.5-turbo', group: 'default' } });
+  expect(fillers.body?.success, fillers.text).toBe(true);
   rootSession = await gw.signedIn('root', '123456');
 }, 180_000);
 
@@ -41,7 +48,7 @@ async function open(): Promise<BrowserContext> {
 }
 
 const statusOf = async (): Promise<Record<string, number>> => {
-  const list = await root.request('GET', '/api/channel/?p=0&page_size=100');
+  const list = await root.request('GET', '/api/channel/search?keyword=tag-');
   const rows = list.body?.data as { name: string; status: number }[];
   return Object.fromEntries(rows.map((r) => [r.name, r.status]));
 };
@@ -53,15 +60,22 @@ describe('channel tags', () => {
     const toasts = await watchToasts(page);
     await page.goto(`${gw.url}/channel`);
     const table = page.getByRole('table', { name: '渠道' });
-    await table.getByText('tag-gamma').waitFor();
+    // the first view: the newest channels only, the tagged ones are further on
+    await table.getByText('filler').first().waitFor();
+    expect(await table.getByText('tag-alpha').count()).toBe(0);
 
-    // the filter lists each tag with its count, and keeps only the tagged rows
+    // the filter lists each tag with its count, and keeps only the tagged rows, wherever they are
     const filter = page.getByRole('group', { name: '筛选' }).getByLabel('标签');
+    expect(await filter.locator('option[value="team-a"]').textContent()).toBe('team-a（2）');
     await filter.selectOption('team-a');
-    await expect.poll(() => table.getByText('tag-gamma').count(), { timeout: 15_000 }).toBe(0);
-    expect(await table.getByText('tag-alpha').count()).toBe(1);
+    await table.getByText('tag-alpha').waitFor({ timeout: 15_000 });
     expect(await table.getByText('tag-beta').count()).toBe(1);
+    expect(await table.getByText('filler').count()).toBe(0);
+    expect(await table.getByText('tag-gamma').count()).toBe(0);
     expect(page.url()).toContain('team-a');
+    // the pager counts the same two (every server page read: 28 channels loaded)
+    await page.getByText('已加载 28 条，显示 2 条', { exact: true }).waitFor();
+    expect(await filter.locator('option[value="team-a"]').textContent()).toBe('team-a（2）');
 
     // edit by tag: disable, confirm with the count, done
     await page.getByRole('button', { name: '按标签批量编辑' }).click();

@@ -6,7 +6,8 @@ import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome,
 import { parseTableQuery, type TableQuery } from '../../src/domain/tableQuery';
 import { channelListActionsMachine, channelTableMachine, channelTableSchema, type ChannelListPrefs } from '../../src/machines/channelList';
 import { channelListPageChildren, channelListPageMachine, type ChannelListPageEmitted } from '../../src/machines/channelListPage';
-import { channelTagsMachine, type UpdateChannelsByTagInput } from '../../src/machines/channelTags';
+import { channelTagsMachine, selectTagCounts, selectTagEditCount, type UpdateChannelsByTagInput } from '../../src/machines/channelTags';
+import { selectIsComplete, selectLoadedCount, selectPageCount, selectPageRows, selectShownCount } from '../../src/machines/table';
 import { channelTestMachine, type ChannelTestOutcome } from '../../src/machines/channelTest';
 import { shortestPaths, simplePaths, unreachedStates, type EventFixtures } from './support/model';
 import { pathOf, replayPath } from './support/replay';
@@ -78,8 +79,10 @@ function expectedRouting(s: Snap, event: AnyEventObject): Routed[] {
     }
     case 'notify':
     case 'navigate':
-    case 'query.changed':
       return [{ kind: 'emit', event }];
+    case 'query.changed':
+      // the address bar's, and the tag counts read again with the rows the table settled on
+      return [{ kind: 'emit', event }, { kind: 'send', to: s.children.channelTags, event: { type: 'tags.reload' } }];
     default:
       return [];
   }
@@ -124,6 +127,16 @@ describe('channelListPage model', () => {
     expect(routedOf(actions)).toEqual([
       { kind: 'send', to: s.children.table, event: { type: 'row.patch', id: 7, patch: { status: 3, response_time: 500, test_time: 1_764_000_000, last_test } } },
     ]);
+  });
+
+  it('pins the routing of every fact, one step from the start', () => {
+    const [s] = initialTransition(machine, input);
+    for (const events of Object.values(fixtures)) {
+      for (const event of events as readonly AnyEventObject[]) {
+        const [, actions] = transition(machine, s, event as never);
+        expect(routedOf(actions), event.type).toEqual(expectedRouting(s, event));
+      }
+    }
   });
 
   it('ignores what is no fact of its children (a person intent sent to the page by mistake)', () => {
@@ -321,5 +334,121 @@ describe('channelListPage journeys (real children, stub actors)', () => {
     const relay = page.getSnapshot().children.relayEmitted!;
     page.stop();
     for (const child of [table, actions, tests, tags, relay]) expect(child.getSnapshot().status).toBe('stopped');
+  });
+});
+
+// ---- the tag filter over every channel: the list is loaded server page by server page ----
+
+describe('channelListPage: the tag filter reaches every channel, and its count, the pager and the edit by tag agree', () => {
+  /** A server of `total` channels (id desc, one-api's 10 per page), those with id ≤ `taggedUpTo` tagged "rare". */
+  function bigPage(total: number, taggedUpTo: number) {
+    const rows: ChannelRow[] = Array.from({ length: total }, (_, i) => {
+      const id = total - i;
+      return channel(id, `ch-${String(id)}`, { tags: id <= taggedUpTo ? ['rare'] : [] });
+    });
+    const counts = (): ChannelTagCount[] => {
+      const n = rows.filter((r) => r.tags?.includes('rare') === true).length;
+      return n === 0 ? [] : [{ tag: 'rare', count: n }];
+    };
+    const loads: FetchPageInput[] = [];
+    let tagReads = 0;
+    const table = channelTableMachine.provide({
+      actors: {
+        fetchPage: fromPromise<readonly ChannelRow[], FetchPageInput>(({ input: i }) => {
+          loads.push(i);
+          return Promise.resolve(rows.slice(i.page * 10, i.page * 10 + 10));
+        }),
+        searchRows: fromPromise<readonly ChannelRow[], SearchRowsInput>(({ input: i }) => Promise.resolve(rows.filter((r) => r.name.startsWith(i.keyword)))),
+        runRowAction: fromPromise<RowActionOutcome<ChannelRow>, RowActionInput<ChannelRow>>(() => never()),
+        exportRows: fromPromise<Message | null, ExportRowsInput<ChannelRow>>(() => Promise.resolve(null)),
+      },
+    });
+    const actions = channelListActionsMachine.provide({
+      actors: {
+        loadListPrefs: fromPromise<ChannelListPrefs>(() => Promise.resolve({ showDetail: false, noticeDismissed: true })),
+        deleteDisabledChannels: fromPromise<number>(() => never()),
+        fetchGroups: fromPromise<readonly string[]>(() => never()),
+      },
+      actions: { storeShowDetail: () => undefined, storeNoticeDismissed: () => undefined },
+    });
+    const tests = channelTestMachine.provide({
+      actors: {
+        fetchCurrentRun: fromPromise<ChannelTestRun | null>(() => Promise.resolve(null)),
+        startTestRun: fromPromise(() => never<ChannelTestRun>()),
+        fetchTestRun: fromPromise(() => never<ChannelTestRun>()),
+        cancelTestRun: fromPromise(() => never<ChannelTestRun>()),
+        listAllChannels: fromPromise(() => never<Channel[]>()),
+        testChannel: fromPromise(() => never<ChannelTestOutcome>()),
+      },
+    });
+    const tags = channelTagsMachine.provide({
+      actors: {
+        fetchTags: fromPromise<readonly ChannelTagCount[]>(() => {
+          tagReads += 1;
+          return Promise.resolve(counts());
+        }),
+        updateChannelsByTag: fromPromise<number, UpdateChannelsByTagInput>(() => never()),
+      },
+    });
+    const page = createActor(machine.provide({ actors: { table, channelListActions: actions, channelTest: tests, channelTags: tags } }), { input });
+    page.start();
+    const c = page.getSnapshot().children;
+    return { page, table: c.table!, tags: c.channelTags!, rows, loads, tagReads: () => tagReads };
+  }
+
+  it('300 channels, the three tagged ones on the last server page: all three shown, the pager complete, the filter, the pager and the dialog all say 3', async () => {
+    const { page, table, tags, rows, loads, tagReads } = bigPage(300, 3);
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(tags, (s) => s.matches({ list: 'ready' }));
+    // the first view: one server page (the page size is 20: two), nothing tagged among them
+    expect(selectShownCount(table.getSnapshot())).toBe(20);
+    expect(table.getSnapshot().context.rows.some((r) => r.tags?.includes('rare') === true)).toBe(false);
+    const readsBefore = tagReads();
+
+    table.send({ type: 'filter.change', key: 'tags', value: 'rare' });
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }), { timeout: 5_000 });
+    const s = table.getSnapshot();
+    // the loader went on to the end (30 full pages and the empty one after), not just the loaded pages
+    expect(loads.map((l) => l.page)).toEqual(Array.from({ length: 31 }, (_, i) => i));
+    expect(selectLoadedCount(s)).toBe(300);
+    expect(selectIsComplete(s)).toBe(true);
+    expect(selectPageRows(s).map((r) => r.id)).toEqual([3, 2, 1]);
+    expect(selectShownCount(s)).toBe(3);
+    expect(selectPageCount(s)).toBe(1);
+    expect(rows.filter((r) => r.tags?.includes('rare') === true).map((r) => r.id)).toEqual([3, 2, 1]);
+
+    // the counts were read again with the rows the filter settled on, and say the same
+    await waitFor(tags, (t) => t.matches({ list: 'ready' }) && tagReads() > readsBefore);
+    expect(selectTagCounts(tags.getSnapshot())).toEqual([{ tag: 'rare', count: 3 }]);
+    // the edit by tag (opening reads the counts again) confirms the same number
+    tags.send({ type: 'tagEdit.open', tag: 'rare' });
+    await waitFor(tags, (t) => t.matches({ list: 'ready', edit: 'editing' }));
+    expect(selectTagEditCount(tags.getSnapshot())).toBe(selectShownCount(table.getSnapshot()));
+    page.stop();
+  });
+
+  it('25 tagged among 300 (the oldest): the first view fills from the last server pages, the pager pages over the tagged ones only', async () => {
+    const { page, table } = bigPage(300, 25);
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }));
+    table.send({ type: 'filter.change', key: 'tags', value: 'rare' });
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }), { timeout: 5_000 });
+    // the first 20 tagged are on server pages 27-29: the loader stopped once the view was full
+    expect(selectPageRows(table.getSnapshot()).map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => 25 - i));
+    expect(selectIsComplete(table.getSnapshot())).toBe(false);
+    table.send({ type: 'page.go', page: 1 });
+    await waitFor(table, (s) => s.matches({ ready: 'idle' }) && s.context.query.page === 1, { timeout: 5_000 });
+    const s = table.getSnapshot();
+    expect(selectPageRows(s).map((r) => r.id)).toEqual([5, 4, 3, 2, 1]);
+    expect(selectShownCount(s)).toBe(25);
+    expect(selectPageCount(s)).toBe(2);
+    // the last server page read was full: whether more follow is known only from the next one
+    // (the pager says "more available" until then, and a person asking for all matching reads it)
+    expect(selectIsComplete(s)).toBe(false);
+    table.send({ type: 'selection.allMatching' });
+    await waitFor(table, (t) => t.matches({ ready: 'idle' }) && t.context.exhausted, { timeout: 5_000 });
+    expect(selectShownCount(table.getSnapshot())).toBe(25);
+    expect(selectPageCount(table.getSnapshot())).toBe(2);
+    expect(table.getSnapshot().context.selected).toHaveLength(25);
+    page.stop();
   });
 });

@@ -146,6 +146,10 @@ describe('channelTags model', () => {
         if (JSON.stringify(selectTagCounts(s)) !== JSON.stringify(selectTagCounts(prev))) expect(e.type).toBe(listed.type);
         // a save done reads the counts again (unless they are still being read)
         if (e.type === saved.type && prev.matches({ list: 'ready' })) expect(s.matches({ list: 'loading' })).toBe(true);
+        // so does opening the dialog: its confirmation counts the channels as they are now
+        if (e.type === 'tagEdit.open' && prev.matches({ edit: 'closed' }) && !prev.matches({ list: 'loading' })) {
+          expect(s.matches({ list: 'loading', edit: 'editing' })).toBe(true);
+        }
       }
     }
   });
@@ -161,6 +165,13 @@ describe('channelTags model', () => {
       expect(saveInput(busy)).toEqual({ edit: { tag: 'team-a', status: 2 } });
       const done = journey([listed, open, disable, submit, confirm, saved]);
       expect(done.value).toEqual({ list: 'loading', edit: 'closed' });
+    });
+    it('opening the dialog reads the counts again: the confirmation says how many carry the tag now', () => {
+      expect(journey([listed, open]).value).toEqual({ list: 'loading', edit: 'editing' });
+      const grown = doneActor('fetchTags', [{ tag: 'team-a', count: 5 }, { tag: 'team-b', count: 1 }]);
+      const asking = journey([listed, open, grown, disable, submit]);
+      expect(selectTagEditStep(asking)).toBe('confirming');
+      expect(selectTagEditCount(asking)).toBe(5);
     });
     it('a refused draft stays open with its reason, cleared by the next change', () => {
       const s = journey([listed, open, priorityOn, priorityBad, submit]);

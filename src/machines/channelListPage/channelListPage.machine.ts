@@ -50,7 +50,8 @@ export const testResultPatch = (result: ChannelTestRunResult): Partial<ChannelRo
  *   tag were changed) reload the table; `channels.deleted` also reads the tag counts again;
  * - `bulk.valueChosen` becomes the table's `bulk.request` {action, value} (the table confirms);
  * - the children's toasts and navigation and the table's `query.changed` leave the page as its own
- *   emitted events.
+ *   emitted events; `query.changed` (the table settled after a load, or its view changed) also
+ *   reads the tag counts again, so the tag filter's counts are those of the rows it shows.
  * The view reads the children (`snapshot.children.table`, …) and sends the person's intents to them.
  */
 export const channelListPageMachine = setup({
@@ -118,7 +119,9 @@ export const channelListPageMachine = setup({
         'bulk.valueChosen': { actions: { type: 'requestBulk', params: ({ event }) => ({ action: event.action, value: event.value }) } },
         notify: { actions: { type: 'notify', params: ({ event }) => event } },
         navigate: { actions: { type: 'navigate', params: ({ event }) => event } },
-        'query.changed': { actions: { type: 'writeQuery', params: ({ event }) => event } },
+        // the table settled or its view changed: the tag counts are read again with its rows, so
+        // the filter's count agrees with the channels the filter shows
+        'query.changed': { actions: [{ type: 'writeQuery', params: ({ event }) => event }, 'reloadTags'] },
       },
     },
   },

@@ -98,8 +98,9 @@ export const tagCountOf = (tags: readonly ChannelTagCount[], tag: string): numbe
  * Channel tags on the channel list (not in one-api), as parallel regions:
  * - `list`: the tags in use with their channel counts (`fetchTags`), for the toolbar's tag filter
  *   and the edit-by-tag dialog; `tags.reload` reads them again;
- * - `edit`: the edit-by-tag dialog: choose a tag and the fields to change (priority, weight,
- *   models, group, enable/disable), confirm with the number of channels that will change, then
+ * - `edit`: the edit-by-tag dialog (opening it reads the counts again): choose a tag and the fields
+ *   to change (priority, weight, models, group, enable/disable), confirm with the number of
+ *   channels that will change, then
  *   `updateChannelsByTag`; the result is a toast and `channels.tagEdited` (the page reloads the
  *   table), and the tag counts are read again.
  */
@@ -181,7 +182,10 @@ export const channelTagsMachine = setup({
       initial: 'closed',
       states: {
         closed: {
-          on: { 'tagEdit.open': { target: 'editing', actions: { type: 'openDraft', params: ({ event }) => ({ tag: event.tag }) } } },
+          // the counts are read again: the confirmation says how many channels carry the tag now
+          on: {
+            'tagEdit.open': { target: 'editing', actions: [{ type: 'openDraft', params: ({ event }) => ({ tag: event.tag }) }, 'reloadTags'] },
+          },
         },
         editing: {
           on: {
