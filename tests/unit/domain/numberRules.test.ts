@@ -20,6 +20,19 @@ import { ratioProblems } from '../../../src/machines/optionSettings';
 /** The number rules shared by the console and the server (issue 18 §4). */
 
 describe('checkNumber', () => {
+  it("a channel's priority and weight (one check for a channel write and an edit by tag): safe integers, the weight not negative", () => {
+    const safe = Number.MAX_SAFE_INTEGER;
+    for (const ok of [-safe, -3, 0, safe]) expect(checkNumber(numberRules.channelPriority, ok), String(ok)).toBeNull();
+    for (const ok of [0, 1, safe]) expect(checkNumber(numberRules.channelWeight, ok), String(ok)).toBeNull();
+    const priorityRange = { key: 'number.range', params: { min: -safe, max: safe } };
+    const weightRange = { key: 'number.range', params: { min: 0, max: safe } };
+    expect(checkNumber(numberRules.channelPriority, 1e308)).toEqual(priorityRange);
+    expect(checkNumber(numberRules.channelPriority, -(2 ** 60))).toEqual(priorityRange);
+    expect(checkNumber(numberRules.channelWeight, 2 ** 53)).toEqual(weightRange);
+    expect(checkNumber(numberRules.channelWeight, -1)).toEqual(weightRange);
+    for (const rule of [numberRules.channelPriority, numberRules.channelWeight]) expect(checkNumber(rule, 0.5)).toEqual({ key: 'number.integer', params: {} });
+  });
+
   it('integers: in range passes; fractions, exponents, NaN, Infinity and text are not integers', () => {
     expect(checkNumber(numberRules.balance, 0)).toBeNull();
     expect(checkNumber(numberRules.balance, ' 42 ')).toBeNull();
