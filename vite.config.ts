@@ -129,6 +129,19 @@ const isShellModule = (id: string): boolean => {
   return (path.includes('/src/') && !path.endsWith('/src/main.tsx')) || path.endsWith('vite/preload-helper.js');
 };
 
+/**
+ * Chakra's recipes that no first paint draws (src/views/app/theme.ts registers the others; the
+ * rest come with src/views/app/laterComponents.ts), in a chunk of their own. Without this group
+ * they would join the vendor chunk: Chakra's index imports every recipe module (through its
+ * default config), so they count as statically reachable from the entry even though only lazy
+ * chunks use them. Only the recipe modules themselves: what they import stays where it is.
+ */
+const firstPaintRecipeFiles = ['alert', 'button', 'card', 'container', 'empty-state', 'field', 'heading', 'icon', 'input', 'link', 'separator', 'spinner'];
+const isLaterRecipe = (id: string): boolean => {
+  const m = /@chakra-ui\/react\/dist\/esm\/theme\/recipes\/([a-z-]+)\.js$/.exec(id.replace(/\\/g, '/'));
+  return m !== null && !firstPaintRecipeFiles.includes(m[1]!);
+};
+
 export default defineConfig({
   plugins: [react(), pureChakraTheme, firstPaintPreload],
   define: {
@@ -183,6 +196,7 @@ export default defineConfig({
         // their own: the first-paint preload above finds them by module id.
         codeSplitting: {
           groups: [
+            { name: 'recipes', test: isLaterRecipe, priority: 3, includeDependenciesRecursively: false },
             { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
             { name: 'shell', tags: ['$initial'], test: isShellModule, priority: 1 },
           ],
