@@ -196,3 +196,41 @@ describe('contrast', () => {
     }
   });
 });
+
+/** The .ts and .tsx files under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(path) && !path.endsWith('.stories.tsx') ? [path] : [];
+  });
+}
+
+describe('the colours the source names', () => {
+  // A colour token or palette missing from the system renders nothing (no CSS variable): a guard
+  // for trimming the theme's tokens to what the console uses.
+  const colourProps = String.raw`(?:color|bg|background|borderColor|colorPalette|fill|stroke|outlineColor|accentColor|caretColor|border(?:Top|Bottom|Start|End)Color|focusRingColor)`;
+  const named = new RegExp(String.raw`\b(${colourProps})(?:=\{?|:\s*)['"]([^'"]+)['"]`, 'g');
+  const palettes = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'cyan', 'purple', 'pink'];
+  const files = [...sources('src/views'), ...sources('src/domain')];
+  const uses = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(named)].map((m) => ({ file, prop: m[1]!, value: m[2]! })));
+  const isToken = (name: string) => system.tokens.getByName(name) !== undefined;
+
+  it('every colour a view or a domain module names as a style value is a token of the system', () => {
+    expect(uses.length).toBeGreaterThan(50);
+    const missing = uses
+      // a bare palette name (`color: 'green'` in a domain table) is a palette: the next test
+      .filter(({ prop, value }) => prop !== 'colorPalette' && !palettes.includes(value))
+      .filter(({ value }) => !/^(#|rgb|hsl|var\(|none$|inherit$|currentColor$|transparent$)/.test(value))
+      .filter(({ value }) => !isToken(`colors.${value}`))
+      .map(({ file, prop, value }) => `${file}: ${prop} ${value}`);
+    expect(missing).toEqual([]);
+  });
+  it('every colour palette a view or a domain module names has its palette tokens', () => {
+    // colorPalette props, and palette names handed around as values (a status's colour)
+    const named = new Set(uses.filter(({ prop }) => prop === 'colorPalette').map(({ value }) => value));
+    for (const file of files) for (const m of readFileSync(file, 'utf8').matchAll(/['"]([a-z]+)['"]/g)) if (palettes.includes(m[1]!)) named.add(m[1]!);
+    expect(named.size).toBeGreaterThan(3);
+    const missing = [...named].filter((p) => !['solid', 'fg', 'subtle', 'muted', 'contrast', 'focusRing', 'emphasized', 'border'].every((k) => isToken(`colors.${p}.${k}`)));
+    expect(missing).toEqual([]);
+  });
+});
