@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -19,6 +20,30 @@ const pureChakraTheme: Plugin = {
     const marked = code.replace('const defaultThemeConfig = defineConfig(', 'const defaultThemeConfig = /* @__PURE__ */ defineConfig(');
     if (marked === code) this.warn('the Chakra theme barrel changed: its default config may no longer be tree-shaken');
     return { code: marked, map: null };
+  },
+};
+
+/**
+ * Lighter builds of two libraries, for production bundles only (dev, tests and stories keep the
+ * packages' own entries). React Router's package exports point every condition at its development
+ * build (its dev-only warnings and checks); the production build it ships beside it is the same
+ * API without them (0.5 KB gzip less). @xstate/react imports the use-sync-external-store shim,
+ * which carries a fallback for React < 18; the package's plain entries use React's own hook (0.4 KB).
+ * Emotion imports hoist-non-react-statics for its side effects, which it has none of (the package
+ * does not say so): only Emotion's withTheme uses it, which nothing here calls (1.1 KB with react-is).
+ */
+const productionBuilds: Plugin = {
+  name: 'production-builds',
+  apply: 'build',
+  enforce: 'pre',
+  async resolveId(source, importer, options) {
+    if (source === 'hoist-non-react-statics') {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved === null ? null : { ...resolved, moduleSideEffects: false };
+    }
+    if (source === 'react-router') return fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
+    const plain = { 'use-sync-external-store/shim': 'use-sync-external-store', 'use-sync-external-store/shim/with-selector': 'use-sync-external-store/with-selector' }[source];
+    return plain === undefined ? null : this.resolve(plain, importer, { ...options, skipSelf: true });
   },
 };
 
@@ -129,8 +154,21 @@ const isShellModule = (id: string): boolean => {
   return (path.includes('/src/') && !path.endsWith('/src/main.tsx')) || path.endsWith('vite/preload-helper.js');
 };
 
+/**
+ * Chakra's recipes that no first paint draws (src/views/app/theme.ts registers the others; the
+ * rest come with src/views/app/laterComponents.ts), in a chunk of their own. Without this group
+ * they would join the vendor chunk: Chakra's index imports every recipe module (through its
+ * default config), so they count as statically reachable from the entry even though only lazy
+ * chunks use them. Only the recipe modules themselves: what they import stays where it is.
+ */
+const firstPaintRecipeFiles = ['alert', 'button', 'card', 'container', 'empty-state', 'field', 'heading', 'icon', 'input', 'link', 'separator', 'spinner'];
+const isLaterRecipe = (id: string): boolean => {
+  const m = /@chakra-ui\/react\/dist\/esm\/theme\/recipes\/([a-z-]+)\.js$/.exec(id.replace(/\\/g, '/'));
+  return m !== null && !firstPaintRecipeFiles.includes(m[1]!);
+};
+
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, productionBuilds, firstPaintPreload],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),
@@ -183,6 +221,7 @@ export default defineConfig({
         // their own: the first-paint preload above finds them by module id.
         codeSplitting: {
           groups: [
+            { name: 'recipes', test: isLaterRecipe, priority: 3, includeDependenciesRecursively: false },
             { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
             { name: 'shell', tags: ['$initial'], test: isShellModule, priority: 1 },
           ],

@@ -5,6 +5,7 @@ import { animationStyles, globalCss, semanticTokens, tokens } from '@chakra-ui/r
 import { contrastRatio, minTextContrast } from '../../src/views/app/contrast';
 import { toastLook } from '../../src/views/app/toastLook';
 import { recipes, saveButtonLook, slotRecipes, system } from '../../src/views/app/theme';
+import { laterRecipes, laterSlotRecipes } from '../../src/views/app/laterComponents';
 
 /** Chakra components and the recipe each one styles itself with. */
 const recipeOf: Readonly<Record<string, string>> = {
@@ -54,19 +55,30 @@ function files(dir: string): string[] {
   });
 }
 
+/** The names a file imports from '@chakra-ui/react' (values and types). */
+function chakraImportsOf(text: string): string[] {
+  return [...text.matchAll(/import\s*\{([^}]+)\}\s*from\s*'@chakra-ui\/react'/g)].flatMap((m) =>
+    m[1]!.split(',').flatMap((part) => {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+      return name === '' ? [] : [name];
+    }),
+  );
+}
+
+/** The names the views import from '@chakra-ui/react' or from laterComponents.ts. */
 function chakraImports(): Set<string> {
   const names = new Set<string>();
   for (const file of files('src/views')) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/import\s*\{([^}]+)\}\s*from\s*'@chakra-ui\/react'/g)) {
-      for (const part of m[1]!.split(',')) {
-        const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
-        if (name !== '') names.add(name);
-      }
+    for (const name of chakraImportsOf(text)) names.add(name);
+    for (const m of text.matchAll(/import\s*\{([^}]+)\}\s*from\s*'[./]+(app\/)?laterComponents'/g)) {
+      for (const part of m[1]!.split(',')) if (part.trim() !== '') names.add(part.trim());
     }
   }
   return names;
 }
+
+const laterKeys = new Set([...Object.keys(laterRecipes), ...Object.keys(laterSlotRecipes)]);
 
 describe('the slim Chakra system', () => {
   it('has a recipe for every Chakra component the views use', () => {
@@ -77,6 +89,33 @@ describe('the slim Chakra system', () => {
       return !system.isRecipe(key) && !system.isSlotRecipe(key);
     });
     expect(missing).toEqual([]);
+  });
+  it('registers at first only the recipes of what the shell and the signed-out pages draw', () => {
+    for (const key of laterKeys) expect(key in recipes || key in slotRecipes, key).toBe(false);
+  });
+  it('views take the components of later recipes from laterComponents.ts, which adds their recipes', () => {
+    // A component rendered before its recipe is added stays unstyled for good (Chakra keeps the
+    // recipe it found, none, per key): importing it from laterComponents.ts adds the recipe first.
+    const laterComponents = Object.entries(recipeOf).filter(([, key]) => laterKeys.has(key)).map(([name]) => name);
+    expect(laterComponents).toContain('Dialog');
+    const offending = files('src/views').flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const direct = chakraImportsOf(text).filter((name) => laterComponents.includes(name) || name === 'Toaster');
+      // a recipe looked up by its key (useSlotRecipe({ key: 'table' })) needs the module too
+      const byKey = [...text.matchAll(/\bkey: '(\w+)'/g)].map((m) => m[1]!).filter((key) => laterKeys.has(key));
+      const importsLater = /from '[./]+(app\/)?laterComponents'|import '[./]+(app\/)?laterComponents'/.test(text);
+      return [...direct.map((name) => `${file}: ${name} from '@chakra-ui/react'`), ...(byKey.length > 0 && !importsLater ? [`${file}: key ${byKey.join(', ')}`] : [])];
+    });
+    expect(offending).toEqual([]);
+  });
+  it('styles a component whose recipe was added after the system was created', () => {
+    // what laterComponents.ts relies on: the system looks a recipe up in its config at first use
+    const dialog = system.getSlotRecipeFn('dialog') as { classNameMap: Record<string, string>; variantKeys: string[] };
+    expect(dialog.classNameMap).toMatchObject({ backdrop: 'chakra-dialog__backdrop', content: 'chakra-dialog__content' });
+    expect(dialog.variantKeys).toEqual(expect.arrayContaining(['size', 'placement']));
+    const badge = system.getRecipeFn('badge') as { variantKeys: string[] };
+    expect(badge.variantKeys).toEqual(expect.arrayContaining(['variant', 'size']));
+    expect(system.isSlotRecipe('table') && system.isRecipe('badge')).toBe(true);
   });
   it('keeps the default tokens and the dark condition', () => {
     expect(system.token('colors.blue.500')).toBeDefined();
@@ -91,7 +130,7 @@ function valuesOf(tree: unknown, key: string): string[] {
 }
 
 describe('the trimmed theme', () => {
-  const styles = [recipes, slotRecipes, animationStyles, globalCss];
+  const styles = [recipes, slotRecipes, laterRecipes, laterSlotRecipes, animationStyles, globalCss];
   const named = (key: string) => [...new Set(styles.flatMap((s) => valuesOf(s, key)))];
   it('keeps every layer, text and animation style a registered recipe names', () => {
     expect(named('layerStyle').filter((n) => !system.query.layerStyles.list().includes(n))).toEqual([]);
@@ -155,5 +194,43 @@ describe('contrast', () => {
       const ratio = contrastRatio(colourOf(look.color, mode), colourOf(look.bg, mode));
       expect(ratio, `${state} ${mode}`).toBeGreaterThanOrEqual(minTextContrast);
     }
+  });
+});
+
+/** The .ts and .tsx files under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(path) && !path.endsWith('.stories.tsx') ? [path] : [];
+  });
+}
+
+describe('the colours the source names', () => {
+  // A colour token or palette missing from the system renders nothing (no CSS variable): a guard
+  // for trimming the theme's tokens to what the console uses.
+  const colourProps = String.raw`(?:color|bg|background|borderColor|colorPalette|fill|stroke|outlineColor|accentColor|caretColor|border(?:Top|Bottom|Start|End)Color|focusRingColor)`;
+  const named = new RegExp(String.raw`\b(${colourProps})(?:=\{?|:\s*)['"]([^'"]+)['"]`, 'g');
+  const palettes = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'cyan', 'purple', 'pink'];
+  const files = [...sources('src/views'), ...sources('src/domain')];
+  const uses = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(named)].map((m) => ({ file, prop: m[1]!, value: m[2]! })));
+  const isToken = (name: string) => system.tokens.getByName(name) !== undefined;
+
+  it('every colour a view or a domain module names as a style value is a token of the system', () => {
+    expect(uses.length).toBeGreaterThan(50);
+    const missing = uses
+      // a bare palette name (`color: 'green'` in a domain table) is a palette: the next test
+      .filter(({ prop, value }) => prop !== 'colorPalette' && !palettes.includes(value))
+      .filter(({ value }) => !/^(#|rgb|hsl|var\(|none$|inherit$|currentColor$|transparent$)/.test(value))
+      .filter(({ value }) => !isToken(`colors.${value}`))
+      .map(({ file, prop, value }) => `${file}: ${prop} ${value}`);
+    expect(missing).toEqual([]);
+  });
+  it('every colour palette a view or a domain module names has its palette tokens', () => {
+    // colorPalette props, and palette names handed around as values (a status's colour)
+    const named = new Set(uses.filter(({ prop }) => prop === 'colorPalette').map(({ value }) => value));
+    for (const file of files) for (const m of readFileSync(file, 'utf8').matchAll(/['"]([a-z]+)['"]/g)) if (palettes.includes(m[1]!)) named.add(m[1]!);
+    expect(named.size).toBeGreaterThan(3);
+    const missing = [...named].filter((p) => !['solid', 'fg', 'subtle', 'muted', 'contrast', 'focusRing', 'emphasized', 'border'].every((k) => isToken(`colors.${p}.${k}`)));
+    expect(missing).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { cloneElement, isValidElement, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type PointerEvent, type ReactElement, type ReactNode } from 'react';
-import { Portal, Tooltip } from '@chakra-ui/react';
+import { Portal } from '@chakra-ui/react';
+import { Tooltip } from './laterComponents';
 import { popupDelayMs } from '../../domain/constants';
 
 /** A hover / focus hint (tooltip) on a small inline element; the hint is also its accessible description. */

@@ -1,4 +1,5 @@
-import { Box, CloseButton, Drawer, IconButton, Portal, type SystemStyleObject } from '@chakra-ui/react';
+import { Box, CloseButton, IconButton, Portal, type SystemStyleObject } from '@chakra-ui/react';
+import { Drawer } from './laterComponents';
 import { NavLinks } from './HeaderView';
 import { useT } from './i18n';
 import { MenuIcon } from './icons';

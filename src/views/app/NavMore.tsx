@@ -1,5 +1,6 @@
 import { Link as RouterLink } from 'react-router-dom';
-import { Button, Menu, Portal } from '@chakra-ui/react';
+import { Button, Portal } from '@chakra-ui/react';
+import { Menu } from './laterComponents';
 import { useT } from './i18n';
 import { ChevronDownIcon } from './icons';
 import type { MenuItem } from './menu';

@@ -1,5 +1,6 @@
 import { useRef, type FormEvent } from 'react';
-import { Button, Dialog, Field, Input, Link, Portal, Stack } from '@chakra-ui/react';
+import { Button, Field, Input, Link, Portal, Stack } from '@chakra-ui/react';
+import { Dialog } from './laterComponents';
 import type { Message } from '../../domain/message';
 import { useRenderMessage, useT } from './i18n';
 

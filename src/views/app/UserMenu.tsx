@@ -1,4 +1,5 @@
-import { Button, Menu, Portal, Text } from '@chakra-ui/react';
+import { Button, Portal, Text } from '@chakra-ui/react';
+import { Menu } from './laterComponents';
 import { useT } from './i18n';
 import { ChevronDownIcon } from './icons';
 

@@ -1,4 +1,5 @@
-import { createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
+import { createToaster, Portal, Stack } from '@chakra-ui/react';
+import { Toast, Toaster as ChakraToaster } from './laterComponents';
 import type { NoticeLevel, NotifyEvent } from '../../domain/message';
 import { useT } from './i18n';
 import { toastLook } from './toastLook';

@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
-import { Alert, Button, CloseButton, Dialog, Field, Image, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, CloseButton, Field, Image, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { Dialog } from '../app/laterComponents';
 import type { Message } from '../../domain/message';
 import { useRenderMessage, useT } from '../app/i18n';
 

@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
-import { Button, CloseButton, Dialog, Field, HStack, Input, NativeSelect, Portal, Spinner, Text } from '@chakra-ui/react';
+import { Button, CloseButton, Field, HStack, Input, Portal, Spinner, Text } from '@chakra-ui/react';
+import { Dialog, NativeSelect } from '../app/laterComponents';
 import { channelBulkFieldKey, channelBulkLabelKey } from '../../domain/channel';
 import type { BulkValuePrompt } from '../../machines/channelList';
 import { useRenderMessage, useT } from '../app/i18n';

@@ -1,27 +1,23 @@
 import { useEffect, useRef, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import {
   Alert,
-  Badge,
   CloseButton,
   HStack,
   Box,
   Button,
   Card,
-  Checkbox,
   Field,
   Fieldset,
   Flex,
   Heading,
   Input,
   Link,
-  NativeSelect,
   Spinner,
   Stack,
-  Tag,
   Text,
-  Textarea,
   Wrap,
 } from '@chakra-ui/react';
+import { Badge, Checkbox, NativeSelect, Tag, Textarea } from '../app/laterComponents';
 import type { ChannelForm, ChannelFormField, ChannelFormProblem, ChannelProblemField } from '../../domain/channelForm';
 import {
   channelExtraFields,

@@ -1,4 +1,5 @@
-import { Alert, Button, CloseButton, Flex, Switch } from '@chakra-ui/react';
+import { Alert, Button, CloseButton, Flex } from '@chakra-ui/react';
+import { Switch } from '../app/laterComponents';
 import { channelStatusFilterKey, channelStatusValues, type ChannelTagCount } from '../../domain/channel';
 import { channelTypeLabel } from '../../domain/channelTypes';
 import { useRenderMessage, useT } from '../app/i18n';

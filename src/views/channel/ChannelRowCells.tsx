@@ -1,5 +1,6 @@
 import { memo, useMemo, type FocusEvent, type KeyboardEvent } from 'react';
 import { useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import '../app/laterComponents';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   channelModelNames,

@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
-import { Button, Checkbox, CloseButton, Dialog, Field, Fieldset, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
+import { Button, CloseButton, Field, Fieldset, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { Checkbox, Dialog, NativeSelect } from '../app/laterComponents';
 import { channelTagEditFields, type ChannelTagCount, type ChannelTagEditField } from '../../domain/channel';
 import type { Message } from '../../domain/message';
 import type { ChannelTagsEvent, TagEditDraft } from '../../machines/channelTags';

@@ -1,4 +1,5 @@
-import { Badge, Box, Button, Collapsible, Flex, Heading, List, Progress, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Collapsible, Flex, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Badge, List, Progress } from '../app/laterComponents';
 import type { ChannelTestRunSummary } from '../../machines/channelTest';
 import { useT } from '../app/i18n';
 

@@ -8,13 +8,12 @@ import {
   Flex,
   Heading,
   Input,
-  NativeSelect,
   SimpleGrid,
   Spinner,
   Stack,
-  Table,
   Text,
 } from '@chakra-ui/react';
+import { NativeSelect, Table } from '../app/laterComponents';
 import { Chart, useChart } from '@chakra-ui/charts';
 import { Bar, BarChart, CartesianGrid, Legend, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
 import {

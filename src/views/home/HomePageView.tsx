@@ -1,4 +1,5 @@
-import { Alert, Badge, Box, Card, CloseButton, Container, DataList, Heading, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Card, CloseButton, Container, Heading, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Badge, DataList } from '../app/laterComponents';
 import { formatTimestamp } from '../../domain/format';
 import type { Message } from '../../domain/message';
 import type { Status } from '../../domain/status';

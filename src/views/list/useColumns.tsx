@@ -1,5 +1,5 @@
 import { memo, useMemo, type ReactNode } from 'react';
-import { NativeSelect } from '@chakra-ui/react';
+import { NativeSelect } from '../app/laterComponents';
 import type { MessageKey } from '../../i18n';
 import { useT } from '../app/i18n';
 import { CellBadge } from '../table/cellParts';

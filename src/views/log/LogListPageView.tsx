@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
-import { Badge, Button, Field, Flex, Input, NativeSelect, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Button, Field, Flex, Input, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Badge, NativeSelect } from '../app/laterComponents';
 import { logTypeOf, logTypes } from '../../domain/constants';
 import { elapsedTimeColor, formatNumber, formatQuota, formatTimestamp, secondsText, type QuotaDisplay } from '../../domain/format';
 import { logQuotaDecimals, logRowFields, type Log } from '../../domain/log';

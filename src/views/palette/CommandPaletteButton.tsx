@@ -1,4 +1,5 @@
-import { Button, Kbd, Text } from '@chakra-ui/react';
+import { Button, Text } from '@chakra-ui/react';
+import { Kbd } from '../app/laterComponents';
 import { useT } from '../app/i18n';
 import { SearchIcon } from './SearchIcon';
 

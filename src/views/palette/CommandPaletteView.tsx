@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
-import { Box, Button, CloseButton, Dialog, HStack, Input, Kbd, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, CloseButton, HStack, Input, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Dialog, Kbd } from '../app/laterComponents';
 import { paletteGroups, type PaletteGroup, type PaletteItem } from '../../domain/commandPalette';
 import type { Message } from '../../domain/message';
 import { useRenderMessage, useT } from '../app/i18n';

@@ -1,4 +1,5 @@
-import { Alert, Badge, Button, Field, Heading, Input, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Field, Heading, Input, Stack, Text } from '@chakra-ui/react';
+import { Badge } from '../app/laterComponents';
 import type { QuotaDisplay } from '../../domain/format';
 import type { Message } from '../../domain/message';
 import { pricePerMillionText, type PricingModel, type PricingSort, type PricingSortKey } from '../../domain/pricing';

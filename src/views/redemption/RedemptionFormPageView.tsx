@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
-import { Alert, Button, Card, Code, Field, Flex, Heading, Input, List, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Card, Field, Flex, Heading, Input, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Code, List } from '../app/laterComponents';
 import { Link as RouterLink } from 'react-router-dom';
 import { quotaEquivalent, type QuotaDisplay } from '../../domain/format';
 import type { Message } from '../../domain/message';

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Card, Field, Flex, Heading, Input, NativeSelect, Stack, Switch, Tag, Text, Textarea, Wrap } from '@chakra-ui/react';
+import { Box, Button, Card, Field, Flex, Heading, Input, Stack, Text, Wrap } from '@chakra-ui/react';
+import { NativeSelect, Switch, Tag, Textarea } from '../app/laterComponents';
 import type { Message } from '../../domain/message';
 import { hasSaveButton, isThemeChoice, themeChoices, whitelistEntries, type OptionField, type OptionSection } from '../../domain/optionSections';
 import { opensWithLatin } from '../../i18n';

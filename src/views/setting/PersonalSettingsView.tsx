@@ -4,8 +4,6 @@ import {
   Button,
   Card,
   CloseButton,
-  DataList,
-  Dialog,
   Field,
   Flex,
   Heading,
@@ -15,8 +13,8 @@ import {
   Spinner,
   Stack,
   Text,
-  Textarea,
 } from '@chakra-ui/react';
+import { DataList, Dialog, Textarea } from '../app/laterComponents';
 import type { User } from '../../domain/user';
 import type { EmailBindField, ShownSecret } from '../../machines/personalSettings';
 import type { OAuthProvider } from '../../machines/oauthLaunch';

@@ -1,4 +1,5 @@
-import { Alert, Box, Button, Card, Field, Flex, Heading, Input, Spinner, Stack, Table, Text, Textarea } from '@chakra-ui/react';
+import { Alert, Box, Button, Card, Field, Flex, Heading, Input, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Table, Textarea } from '../app/laterComponents';
 import type { ReactNode } from 'react';
 import type { Message } from '../../domain/message';
 import { cellKey, type GroupRow, type ModelRow, type PriceCell, type PriceScale } from '../../domain/priceEditor';

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Tabs } from '../app/laterComponents';
 import type { Message } from '../../domain/message';
 import { sectionsOfTab, type OptionTab, type SectionId, type SettingsTab } from '../../domain/optionSections';
 import { ConfirmDialogView } from '../table/ConfirmDialogView';

@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
-import { Alert, Box, Button, Card, Code, Field, Heading, HStack, Input, Link, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Card, Field, Heading, HStack, Input, Link, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Code } from '../app/laterComponents';
 import type { Message } from '../../domain/message';
 import type { TwoFactorSetup, TwoFactorStatus } from '../../domain/twoFactor';
 import type { TwoFactorPanel } from '../../machines/twoFactorSettings/twoFactorSettings.selectors';

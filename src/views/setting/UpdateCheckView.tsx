@@ -1,4 +1,5 @@
-import { Button, CloseButton, Dialog, HStack, Portal, Text } from '@chakra-ui/react';
+import { Button, CloseButton, HStack, Portal, Text } from '@chakra-ui/react';
+import { Dialog } from '../app/laterComponents';
 import type { LatestRelease } from '../../machines/updateCheck';
 import { useT } from '../app/i18n';
 import { MarkdownBlock } from '../home/PageContentView';

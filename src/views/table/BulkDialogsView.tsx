@@ -1,4 +1,5 @@
-import { Button, Dialog, List, Portal, Progress, Stack, Text } from '@chakra-ui/react';
+import { Button, Portal, Stack, Text } from '@chakra-ui/react';
+import { Dialog, List, Progress } from '../app/laterComponents';
 import type { BulkRun } from '../../machines/table';
 import { useRenderMessage, useT } from '../app/i18n';
 import { ConfirmDialogView } from './ConfirmDialogView';

@@ -1,4 +1,5 @@
-import { Alert, Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, CloseButton, Portal, Stack, Text } from '@chakra-ui/react';
+import { Dialog } from '../app/laterComponents';
 import { useT } from '../app/i18n';
 
 export interface ConfirmDialogViewProps {

@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Badge } from '@chakra-ui/react';
+import { Badge } from '../app/laterComponents';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { DataTableView, type Column } from './DataTableView';
 

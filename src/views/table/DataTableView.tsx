@@ -1,5 +1,6 @@
 import { memo, useDeferredValue, useMemo, type ReactNode } from 'react';
-import { Alert, Box, Button, Checkbox, Flex, Heading, NativeSelect, Skeleton, Spinner, Stack, Table, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents';
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';

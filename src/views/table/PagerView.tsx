@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import { Button, Flex, HStack, NativeSelect, Spinner, Text } from '@chakra-ui/react';
+import { Button, Flex, HStack, Spinner, Text } from '@chakra-ui/react';
+import { NativeSelect } from '../app/laterComponents';
 import { paginationSiblingRange } from '../../domain/constants';
 import { pageSizeOptions } from '../../domain/tableQuery';
 import { useT } from '../app/i18n';

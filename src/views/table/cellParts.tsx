@@ -1,6 +1,7 @@
 import { forwardRef, memo, useMemo, type ComponentPropsWithoutRef, type MouseEvent, type ReactNode } from 'react';
 import { Global } from '@emotion/react';
 import { useChakraContext, useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import '../app/laterComponents';
 import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
 

@@ -4,7 +4,6 @@ import {
   Box,
   Button,
   Card,
-  Checkbox,
   Field,
   Fieldset,
   Flex,
@@ -12,11 +11,10 @@ import {
   Input,
   Spinner,
   Stack,
-  Switch,
-  Tag,
   Text,
   Wrap,
 } from '@chakra-ui/react';
+import { Checkbox, Switch, Tag } from '../app/laterComponents';
 import { quotaEquivalent, type QuotaDisplay } from '../../domain/format';
 import {
   expiryPresets,

@@ -1,4 +1,5 @@
-import { Button, Group, HStack, IconButton, Menu, Portal, Text } from '@chakra-ui/react';
+import { Button, Group, HStack, IconButton, Portal, Text } from '@chakra-ui/react';
+import { Menu } from '../app/laterComponents';
 import { Link as RouterLink } from 'react-router-dom';
 import { chatClients, chatUrl, copyFormats, type ChatLinkInput, type CopyFormat } from '../../domain/chatLinks';
 import { tokenStatusEnabled, tokenStatuses, tokenStatusOf } from '../../domain/constants';

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type FormEvent } from 'react';
-import { Alert, Button, Card, Field, Flex, Heading, Input, NativeSelect, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Card, Field, Flex, Heading, Input, Spinner, Stack, Text } from '@chakra-ui/react';
+import { NativeSelect } from '../app/laterComponents';
 import { quotaEquivalent, type QuotaDisplay } from '../../domain/format';
 import { firstErrorField } from '../../domain/accountRules';
 import type { UserForm, UserFormErrors, UserFormField } from '../../machines/userForm';
