@@ -43,6 +43,7 @@ const session = sessionMachine.provide({
     logIn: fromApi((api) => api.auth.login),
     verifySecondFactor: fromApi((api) => api.auth.loginSecondFactor),
     logOut: fromApi((api) => () => api.auth.logout()),
+    checkEnrolment: fromApi((api) => () => api.auth.enrolmentRequired()),
     watchSession: watchSession({ unauthorized }),
   },
 });

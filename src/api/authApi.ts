@@ -31,6 +31,8 @@ export interface AuthApi {
   readonly loginSecondFactor: (payload: { readonly code: string }) => TaskEither<ApiError, User>;
   /** GET /api/user/2fa/status. */
   readonly twoFactorStatus: () => TaskEither<ApiError, TwoFactorStatus>;
+  /** GET /api/user/2fa/status, read for its `required`: the signed-in admin must enrol first (TwoFactorRequiredForAdmins). */
+  readonly enrolmentRequired: () => TaskEither<ApiError, boolean>;
   /** POST /api/user/2fa/setup: a new secret and its otpauth:// URI. */
   readonly twoFactorSetup: () => TaskEither<ApiError, TwoFactorSetup>;
   /** POST /api/user/2fa/enable {code}: the recovery codes, once. */
@@ -95,6 +97,8 @@ export const createAuthApi = (client: ApiClient): AuthApi => ({
     client.request({ method: 'POST', path: '/api/user/login', body: { username, password }, read: readData(LoginAnswer) }),
   loginSecondFactor: ({ code }) => client.request({ method: 'POST', path: '/api/user/login/2fa', body: { code }, read: readData(User) }),
   twoFactorStatus: () => client.request({ method: 'GET', path: '/api/user/2fa/status', read: readData(TwoFactorStatus) }),
+  enrolmentRequired: () =>
+    client.request({ method: 'GET', path: '/api/user/2fa/status', read: (body, call) => E.map((s: TwoFactorStatus) => s.required)(readData(TwoFactorStatus)(body, call)) }),
   twoFactorSetup: () => client.request({ method: 'POST', path: '/api/user/2fa/setup', read: readData(TwoFactorSetup) }),
   twoFactorEnable: ({ code }) => client.request({ method: 'POST', path: '/api/user/2fa/enable', body: { code }, read: readData(RecoveryCodes) }),
   twoFactorDisable: (body) => client.request({ method: 'POST', path: '/api/user/2fa/disable', body, read: readNoData }),

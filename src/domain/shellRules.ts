@@ -37,7 +37,7 @@ export const routeAudienceOf = (pathname: string): RouteAudience => {
 export interface ViewerAccess {
   /** The signed-in viewer's role, null when signed out. */
   readonly role: number | null;
-  /** A login is in flight: the role is about to be replaced, so nothing is decided yet. */
+  /** A login is in flight (the role is about to be replaced) or a restored admin's enrolment is checked: nothing is decided yet. */
   readonly pending: boolean;
 }
 

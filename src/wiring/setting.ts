@@ -8,7 +8,7 @@ import { copyTextActor } from '../api/actors/browser/clipboard';
 import { latestRelease } from '../api/actors/updateCheck';
 import type { logCleanMachine } from '../machines/logClean';
 import type { optionSettingsMachine, SaveOptionInput } from '../machines/optionSettings';
-import { relayChildren } from '../machines/pageRelay/pageRelay';
+import { relayChildren, relayEmitted } from '../machines/pageRelay/pageRelay';
 import type { emailBindMachine, personalSettingsMachine, selfDeleteMachine, wechatBindMachine } from '../machines/personalSettings';
 import type { priceEditorMachine, SavePriceOptionInput } from '../machines/priceEditor';
 import { sendCooldownWith } from '../machines/sendCooldown/sendCooldown.machine';
@@ -27,6 +27,7 @@ export const wire = ({ client }: WiringRoot) => {
         listOptions: fromApi((api) => () => api.option.listOptions()),
         saveOption: fromApi((api) => ({ key, value }: SaveOptionInput) => api.option.updateOption(key, value)),
         followSession,
+        relayEmitted,
       },
     }),
     implement<typeof priceEditorMachine>('priceEditor', {

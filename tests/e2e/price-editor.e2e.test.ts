@@ -99,4 +99,33 @@ describe('the price editor on the real gateway', () => {
     expect(await optionsViaApi()).toEqual(before);
     await context.close();
   }, 240_000);
+
+  it('an unsaved price edit survives a visit to other settings tabs, then saves', async () => {
+    const context = await gw.newContext({ storageState: root });
+    const page = await context.newPage();
+    const toasts = await watchToasts(page);
+    const puts = watchOptionPuts(page);
+    const region = await openEditor(page);
+    const lists: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/option/') lists.push(r.url());
+    });
+    const input = region.getByLabel('gpt-4o-mini 输入价格', { exact: true });
+    await input.fill('0.2');
+    await page.getByRole('tab', { name: '系统设置' }).click();
+    await page.waitForURL(`${gw.url}/setting?tab=system`);
+    await page.getByRole('tab', { name: '其他设置' }).click();
+    await page.waitForURL(`${gw.url}/setting?tab=other`);
+    await page.getByRole('tab', { name: '运营设置' }).click();
+    expect(await region.getByLabel('gpt-4o-mini 输入价格', { exact: true }).inputValue()).toBe('0.2');
+    await region.getByText('有未保存的更改').waitFor();
+    // the editor was kept, not reloaded
+    expect(lists).toEqual([]);
+    await region.getByRole('button', { name: '保存倍率设置' }).click();
+    await expect.poll(() => toasts.texts, { timeout: 15_000 }).toContain('操作成功完成！');
+    expect(puts).toEqual(['ModelRatio']);
+    expect(JSON.parse((await optionsViaApi()).ModelRatio!)['gpt-4o-mini']).toBe(0.1);
+    expectNoUnexpectedErrors(toasts);
+    await context.close();
+  }, 240_000);
 });

@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertUser } from '../server/support/db';
+import { sql } from 'kysely';
+import { insertUser, setOption } from '../server/support/db';
 import { chooseMenuItem, startGateway, type GatewayUnderTest } from './support/gateway';
 import { graveViolations } from './support/axe';
 import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
@@ -8,7 +9,8 @@ import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
 /**
  * Two-factor sign-in in Chromium on the real gateway: enrol on the personal settings tab (the
  * secret shown once, confirmed with a code computed here with the same library), keep the
- * recovery codes, sign out, then sign in with the password and a fresh code.
+ * recovery codes, sign out, then sign in with the password and a fresh code. An admin who must
+ * enrol (TwoFactorRequiredForAdmins) is held at the enrolment after the login and after a reload.
  */
 
 let gw: GatewayUnderTest;
@@ -16,6 +18,7 @@ let gw: GatewayUnderTest;
 beforeAll(async () => {
   gw = await startGateway();
   await insertUser(gw.database.db, { username: 'totpuser', password: 'totp-pass-1' });
+  await insertUser(gw.database.db, { username: 'enroladmin', password: 'enrol-pass-1', role: 10 });
 }, 180_000);
 
 afterAll(async () => {
@@ -84,5 +87,37 @@ describe('two-factor sign-in', () => {
     await expect.poll(() => toasts.texts, { timeout: 15_000 }).toContain('登录成功！');
     expectNoUnexpectedErrors(toasts, []);
     await context.close();
+  });
+
+  it('holds an admin who must enrol at the enrolment, after a reload too', async () => {
+    await setOption(gw.database.db, 'TwoFactorRequiredForAdmins', 'true');
+    try {
+      const context = await gw.newContext();
+      const page = await context.newPage();
+      const toasts = await watchToasts(page);
+      await page.goto(`${gw.url}/login`);
+      const login = page.getByRole('form', { name: '用户登录' });
+      await login.getByLabel('用户名或邮箱').fill('enroladmin');
+      await login.getByLabel('密码').fill('enrol-pass-1');
+      await login.getByRole('button', { name: '登录' }).click();
+      await page.waitForURL(`${gw.url}/setting`);
+      const banner = page.getByRole('status').filter({ hasText: '请先开启两步验证' });
+      await banner.waitFor();
+
+      // a reload on an admin page: the stored user alone no longer says so, the status does
+      await page.goto(`${gw.url}/channel`);
+      await page.waitForURL(`${gw.url}/setting`);
+      await banner.waitFor();
+      await page.getByRole('region', { name: '两步验证' }).getByRole('button', { name: '开启两步验证' }).waitFor();
+      await page.reload();
+      await banner.waitFor();
+      expect(new URL(page.url()).pathname).toBe('/setting');
+      await expect.poll(() => toasts.texts).toContain('管理员已要求管理员账户开启两步验证，请现在绑定。');
+      // no admin page was drawn, so no admin call was refused
+      expectNoUnexpectedErrors(toasts, []);
+      await context.close();
+    } finally {
+      await sql`delete from options where ${sql.ref('key')} = 'TwoFactorRequiredForAdmins'`.execute(gw.database.db);
+    }
   });
 });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createEmptyActor, fromCallback, transition, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, createEmptyActor, fromCallback, fromPromise, transition, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { failure, httpError } from '../../src/domain/apiError';
 import type { OptionEntry } from '../../src/domain/option';
 import { fieldOf } from '../../src/domain/optionSections';
 import { isValidJson } from '../../src/domain/validation';
 import { isMessageKey } from '../../src/i18n';
+import { msg, notify } from '../../src/domain/message';
+import { priceEditorMachine, selectHasChanges, type SavePriceOptionInput } from '../../src/machines/priceEditor';
 import {
   canOpenTab,
   optionSettingsMachine,
@@ -16,6 +18,7 @@ import {
   selectIsBusy,
   selectIsLoading,
   selectLoadFailed,
+  selectPriceEditor,
   selectSavingSection,
   selectTab,
   selectTabs,
@@ -92,6 +95,8 @@ const fixtures: EventFixtures<typeof optionSettingsMachine> = {
   ],
   'whitelist.add': [{ type: 'whitelist.add' }],
   'whitelist.remove': [{ type: 'whitelist.remove', domain: 'qq.com' }],
+  // the price editor's toast, relayed (the walks leave it out: it changes nothing but the emitted events)
+  notify: [notify('error', msg('priceEditor.fixFirst'))],
 };
 const loaded = doneActor('listOptions', entries);
 const loadFailed = errorActor('listOptions', httpError('listOptions', 500, 'Internal Server Error'));
@@ -138,6 +143,7 @@ const reachFixtures = (role: SessionChanged): EventFixtures<typeof optionSetting
   'whitelist.input': [],
   'whitelist.add': [],
   'whitelist.remove': [],
+  notify: [],
 });
 /* The session reports one role (role changes have their own walk and journeys below). */
 const rootModel = { fixtures: reachFixtures(rootRole), internal, input: root.input, serializeState: coarse, limit: 20000 };
@@ -162,6 +168,7 @@ const walk = (
     'whitelist.input': [],
     'whitelist.add': [],
     'whitelist.remove': [],
+    notify: [],
   },
   internal,
   input,
@@ -208,9 +215,12 @@ describe('optionSettings model', () => {
         const c = s.context;
         const children = Object.keys(s.children).sort();
         // the role watcher runs for as long as the page lives
-        if (s.matches('saving')) expect(children).toEqual(['followSession', 'saveOption']);
-        else if (s.matches('loading')) expect(children).toEqual(['followSession', 'listOptions']);
-        else expect(children).toEqual(['followSession']);
+        const own = s.matches('saving') ? ['followSession', 'saveOption'] : s.matches('loading') ? ['followSession', 'listOptions'] : ['followSession'];
+        // the price editor (and its relay) runs from root's first visit of the operation tab on, while root
+        expect(children).toEqual([...own, ...(c.priceEditorOpen ? ['priceEditor', 'relayPriceEditor'] : [])].sort());
+        if (c.priceEditorOpen) expect(c.isRoot).toBe(true);
+        if (c.isRoot && c.tab === 'operation') expect(c.priceEditorOpen).toBe(true);
+        expect(selectPriceEditor(s) !== undefined).toBe(c.priceEditorOpen);
         expect(selectTabs(s)).toEqual(c.isRoot ? ['personal', 'operation', 'system', 'other'] : ['personal']);
         if (s.matches('awaitingRole')) {
           // the asked tab waits for the role
@@ -400,6 +410,26 @@ describe('optionSettings model', () => {
       expect(s.context.drafts['EmailDomainWhitelist']).toBe('gmail.com,example.com');
       expect(selectChangedSections(s)).toBe('emailDomain');
     });
+    it('the price editor starts when root opens the operation tab, outlives tab changes, and stops when root is lost', () => {
+      const onSystem: Visitor = { input: { session, tab: 'system' }, role: rootRole };
+      expect(journey(onSystem, [loaded]).context.priceEditorOpen).toBe(false);
+      const opened = journey(onSystem, [loaded, select('operation')]);
+      expect(opened.context.priceEditorOpen).toBe(true);
+      const editor = selectPriceEditor(opened);
+      expect(editor).toBeDefined();
+      // other tabs and back: the same child (its edits with it)
+      const back = journey(onSystem, [loaded, select('operation'), select('system'), select('personal'), select('operation')]);
+      expect(back.context.tab).toBe('operation');
+      expect(Object.keys(back.children).filter((id) => id === 'priceEditor')).toEqual(['priceEditor']);
+      // opened while the options load, or at once from ?tab=operation
+      expect(journey(onSystem, [select('operation')]).context.priceEditorOpen).toBe(true);
+      expect(journey(root, []).context.priceEditorOpen).toBe(true);
+      // a common user never gets one
+      expect(journey(common, [select('operation')]).context.priceEditorOpen).toBe(false);
+      const lost = journey(onSystem, [loaded, select('operation'), commonRole]);
+      expect(lost.context.priceEditorOpen).toBe(false);
+      expect(selectPriceEditor(lost)).toBeUndefined();
+    });
     it('a failed load can be retried; tabs still change meanwhile', () => {
       const s = journey(root, [loadFailed, select('other')]);
       expect(s.value).toBe('failed');
@@ -415,7 +445,14 @@ describe('optionSettings model', () => {
 
   describe('replay on a real actor with stub actors', () => {
     // the role arrives as the path's own `session.changed` events: the watcher stub stays silent
-    const silentWatch = optionSettingsMachine.provide({ actors: { followSession: fromCallback(() => undefined) } });
+    /** The price editor child: its options never arrive (its own model test covers it). */
+    const quietEditor = priceEditorMachine.provide({
+      actors: {
+        listOptions: fromPromise<OptionEntry[]>(() => new Promise<OptionEntry[]>(() => undefined)),
+        saveOption: fromPromise<void, SavePriceOptionInput>(() => new Promise<void>(() => undefined)),
+      },
+    });
+    const silentWatch = optionSettingsMachine.provide({ actors: { followSession: fromCallback(() => undefined), priceEditor: quietEditor } });
     async function replayPath(input: OptionSettingsInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       const listOptions = controlled<OptionEntry[], unknown>();
       const saveOption = controlled<void, SaveOptionInput>();
@@ -502,6 +539,47 @@ describe('optionSettings model', () => {
       expect(emitted).toEqual([{ type: 'navigate', to: '/setting', replace: true }]);
       const personal = await replay(root, [loaded, select('personal'), commonRole]);
       expect(personal.emitted).toEqual([{ type: 'navigate', to: '/setting', replace: true }]);
+    });
+    it('unsaved price edits survive a trip to other tabs; the editor loads once; its toasts leave the page', async () => {
+      const editorLoads = { count: 0 };
+      const editor = priceEditorMachine.provide({
+        actors: {
+          listOptions: fromPromise<OptionEntry[]>(() => {
+            editorLoads.count += 1;
+            return Promise.resolve(entries);
+          }),
+          saveOption: fromPromise<void, SavePriceOptionInput>(() => new Promise<void>(() => undefined)),
+        },
+      });
+      const page = createActor(
+        optionSettingsMachine.provide({
+          actors: { followSession: fromCallback(() => undefined), listOptions: fromPromise(() => Promise.resolve(entries)), priceEditor: editor },
+        }),
+        { input: { session, tab: 'system' } },
+      );
+      const emitted: AnyEventObject[] = [];
+      page.on('*', (e) => void emitted.push(e));
+      page.start();
+      page.send(rootRole);
+      await new Promise((r) => setTimeout(r, 0));
+      page.send({ type: 'tab.select', tab: 'operation' });
+      await new Promise((r) => setTimeout(r, 0));
+      const child = selectPriceEditor(page.getSnapshot())!;
+      const row = child.getSnapshot().context.models.find((m) => m.name === 'gpt-4')!;
+      child.send({ type: 'price.change', id: row.id, field: 'input', value: '99' });
+      expect(selectHasChanges(child.getSnapshot())).toBe(true);
+      page.send({ type: 'tab.select', tab: 'system' });
+      page.send({ type: 'tab.select', tab: 'personal' });
+      page.send({ type: 'tab.select', tab: 'operation' });
+      expect(selectPriceEditor(page.getSnapshot())).toBe(child);
+      expect(selectHasChanges(child.getSnapshot())).toBe(true);
+      expect(child.getSnapshot().context.models.find((m) => m.id === row.id)?.input).toBe('99');
+      expect(editorLoads.count).toBe(1);
+      // a refused save of the editor toasts through the page
+      child.send({ type: 'price.change', id: row.id, field: 'input', value: '-1' });
+      child.send({ type: 'prices.save' });
+      expect(emitted.filter((e) => e.type === 'notify')).toHaveLength(1);
+      page.stop();
     });
     it('a common user never lists the options', async () => {
       const { listOptions } = await replay(common, [select('operation')]);

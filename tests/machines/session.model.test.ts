@@ -14,6 +14,7 @@ import type { LoginPayload, User } from '../../src/domain/user';
 import { isMessageKey, renderMessage } from '../../src/i18n';
 import {
   hasNewVersion,
+  selectIsAccessPending,
   selectIsAdmin,
   selectIsRoot,
   selectIsSignedIn,
@@ -104,9 +105,15 @@ const adminMustEnrol = doneActor('logIn', { ...admin, require_2fa_setup: true })
 const secondFactorPassed = doneActor('verifySecondFactor', alice);
 const secondFactorRefused = errorActor('verifySecondFactor', failure('loginSecondFactor', '验证码错误或已使用，请输入验证器当前显示的 6 位数字'));
 const logoutFailed = errorActor('logOut', httpError('logout', 500, 'Internal Server Error'));
+const mustEnrolRestored = doneActor('checkEnrolment', true);
+const needNotEnrol = doneActor('checkEnrolment', false);
+const enrolmentUnknown = errorActor('checkEnrolment', networkError('enrolmentRequired', 'Failed to fetch'));
+const enrolmentChecks = [mustEnrolRestored, needNotEnrol, enrolmentUnknown];
 
 const signedOutInput: SessionInput = { user: null, status: null, buildVersion: 'v0.1.0' };
 const signedInInput: SessionInput = { user: alice, status, buildVersion: 'v0.1.0' };
+/** A reload of an admin's page: the stored user only (the login answer's enrolment flag is gone). */
+const adminRestoredInput: SessionInput = { user: admin, status, buildVersion: 'v0.1.0' };
 
 type Snap = SnapshotFrom<typeof sessionMachine>;
 const serializeState = (s: Snap) =>
@@ -143,6 +150,7 @@ describe('session model', () => {
     const paths = [
       ...shortestPaths(sessionMachine, model(signedOutInput, outInternal)),
       ...shortestPaths(sessionMachine, model(signedInInput, outInternal)),
+      ...shortestPaths(sessionMachine, model(adminRestoredInput, [...outInternal, ...enrolmentChecks])),
     ].filter(isRealistic);
     // `restoring` is transient: it decides at once and is never a resting snapshot.
     expect(unreachedStates(sessionMachine, paths)).toEqual(['auth.restoring']);
@@ -196,6 +204,9 @@ describe('session model', () => {
         const running = Object.keys(s.children).filter((id) => id === 'logIn' || id === 'logOut' || id === 'verifySecondFactor');
         expect(running.length).toBeLessThanOrEqual(1);
         expect(selectIsSigningIn(s)).toBe(s.matches({ auth: 'signingIn' }));
+        // the guarded pages wait while a login runs or a restored admin's enrolment is checked, and only for an admin
+        expect(selectIsAccessPending(s)).toBe(s.matches({ auth: 'signingIn' }) || s.matches({ auth: 'checkingEnrolment' }));
+        if (s.matches({ auth: 'checkingEnrolment' })) expect(selectIsAdmin(s)).toBe(true);
         expect(Object.keys(s.children)).toContain('watchSession');
         // the dialog's data exists exactly while it is open, and the user is kept all along
         const dialog = s.matches({ auth: 'reauthenticating' }) || s.matches({ auth: 'reauthSigningIn' });
@@ -203,6 +214,37 @@ describe('session model', () => {
         expect(selectIsReauthOpen(s)).toBe(dialog);
         expect(selectReauth(s)).toBe(dialog ? s.context.reauth : null);
         if (dialog || s.matches({ auth: 'expiring' })) expect(s.context.user).not.toBeNull();
+      }
+    }
+  });
+
+  it('keeps the enrolment invariants on every simple path from a restored admin', () => {
+    const none = { ...fixtures } as Record<string, readonly AnyEventObject[]>;
+    for (const k of Object.keys(none)) none[k] = [];
+    const restoredOnly = {
+      ...none,
+      'session.enrolled': [enrolled],
+      'session.expired': [expired],
+      'logout.request': [logout],
+      'session.storageChanged': [otherTabOut],
+    } as unknown as EventFixtures<typeof sessionMachine>;
+    const paths = simplePaths(sessionMachine, {
+      fixtures: restoredOnly,
+      internal: [...enrolmentChecks, loggedOut, graceOver],
+      input: adminRestoredInput,
+      serializeState,
+      limit: 5000,
+    }).filter(isRealistic);
+    expect(paths.length).toBeGreaterThan(5);
+    for (const p of paths) {
+      for (const s of snapshotsOf(p)) {
+        const checking = s.matches({ auth: 'checkingEnrolment' });
+        expect(selectIsAccessPending(s)).toBe(checking);
+        // the check runs exactly while its state lasts, for a held admin only
+        expect('checkEnrolment' in s.children).toBe(checking);
+        if (checking) expect(selectIsAdmin(s)).toBe(true);
+        if (s.context.enrolmentRequired) expect(s.context.user).not.toBeNull();
+        expect(selectMustEnrol(s)).toBe(s.context.enrolmentRequired);
       }
     }
   });
@@ -312,6 +354,32 @@ describe('session model', () => {
       expect(selectMustEnrol(journey(signedOutInput, [enrolElsewhere, expired, graceOver]))).toBe(false);
       expect(selectMustEnrol(journey(signedOutInput, [aliceLogin, loggedIn]))).toBe(false);
     });
+    it('a restored admin is checked again: held when the status says so, as after the login; a common user is not checked', () => {
+      const checking = journey(adminRestoredInput, []);
+      expect(checking.matches({ auth: 'checkingEnrolment' })).toBe(true);
+      expect(selectIsSignedIn(checking)).toBe(true);
+      expect(selectIsAccessPending(checking)).toBe(true);
+      expect(selectMustEnrol(checking)).toBe(false);
+      const held = journey(adminRestoredInput, [mustEnrolRestored]);
+      expect(held.matches({ auth: 'signedIn' })).toBe(true);
+      expect(selectMustEnrol(held)).toBe(true);
+      expect(selectIsAccessPending(held)).toBe(false);
+      expect(selectMustEnrol(journey(adminRestoredInput, [mustEnrolRestored, enrolled]))).toBe(false);
+      expect(selectMustEnrol(journey(adminRestoredInput, [needNotEnrol]))).toBe(false);
+      // the status could not be read: the session goes on (the server still refuses the admin routes)
+      const unknown = journey(adminRestoredInput, [enrolmentUnknown]);
+      expect(unknown.matches({ auth: 'signedIn' })).toBe(true);
+      expect(selectMustEnrol(unknown)).toBe(false);
+      // a 401 or a logout during the check ends the session as anywhere else
+      expect(selectUser(journey(adminRestoredInput, [expired]))).toBeNull();
+      expect(selectUser(journey(adminRestoredInput, [logout, loggedOut]))).toBeNull();
+      expect(journey(signedInInput, []).matches({ auth: 'signedIn' })).toBe(true);
+      // a re-login's second step given up: the kept admin's session goes on as it was (not checked again)
+      const back = journey(signedOutInput, [enrolElsewhere, aliceLogin, secondFactorAsked, cancelSecond]);
+      expect(back.matches({ auth: 'signedIn' })).toBe(true);
+      expect(selectMustEnrol(back)).toBe(true);
+      expect(back.context.pendingLogin).toBeNull();
+    });
     it('a form claims the session during the grace: the dialog opens with the user kept; the same user signing in restores it', () => {
       const open = journey(signedInInput, [expired, reauthAsked]);
       expect(open.matches({ auth: 'reauthenticating' })).toBe(true);
@@ -365,7 +433,13 @@ describe('session model', () => {
     async function replay(input: SessionInput, events: readonly AnyEventObject[], check?: (i: number, s: Snap) => void) {
       vi.useFakeTimers();
       const logIn = controlled<LoginAnswer, LoginPayload>();
-      const stubs = { loadStatus: controlled<Status, unknown>(), logIn, logOut: controlled<void, unknown>(), verifySecondFactor: controlled<User, unknown>() };
+      const stubs = {
+        loadStatus: controlled<Status, unknown>(),
+        logIn,
+        logOut: controlled<void, unknown>(),
+        verifySecondFactor: controlled<User, unknown>(),
+        checkEnrolment: controlled<boolean, unknown>(),
+      };
       const stored: SessionStorageCommand[] = [];
       const watchSession = fromCallback<EventObject>(({ receive }) => {
         receive((e) => stored.push(e as SessionStorageCommand));
@@ -427,6 +501,26 @@ describe('session model', () => {
       const r = await replay(signedOutInput, [{ type: 'xstate.init' }, aliceLogin, adminMustEnrol]);
       expect(r.stored).toEqual([{ type: 'user.save', user: admin }]);
       expect(r.rendered).toEqual(['登录成功！', '/setting', '管理员已要求管理员账户开启两步验证，请现在绑定。']);
+    });
+
+    const restoredAdmin = shortestPaths(sessionMachine, model(adminRestoredInput, [...enrolmentChecks, loggedOut]))
+      .filter(isRealistic)
+      .filter((p) => p.steps.length <= 3 && p.steps.some((s) => s.event.type.endsWith('.checkEnrolment')));
+    it.each(restoredAdmin.map((p) => [describePath(p), p] as const))('restored admin: %s', async (_, p) => {
+      await replay(
+        adminRestoredInput,
+        p.steps.map((s) => s.event),
+        follows(p),
+      );
+    });
+
+    it('a restored admin who must enrol is warned as after the login, and nothing is stored', async () => {
+      const r = await replay(adminRestoredInput, [{ type: 'xstate.init' }, mustEnrolRestored]);
+      expect(r.stored).toEqual([]);
+      expect(r.rendered).toEqual(['管理员已要求管理员账户开启两步验证，请现在绑定。']);
+      expect(r.emitted[0]).toMatchObject({ level: 'warning' });
+      const free = await replay(adminRestoredInput, [{ type: 'xstate.init' }, needNotEnrol]);
+      expect(free.emitted).toEqual([]);
     });
 
     it('an unreachable server says so', async () => {

@@ -339,6 +339,26 @@ for (const target of dbTargets) {
       expect(await twoFactorRows(secondId)).toEqual([0, 0, 0]);
     });
 
+    it('TwoFactorRequiredForAdmins after a reload: the same session, with no login answer, reads the enrolment from the status (the console holds the admin again); it follows the option and the enrolment', async () => {
+      const admin = `adm${seq}r${target.kind.slice(0, 2)}`;
+      await insertUser(db(), { username: admin, password: 'password123', role: 10 });
+      const browser = suite.client();
+      // signed in while the option was off: the login answer said nothing
+      const reply = await browser.login(admin, 'password123');
+      expect(Object.keys(reply.body.data)).not.toContain('require_2fa_setup');
+      expect((await browser.get('/api/user/2fa/status')).body.data.required).toBe(false);
+      await withRequired(async () => {
+        // the console restored from storage asks the status, the only place that can say so now
+        expect((await browser.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, recovery_codes_left: 0, required: true });
+        expect((await browser.get('/api/channel/')).status).toBe(403);
+        // the own record stays one-api's (no field added)
+        expect(Object.keys((await browser.get('/api/user/self')).body.data)).not.toContain('require_2fa_setup');
+        const setup = await browser.post('/api/user/2fa/setup');
+        expect((await browser.post('/api/user/2fa/enable', { code: codeAt(setup.body.data.secret as string) })).body.success).toBe(true);
+        expect((await browser.get('/api/user/2fa/status')).body.data.required).toBe(false);
+      });
+    });
+
     it('TwoFactorRequiredForAdmins enforced: an admin without 2FA is refused admin routes (403) until enrolled; off allows; common users unaffected', async () => {
       const admin = `adm${seq}e${target.kind.slice(0, 2)}`;
       const accessToken = `tfa${seq}${target.kind.slice(0, 2)}`.padEnd(32, '0');

@@ -1,4 +1,4 @@
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup, stopChild } from 'xstate';
 import { describeError } from '../../domain/apiError';
 import { msg, navigate, notify, reloadStatus, type Message, type NavigateEvent, type NotifyEvent, type StatusReloadEvent } from '../../domain/message';
 import { optionValueProblem } from '../../domain/numberRules';
@@ -27,6 +27,8 @@ import {
   validateRatioJson,
   type RatioKey,
 } from '../../domain/validation';
+import { relayEmitted } from '../pageRelay';
+import { priceEditorMachine } from '../priceEditor';
 import { followSession, type SessionChanged, type SessionRef } from '../sessionWatch';
 
 export interface OptionSettingsInput {
@@ -70,10 +72,17 @@ export interface OptionSettingsContext {
   readonly problems: Readonly<Record<string, Message>>;
   /** The whitelist entry being typed. */
   readonly whitelistEntry: string;
+  /**
+   * The ratio section's price editor runs (child `priceEditor`, started when root first opens the
+   * operation tab): its unsaved edits outlive the tab panel for as long as the page lives.
+   */
+  readonly priceEditorOpen: boolean;
 }
 
 export type OptionSettingsEvent =
   | SessionChanged
+  /** A toast of the price editor (relayed: it leaves the page as the page's own). */
+  | NotifyEvent
   | { readonly type: 'tab.select'; readonly tab: SettingsTab }
   | { readonly type: 'options.retry' }
   | { readonly type: 'field.change'; readonly key: string; readonly value: string }
@@ -160,6 +169,7 @@ const emptyContext = (input: OptionSettingsInput): OptionSettingsContext => ({
   toggleKey: null,
   problems: {},
   whitelistEntry: '',
+  priceEditorOpen: false,
 });
 
 /**
@@ -177,6 +187,11 @@ const emptyContext = (input: OptionSettingsInput): OptionSettingsContext => ({
  * The role comes from the session as `session.changed` (followSession, for as long as the page lives):
  * the page waits for the first report, then root loads the options. Becoming root loads them;
  * losing root drops any save or confirmation and leaves an option tab for the personal one.
+ *
+ * The ratio section is the price editor (its own machine), a child of the page: started the first
+ * time root opens the operation tab, it keeps its unsaved edits while other tabs show (the page
+ * does not warn before it is left: neither for the other sections); losing root stops it. Its
+ * toasts leave the page as the page's own.
  */
 export const optionSettingsMachine = setup({
   types: {
@@ -185,6 +200,13 @@ export const optionSettingsMachine = setup({
     emitted: {} as OptionSettingsEmitted,
     input: {} as OptionSettingsInput,
     tags: {} as 'busy' | 'loading',
+    children: {} as {
+      listOptions: 'listOptions';
+      saveOption: 'saveOption';
+      followSession: 'followSession';
+      priceEditor: 'priceEditor';
+      relayPriceEditor: 'relayEmitted';
+    },
   },
   actors: {
     listOptions: fromPromise<OptionEntry[]>(() => {
@@ -194,6 +216,8 @@ export const optionSettingsMachine = setup({
       throw new Error('saveOption not provided');
     }),
     followSession,
+    priceEditor: priceEditorMachine,
+    relayEmitted,
   },
   guards: {
     isRoot: ({ context }) => context.isRoot,
@@ -221,6 +245,21 @@ export const optionSettingsMachine = setup({
     }),
     selectTab: assign({ tab: (_, params: { tab: SettingsTab }) => params.tab, pendingTab: null }),
     announceTab: emit(({ context }) => navigate(settingsPathOf(context.tab), true)),
+    /** Root on the operation tab: the price editor starts, once (then it lives with the page). */
+    openPriceEditor: enqueueActions(({ context, enqueue }) => {
+      if (!context.isRoot || context.tab !== 'operation' || context.priceEditorOpen) return;
+      enqueue.spawnChild('priceEditor', { id: 'priceEditor', systemId: 'priceEditor' });
+      enqueue.spawnChild('relayEmitted', { id: 'relayPriceEditor', input: { systemIds: ['priceEditor'] } });
+      enqueue.assign({ priceEditorOpen: true });
+    }),
+    /** Root lost: the price editor (and its edits) go. */
+    closePriceEditor: enqueueActions(({ context, enqueue }) => {
+      if (!context.priceEditorOpen) return;
+      enqueue(stopChild('relayPriceEditor'));
+      enqueue(stopChild('priceEditor'));
+      enqueue.assign({ priceEditorOpen: false });
+    }),
+    relayNotify: emit((_, params: NotifyEvent) => params),
     holdTab: assign({ pendingTab: (_, params: { tab: SettingsTab }) => params.tab }),
     dropPendingTab: assign({ pendingTab: null }),
     discardTabDrafts: assign(({ context }) => {
@@ -308,9 +347,17 @@ export const optionSettingsMachine = setup({
       {
         guard: { type: 'losesRoot', params: ({ event }) => ({ isRoot: event.facts.root }) },
         target: '.personalOnly',
-        actions: [{ type: 'setRole', params: ({ event }) => ({ isRoot: event.facts.root }) }, 'endSave', 'dropPendingTab', 'dropToggle', 'leaveHiddenTab'],
+        actions: [
+          { type: 'setRole', params: ({ event }) => ({ isRoot: event.facts.root }) },
+          'endSave',
+          'dropPendingTab',
+          'dropToggle',
+          'leaveHiddenTab',
+          'closePriceEditor',
+        ],
       },
     ],
+    notify: { actions: { type: 'relayNotify', params: ({ event }) => event } },
   },
   initial: 'awaitingRole',
   states: {
@@ -328,10 +375,11 @@ export const optionSettingsMachine = setup({
     personalOnly: {},
     loading: {
       tags: ['busy', 'loading'],
+      entry: 'openPriceEditor',
       on: {
         'tab.select': {
           guard: { type: 'canOpenTab', params: ({ event }) => ({ tab: event.tab }) },
-          actions: [{ type: 'selectTab', params: ({ event }) => ({ tab: event.tab }) }, 'announceTab'],
+          actions: [{ type: 'selectTab', params: ({ event }) => ({ tab: event.tab }) }, 'announceTab', 'openPriceEditor'],
         },
       },
       invoke: {
@@ -347,7 +395,7 @@ export const optionSettingsMachine = setup({
         'options.retry': 'loading',
         'tab.select': {
           guard: { type: 'canOpenTab', params: ({ event }) => ({ tab: event.tab }) },
-          actions: [{ type: 'selectTab', params: ({ event }) => ({ tab: event.tab }) }, 'announceTab'],
+          actions: [{ type: 'selectTab', params: ({ event }) => ({ tab: event.tab }) }, 'announceTab', 'openPriceEditor'],
         },
       },
     },
@@ -392,7 +440,7 @@ export const optionSettingsMachine = setup({
         { guard: 'hasUnsavedTab', target: 'confirmingLeave' },
         {
           target: 'ready',
-          actions: [{ type: 'selectTab', params: ({ context }) => ({ tab: context.pendingTab ?? context.tab }) }, 'announceTab'],
+          actions: [{ type: 'selectTab', params: ({ context }) => ({ tab: context.pendingTab ?? context.tab }) }, 'announceTab', 'openPriceEditor'],
         },
       ],
     },
@@ -401,7 +449,7 @@ export const optionSettingsMachine = setup({
       on: {
         'leave.accept': {
           target: 'ready',
-          actions: ['discardTabDrafts', { type: 'selectTab', params: ({ context }) => ({ tab: context.pendingTab ?? context.tab }) }, 'announceTab'],
+          actions: ['discardTabDrafts', { type: 'selectTab', params: ({ context }) => ({ tab: context.pendingTab ?? context.tab }) }, 'announceTab', 'openPriceEditor'],
         },
         'leave.cancel': { target: 'ready', actions: 'dropPendingTab' },
       },

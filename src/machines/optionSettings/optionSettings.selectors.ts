@@ -6,6 +6,9 @@ import { sectionChanges, tabChanges, type OptionValues, type optionSettingsMachi
 
 type Snapshot = SnapshotFrom<typeof optionSettingsMachine>;
 
+/** The ratio section's price editor (the page's child), or undefined before root first opens the operation tab. */
+export const selectPriceEditor = (s: Snapshot) => s.children.priceEditor;
+
 const personalOnly: readonly SettingsTab[] = ['personal'];
 
 /** The tab shown. */

@@ -2,6 +2,7 @@ import { assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup,
 import { describeApiError, type ApiError } from '../../domain/apiError';
 import { msg, navigate, notify, type Message, type NavigateEvent, type NotifyEvent } from '../../domain/message';
 import type { Status } from '../../domain/status';
+import { isAdmin } from '../../domain/constants';
 import { needsSecondFactor, type LoginAnswer } from '../../domain/twoFactor';
 import type { LoginPayload, User } from '../../domain/user';
 
@@ -38,7 +39,8 @@ export interface SessionContext {
   readonly secondFactor: SecondFactorStep | null;
   /**
    * The signed-in admin must enrol in two-factor sign-in first (TwoFactorRequiredForAdmins): the
-   * login answer said so; the shell keeps them on the enrolment until `session.enrolled`.
+   * login answer said so, or (a restored admin) the two-factor status did; the shell keeps them on
+   * the enrolment until `session.enrolled`.
    */
   readonly enrolmentRequired: boolean;
   /** Set while the sign-in dialog over an expired session is open. */
@@ -147,7 +149,8 @@ const userOf = (answer: LoginAnswer): User => {
  *   retry). Logout works from every one of these states.
  *
  * Actors (provided in src/main.tsx): `loadStatus` (GET /api/status), `logIn`
- * (POST /api/user/login), `logOut` (GET /api/user/logout), `watchSession` (long-lived: persists
+ * (POST /api/user/login), `logOut` (GET /api/user/logout), `checkEnrolment` (GET
+ * /api/user/2fa/status, for a restored admin), `watchSession` (long-lived: persists
  * `user.save` / `status.save` commands and sends back `session.expired` and
  * `session.storageChanged`).
  */
@@ -172,12 +175,19 @@ export const sessionMachine = setup({
     logOut: fromPromise<void>(() => {
       throw new Error('logOut not provided');
     }),
+    /** Whether the signed-in user must enrol in two-factor sign-in first (GET /api/user/2fa/status `required`). */
+    checkEnrolment: fromPromise<boolean>(() => {
+      throw new Error('checkEnrolment not provided');
+    }),
     watchSession: fromCallback<EventObject>(() => {
       throw new Error('watchSession not provided');
     }),
   },
   guards: {
     hasUser: ({ context }) => context.user !== null,
+    /** A restored admin: the admin pages are drawn only once the enrolment is known. */
+    hasAdminUser: ({ context }) => context.user !== null && isAdmin(context.user.role),
+    isEnrolmentRequired: (_, params: { required: boolean }) => params.required,
     canLogIn: (_, params: { event: LoginSubmit }) =>
       params.event.username.trim() !== '' && params.event.password !== '',
     isNewUser: (_, params: { user: User | null }) => params.user !== null,
@@ -342,9 +352,41 @@ export const sessionMachine = setup({
     auth: {
       initial: 'restoring',
       states: {
-        /** Decides from the stored user; never rests here. */
+        /** Decides from the stored user at start; never rests here. */
         restoring: {
-          always: [{ guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
+          always: [{ guard: 'hasAdminUser', target: 'checkingEnrolment' }, { guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
+        },
+        /**
+         * A restored admin (reload, new tab): the login answer's enrolment flag is gone, so the
+         * two-factor status tells again whether they must enrol; meanwhile the guarded pages wait
+         * (selectIsAccessPending). Held exactly as after the login when it is required; when the
+         * status cannot be read the session goes on (the server still refuses the admin routes).
+         */
+        checkingEnrolment: {
+          tags: ['busy'],
+          invoke: {
+            id: 'checkEnrolment',
+            src: 'checkEnrolment',
+            input: undefined,
+            onDone: [
+              {
+                guard: { type: 'isEnrolmentRequired', params: ({ event }) => ({ required: event.output }) },
+                target: 'signedIn',
+                actions: [{ type: 'takeEnrolment', params: { required: true } }, 'notifyEnrolmentRequired'],
+              },
+              { target: 'signedIn', actions: { type: 'takeEnrolment', params: { required: false } } },
+            ],
+            onError: 'signedIn',
+          },
+          on: {
+            'session.userUpdated': {
+              actions: [
+                { type: 'takeUser', params: ({ event }) => ({ user: event.user }) },
+                { type: 'saveUser', params: ({ event }) => ({ user: event.user }) },
+              ],
+            },
+            'logout.request': 'signingOut',
+          },
         },
         /** A finished or abandoned login's plan is dropped on arrival (after it was used). */
         signedOut: {
@@ -411,7 +453,8 @@ export const sessionMachine = setup({
               { actions: 'needSecondFactorCode' },
             ],
             'secondFactor.modeToggle': { actions: 'toggleSecondFactorMode' },
-            'secondFactor.cancel': 'restoring',
+            // (back to a kept session as it was, else to the password form)
+            'secondFactor.cancel': [{ guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
           },
         },
         verifyingSecondFactor: {

@@ -28,6 +28,11 @@ export const selectQuotaDisplay = (s: Snapshot): QuotaDisplay => {
   return display;
 };
 export const selectIsSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'signingIn' });
+/**
+ * The guarded pages wait (route guard 'pending'): a login is in flight, or a restored admin's
+ * enrolment is being checked (an admin who must enrol never sees an admin page, reload or not).
+ */
+export const selectIsAccessPending = (s: Snapshot): boolean => s.matches({ auth: 'signingIn' }) || s.matches({ auth: 'checkingEnrolment' });
 /** The login's second step (TOTP or recovery code), or null when none is asked. */
 export const selectSecondFactor = (s: Snapshot): SecondFactorStep | null =>
   s.matches({ auth: 'secondFactor' }) || s.matches({ auth: 'verifyingSecondFactor' }) ? s.context.secondFactor : null;

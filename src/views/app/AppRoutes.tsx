@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import { selectChatLink, selectIsAdmin, selectIsSigningIn, selectQuotaDisplay, selectRole, selectStatus } from '../../machines/session/session.selectors';
+import { selectChatLink, selectIsAdmin, selectIsAccessPending, selectQuotaDisplay, selectRole, selectStatus } from '../../machines/session/session.selectors';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
 import { routeAccessOf, routeAudienceOf, routeIdOf } from '../../domain/shellRules';
@@ -65,12 +65,12 @@ const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormP
 /**
  * The route guard (spec §2): without a stored user, go to /login and remember where from
  * (`state.from`, read by the login page after signing in); a signed-in viewer below admin on an
- * admin route (src/domain/shellRules) sees the 403 page; while a login is in flight, the loading
- * state. The page stays mounted as long as the decision stays 'allow'.
+ * admin route (src/domain/shellRules) sees the 403 page; while a login is in flight or a restored
+ * admin's enrolment is checked, the loading state. The page stays mounted as long as the decision stays 'allow'.
  */
 export function RequireUser({ children }: { readonly children: ReactNode }) {
   const role = SessionContext.useSelector(selectRole);
-  const pending = SessionContext.useSelector(selectIsSigningIn);
+  const pending = SessionContext.useSelector(selectIsAccessPending);
   const location = useLocation();
   const access = routeAccessOf(routeAudienceOf(location.pathname), { role, pending });
   if (access === 'login') return <Navigate to="/login" replace state={{ from: location }} />;

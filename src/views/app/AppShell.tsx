@@ -5,7 +5,7 @@ import {
   selectDisplayName,
   selectIsAdmin,
   selectIsSignedIn,
-  selectIsSigningIn,
+  selectIsAccessPending,
   selectIsSigningOut,
   selectIsReauthOpen,
   selectLogo,
@@ -61,7 +61,7 @@ export function AppShell({ children }: { readonly children: ReactNode }) {
   const heldAway = mustEnrol && pathname !== twoFactorEnrolment;
   const items = useMemo(() => menuItems({ signedIn, isAdmin, chatLink }), [signedIn, isAdmin, chatLink]);
   const role = SessionContext.useSelector(selectRole);
-  const pending = SessionContext.useSelector(selectIsSigningIn);
+  const pending = SessionContext.useSelector(selectIsAccessPending);
   const pageKey = pageTitleKeyOf(pathname, routeAccessOf(routeAudienceOf(pathname), { role, pending }));
   const title = documentTitleOf(pageKey === null ? null : t(pageKey), systemName);
   // The tab title follows the status's system name and the page (the DOM's, not a machine's state).

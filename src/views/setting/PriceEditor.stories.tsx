@@ -7,8 +7,8 @@ import type { NavigateEvent, NotifyEvent } from '../../domain/message';
 import type { OptionEntry } from '../../domain/option';
 import { withInput } from '../../domain/priceEditor';
 import { initialPriceEditorContext, loadedContext, priceEditorMachine, type PriceEditorContext, type SavePriceOptionInput } from '../../machines/priceEditor';
-import { EffectsProvider, MachineRegistryProvider } from '../app/machineRegistry';
-import { PriceEditor } from './PriceEditor';
+import { EffectsProvider, MachineRegistryProvider, useMachineActor } from '../app/machineRegistry';
+import { PriceEditorPanel } from './PriceEditor';
 
 /*
  * The ratio section as a price editor (priceEditor machine), one story per machine state. The
@@ -57,11 +57,16 @@ const seed = (value: Value, context: PriceEditorContext = loaded): Record<string
   [priceEditorMachine.id]: priceEditorMachine.resolveState({ value, context }),
 });
 
+/** The editor on its own (on the page it is the settings machine's child, see SettingsPage's stories). */
+function Standalone() {
+  return <PriceEditorPanel actor={useMachineActor(priceEditorMachine)} />;
+}
+
 function EditorStory({ machine = answering, snapshots }: { readonly machine?: typeof priceEditorMachine; readonly snapshots?: Record<string, AnyMachineSnapshot> }) {
   return (
     <EffectsProvider value={effects}>
       <MachineRegistryProvider machines={[machine]} snapshots={snapshots}>
-        <PriceEditor />
+        <Standalone />
       </MachineRegistryProvider>
     </EffectsProvider>
   );
@@ -69,7 +74,7 @@ function EditorStory({ machine = answering, snapshots }: { readonly machine?: ty
 
 const meta = {
   title: 'Setting/PriceEditor',
-  component: PriceEditor,
+  component: EditorStory,
   parameters: { route: '/setting?tab=operation' },
   beforeEach: () => {
     notify.mockClear();
@@ -77,7 +82,7 @@ const meta = {
     saveOption.mockClear();
     refused.mockClear();
   },
-} satisfies Meta<typeof PriceEditor>;
+} satisfies Meta<typeof EditorStory>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

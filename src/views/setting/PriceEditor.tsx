@@ -1,6 +1,9 @@
 import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { selectPriceEditor, type optionSettingsMachine } from '../../machines/optionSettings';
 import {
-  priceEditorMachine,
+  initialPriceEditorContext,
+  type priceEditorMachine,
   priceEditorRowLimit,
   selectGroups,
   selectHasChanges,
@@ -17,7 +20,6 @@ import {
   selectSearch,
   selectShownModels,
 } from '../../machines/priceEditor';
-import { useMachineActor } from '../app/machineRegistry';
 import { PriceEditorView } from './PriceEditorView';
 
 type Problems = ReturnType<typeof selectProblems>;
@@ -28,9 +30,58 @@ const sameProblems = (a: Problems, b: Problems): boolean => JSON.stringify(a) ==
 /** Shown rows are filtered anew from the snapshot: equal when they are the same rows. */
 const sameRows = <R,>(a: readonly R[], b: readonly R[]): boolean => a.length === b.length && a.every((r, i) => r === b[i]);
 
-/** The ratio section of the operation settings: its own priceEditor machine (it loads and saves the ratio options). */
-export function PriceEditor() {
-  const actor = useMachineActor(priceEditorMachine);
+const noop = () => undefined;
+
+/** The section before its editor runs (a frozen page): the loading line. */
+function PriceEditorWaiting() {
+  const c = initialPriceEditorContext;
+  return (
+    <PriceEditorView
+      loading
+      loadFailed={false}
+      saving={false}
+      saved={false}
+      saveError={null}
+      scale={c.scale}
+      modes={c.modes}
+      search=""
+      models={c.models}
+      totalModels={0}
+      rowLimit={priceEditorRowLimit}
+      groups={c.groups}
+      json={c.json}
+      cellProblems={{}}
+      jsonProblems={{}}
+      problemCount={0}
+      hasChanges={false}
+      onRetry={noop}
+      onSearch={noop}
+      onAddModel={noop}
+      onRemoveModel={noop}
+      onRenameModel={noop}
+      onPrice={noop}
+      onAddGroup={noop}
+      onRemoveGroup={noop}
+      onRenameGroup={noop}
+      onMultiplier={noop}
+      onToggleMode={noop}
+      onJson={noop}
+      onSave={noop}
+    />
+  );
+}
+
+/**
+ * The ratio section of the operation settings: the settings page's child priceEditor machine (it
+ * loads and saves the ratio options), so its unsaved edits outlive this panel while other tabs show.
+ */
+export function PriceEditor({ page }: { readonly page: ActorRefFrom<typeof optionSettingsMachine> }) {
+  const editor = useSelector(page, selectPriceEditor);
+  return editor === undefined ? <PriceEditorWaiting /> : <PriceEditorPanel actor={editor} />;
+}
+
+/** The price editor drawn from its machine's actor. */
+export function PriceEditorPanel({ actor }: { readonly actor: ActorRefFrom<typeof priceEditorMachine> }) {
   const loading = useSelector(actor, selectIsLoading);
   const loadFailed = useSelector(actor, selectLoadFailed);
   const saving = useSelector(actor, selectIsSaving);

@@ -54,6 +54,7 @@ const baseContext: OptionSettingsContext = {
   toggleKey: null,
   problems: {},
   whitelistEntry: '',
+  priceEditorOpen: false,
 };
 const seed = (value: Value, over: Partial<OptionSettingsContext> = {}) => ({
   [optionSettingsMachine.id]: optionSettingsMachine.resolveState({ value, context: { ...baseContext, ...over } }),
@@ -393,6 +394,49 @@ export const OperationPriceEditor: Story = {
     const c = within(canvasElement);
     const ratios = c.getByRole('region', { name: '倍率设置' });
     await expect(within(ratios).getByRole('status')).toHaveTextContent('正在加载倍率');
+  },
+};
+
+/** The ratio section's price editor with answers: its options arrive at once, a save never answers. */
+const pricesAnswering = priceEditorMachine.provide({
+  actors: {
+    listOptions: fromPromise<OptionEntry[]>(() => Promise.resolve(storyOptionEntries)),
+    saveOption: fromPromise<void, SavePriceOptionInput>(() => never<void>()),
+  },
+});
+
+/**
+ * The restored draft: an unsaved price edit survives a visit to other tabs (the editor is the
+ * page machine's child, not the tab panel's), still marked unsaved and ready to save.
+ */
+export const PriceDraftKeptInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  parameters: { route: '/setting?tab=operation' },
+  render: function Live() {
+    return (
+      <SessionStory snapshot={rootSession}>
+        <EffectsProvider value={effects}>
+          <MachineRegistryProvider machines={[machineWith(), twoFactorOff, pricesAnswering]}>
+            <SettingsPage />
+          </MachineRegistryProvider>
+        </EffectsProvider>
+      </SessionStory>
+    );
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const price = await c.findByLabelText('gpt-4 输入价格');
+    await expect(price).toHaveValue('30');
+    await userEvent.clear(price);
+    await userEvent.type(price, '40');
+    await userEvent.click(c.getByRole('tab', { name: '系统设置' }));
+    await expect(await c.findByRole('tab', { name: '系统设置' })).toHaveAttribute('aria-selected', 'true');
+    await userEvent.click(c.getByRole('tab', { name: '个人设置' }));
+    await userEvent.click(c.getByRole('tab', { name: '运营设置' }));
+    await expect(await c.findByLabelText('gpt-4 输入价格')).toHaveValue('40');
+    const ratios = c.getByRole('region', { name: '倍率设置' });
+    await expect(within(ratios).getByText('有未保存的更改')).toBeVisible();
+    await expect(within(ratios).getByRole('button', { name: '保存倍率设置' })).toBeEnabled();
   },
 };
 

@@ -33,7 +33,7 @@ export const settingsTabParam = 'tab';
  * Route page for /setting (optionSettings machine): the tab comes from `?tab=` once, then the
  * machine keeps it and rewrites the address on every change. The machine watches the session
  * for the user's role (the tabs follow it while the page lives). The ratio section is the
- * price editor (its own machine).
+ * price editor (the page machine's child: its edits outlive the tab).
  */
 export function SettingsPage() {
   const session = SessionContext.useActorRef();
@@ -72,7 +72,7 @@ export function SettingsPage() {
       confirmingLeave={confirmingLeave}
       personal={<PersonalSettings />}
       logClean={<LogCleanPanel />}
-      priceEditor={<PriceEditor />}
+      priceEditor={<PriceEditor page={actorRef} />}
       updateCheck={<UpdateCheck />}
       onTabSelect={(next) => actorRef.send({ type: 'tab.select', tab: next })}
       onRetry={() => actorRef.send({ type: 'options.retry' })}

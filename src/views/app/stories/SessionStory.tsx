@@ -41,11 +41,13 @@ export const storyUsers = {
 
 const never = <T,>() => new Promise<T>(() => undefined);
 
-/** The session with stub actors: status/login/logout never answer unless given; nothing is stored. */
+/** The session with stub actors: status/login/logout never answer unless given, a restored admin need not enrol; nothing is stored. */
 export function stubSession(
   over: {
     readonly logIn?: (input: { username: string; password: string }) => Promise<LoginAnswer>;
     readonly verifySecondFactor?: (input: { readonly code: string }) => Promise<User>;
+    /** A restored admin's enrolment check: not required unless given. */
+    readonly checkEnrolment?: () => Promise<boolean>;
   } = {},
 ) {
   return sessionMachine.provide({
@@ -58,6 +60,7 @@ export function stubSession(
         (over.verifySecondFactor ?? (() => never<User>()))(input),
       ),
       logOut: fromPromise<void>(() => never<void>()),
+      checkEnrolment: fromPromise<boolean>(() => (over.checkEnrolment ?? (() => Promise.resolve(false)))()),
       watchSession: fromCallback<EventObject>(() => undefined),
     },
     // A seeded (frozen) snapshot has no watcher child to send storage commands to.
@@ -74,6 +77,7 @@ export interface SessionSeed {
     | 'signingIn'
     | 'secondFactor'
     | 'verifyingSecondFactor'
+    | 'checkingEnrolment'
     | 'signedIn'
     | 'expiring'
     | 'reauthenticating'
