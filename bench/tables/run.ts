@@ -179,25 +179,40 @@ for (const list of listNames)
         runs.push({ key: `base:${list}:${size}:${rows}`, label: `baseline ${list} list, page size ${size}, ${rows} rows`, path: '/baseline/', list, rows, size });
     }
 
+// `--rounds N` splits the repetitions into N rounds of every run (this tree's and the baseline's
+// turn about in each), so that a change of the machine's load falls on both sides alike
+const roundsAt = argv.indexOf('--rounds');
+const rounds = Math.max(1, roundsAt >= 0 ? Number(argv[roundsAt + 1]) : baselineRef === undefined ? 1 : 4);
+const perRound = Math.max(1, Math.ceil(repetitions / rounds));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
 const results = new Map<string, BenchResult>();
+const merge = (key: string, got: BenchResult) => {
+  const had = results.get(key);
+  if (!had) return void results.set(key, got);
+  for (const [name, samples] of Object.entries(got.samples)) {
+    const old = had.samples[name];
+    had.samples[name] = Array.isArray(old) && Array.isArray(samples) ? [...old, ...samples] : Array.isArray(old) ? old : samples;
+  }
+};
 try {
-  for (const run of runs) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    if (argv.includes('--verbose')) page.on('console', (m) => console.log(`  [${run.label}] ${m.text().slice(0, 200)}`));
-    await page.goto(`${base}${run.path}?list=${run.list}&rows=${run.rows}&size=${run.size}`);
-    const t = Date.now();
-    try {
-      const result = await page.evaluate(([r, w]) => window.benchRun(r, w), [repetitions, warmup] as const);
-      results.set(run.key, result);
-      console.log(`${run.label}: ${((Date.now() - t) / 1000).toFixed(1)} s (${result.info.note})`);
-    } catch (e) {
-      console.log(`${run.label}: failed: ${String(e)} ${errors.join('; ')}`);
+  for (let round = 0; round < rounds; round++) {
+    for (const run of runs) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      if (argv.includes('--verbose')) page.on('console', (m) => console.log(`  [${run.label}] ${m.text().slice(0, 200)}`));
+      await page.goto(`${base}${run.path}?list=${run.list}&rows=${run.rows}&size=${run.size}`);
+      const t = Date.now();
+      try {
+        const result = await page.evaluate(([r, w]) => window.benchRun(r, w), [perRound, warmup] as const);
+        merge(run.key, result);
+        console.log(`${run.label}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${((Date.now() - t) / 1000).toFixed(1)} s (${result.info.note})`);
+      } catch (e) {
+        console.log(`${run.label}: failed: ${String(e)} ${errors.join('; ')}`);
+      }
+      await context.close();
     }
-    await context.close();
   }
 } finally {
   await browser.close();
@@ -243,7 +258,7 @@ for (const list of listNames) {
     const old = results.get(`base:${list}:${size}:${big}`);
     if (!large) continue;
     console.log(
-      `\n${list} list at page size ${size}, ${big} rows: ${large.info.note}; ms from the event to the first paint showing it ("first") and to the paint with every row drawn ("all"), ${repetitions} repetitions`,
+      `\n${list} list at page size ${size}, ${big} rows: ${large.info.note}; ms from the event to the first paint showing it ("first") and to the paint with every row drawn ("all"), ${perRound * rounds} repetitions in ${rounds} round(s)`,
     );
     console.log(head);
     for (const [name, got] of Object.entries(large.samples)) {

@@ -2,7 +2,7 @@
 // (bench/out/tables) and the baseline's (bench/out/tables-baseline, `npm run bench:tables --
 // --baseline <ref> --build-only`), channel and user lists, light and dark, 1366 px wide (a table
 // of 100 rows) and 375 px (cards, 20 rows). Prints the differing pixels of each pair and keeps
-// the screenshots of a pair that differs in bench/out/screens.
+// the screenshots of a pair that differs in bench/out/screens (every pair with KEEP_ALL=1).
 import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,8 +64,8 @@ try {
         else for (let i = 0; i < a.data.length; i += 4) if (a.data.readUInt32LE(i) !== b.data.readUInt32LE(i)) diff++;
         const name = `${list}-${width}-${dark ? 'dark' : 'light'}`;
         console.log(`${name.padEnd(20)} ${a.width}x${a.height} vs ${b.width}x${b.height}: ${diff < 0 ? 'sizes differ' : `${diff} pixels differ`}`);
-        if (diff !== 0) {
-          differing++;
+        if (diff !== 0) differing++;
+        if (diff !== 0 || process.env.KEEP_ALL === '1') {
           mkdirSync(keep, { recursive: true });
           writeFileSync(join(keep, `${name}-base.png`), PNG.sync.write(a));
           writeFileSync(join(keep, `${name}-now.png`), bBuf);
