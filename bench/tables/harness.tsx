@@ -15,7 +15,8 @@ import { SharedTablePage } from './SharedTablePage';
 /**
  * The page the table benchmark drives: `?list=channel|user&rows=N` mounts that list's page with
  * every machine of src/machines provided with stub actors. The list's table machine gets a
- * `fetchPage` that answers all N rows for page 0 (and nothing after), so N rows are loaded at once.
+ * `fetchPage` that answers all N rows for page 0 (and nothing after), so N rows are loaded at once;
+ * `&size=S` opens the list at page size S (the address bar's `?size=`).
  * When the list's real container page is not in the tree (or fails to render), the shared table
  * views over the same table machine stand in for it; `window.benchInfo.mode` says which ran.
  */
@@ -130,7 +131,7 @@ function Bench() {
   return (
     <ChakraProvider value={system}>
       <LangProvider value="zh">
-        <MemoryRouter initialEntries={[params.get('list') === 'user' ? '/user' : '/channel']}>
+        <MemoryRouter initialEntries={[`${params.get('list') === 'user' ? '/user' : '/channel'}${params.has('size') ? `?size=${params.get('size')}` : ''}`]}>
           <MachineRegistryProvider machines={machines}>
             <Stack p={4} gap={4}>
               {!shown ? null : RealPage ? (

@@ -2,12 +2,21 @@
 // same run, 100 rows: showing the page until its first page is painted, sorting by a header,
 // reversing, next page, jumping to the last page and back, page size 10 -> 100 and back, a key
 // typed in the search box, a client-side filter and clearing it, selecting the page and
-// unselecting it. Each is timed in the page from its event to the next paint, 20 repetitions
-// after one warm-up. Figures only: nothing fails on them. `--no-build` reuses bench/out/tables;
-// `--reps N` changes the repetitions; `--list channel|user` measures one list only.
+// unselecting it. Each is timed in the page from its event to the next paint ("first") and to
+// the first paint with every row of the page drawn ("all": the table no longer marked aria-busy,
+// a full page's row count), 20 repetitions after one warm-up, at page size 10 and 100 (the list
+// opened at that size: `?size=`). Figures only: nothing fails on them. `--no-build` reuses
+// bench/out/tables; `--reps N` changes the repetitions; `--list channel|user` measures one list
+// only; `--page-sizes 10,100` the page sizes; `--no-small` skips the 100-row runs; `--no-minify`
+// builds readable code (for `tsx bench/tables/profile.ts`, which profiles that build); `--build-only`.
+// `--baseline <git ref>` builds a second harness on that commit's src/ (this bench's probe, the old
+// pages) and measures it in the same run, turn about with this tree's: "x base" is this tree's
+// all-rows median over the baseline's (under 1: faster), a ratio that holds under load when the
+// absolute figures do not.
 // Each 10,000-row median is also compared with the figure recorded before the row work of
 // issue 22 (`before`, below): "x before" is this run's median over that one (under 1: faster).
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, createReadStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -26,9 +35,14 @@ const repsAt = argv.indexOf('--reps');
 const repetitions = repsAt >= 0 ? Number(argv[repsAt + 1]) : 20;
 const warmup = 1;
 const sizes = [10_000, 100] as const;
+const [big] = sizes;
 const listAt = argv.indexOf('--list');
 const listNames = (['channel', 'user'] as const).filter((l) => listAt < 0 || argv[listAt + 1] === l);
 const targetMs = 50;
+const pageSizesAt = argv.indexOf('--page-sizes');
+const pageSizes = (pageSizesAt >= 0 ? argv[pageSizesAt + 1]! : '10,100').split(',').map(Number);
+const baselineAt = argv.indexOf('--baseline');
+const baselineRef = baselineAt >= 0 ? argv[baselineAt + 1] : undefined;
 
 /**
  * Medians (ms, 10,000 rows, page size 10 unless named) before the table rows were made cheap
@@ -72,11 +86,11 @@ const before: Readonly<Record<(typeof listNames)[number], Readonly<Record<string
 
 const started = Date.now();
 /** The list pages, by export name, that the harness mounts when they exist and build. */
-const pageFiles: Readonly<Record<string, string>> = {
-  ChannelListPage: resolve(here, '../../src/views/channel/ChannelListPage.tsx'),
-  UserListPage: resolve(here, '../../src/views/user/UserListPage.tsx'),
-};
-const pagesModule = (names: readonly string[]): Plugin => ({
+const pageFilesOf = (root: string): Readonly<Record<string, string>> => ({
+  ChannelListPage: resolve(root, 'src/views/channel/ChannelListPage.tsx'),
+  UserListPage: resolve(root, 'src/views/user/UserListPage.tsx'),
+});
+const pagesModule = (names: readonly string[], pageFiles: Readonly<Record<string, string>>): Plugin => ({
   name: 'bench-pages',
   resolveId: (id) => (id === 'virtual:bench-pages' ? '\0bench-pages' : null),
   load: (id) =>
@@ -84,15 +98,16 @@ const pagesModule = (names: readonly string[]): Plugin => ({
       ? names.map((n) => `import * as ${n} from ${JSON.stringify(pageFiles[n])};`).join('\n') + `\nexport const pages = { ${names.join(', ')} };\n`
       : null,
 });
-const buildHarness = (names: readonly string[]) =>
+const buildHarness = (names: readonly string[], harnessDir: string, pageFiles: Readonly<Record<string, string>>, out: string) =>
   build({
-    root: here,
+    root: harnessDir,
     base: './',
     configFile: false,
     logLevel: 'silent',
-    plugins: [react(), pagesModule(names)],
+    plugins: [react(), pagesModule(names, pageFiles)],
     define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify('bench') },
-    build: { outDir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 5000 },
+    // `--no-minify`: readable function names for bench/tables/profile.ts
+    build: { outDir: out, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 5000, minify: !argv.includes('--no-minify') },
   }).then(
     () => true,
     (e: unknown) => {
@@ -101,23 +116,41 @@ const buildHarness = (names: readonly string[]) =>
     },
   );
 
-if (!argv.includes('--no-build') || !existsSync(join(outDir, 'index.html'))) {
+/** Builds the harness of `root` (its src/, the harness in `harnessDir`) into `out`. */
+async function buildAll(label: string, root: string, harnessDir: string, out: string): Promise<void> {
+  const pageFiles = pageFilesOf(root);
   // Pages still being written may not build yet: keep those that do; the others get the shared views.
   const present = Object.keys(pageFiles).filter((n) => existsSync(pageFiles[n]!));
   let chosen = present;
-  if (!(await buildHarness(present))) {
+  if (!(await buildHarness(present, harnessDir, pageFiles, out))) {
     chosen = [];
-    for (const n of present) if (await buildHarness([n])) chosen.push(n);
-    if (!(await buildHarness(chosen))) throw new Error('the harness does not build');
+    for (const n of present) if (await buildHarness([n], harnessDir, pageFiles, out)) chosen.push(n);
+    if (!(await buildHarness(chosen, harnessDir, pageFiles, out))) throw new Error(`the ${label} harness does not build`);
   }
-  console.log(`harness built in ${((Date.now() - started) / 1000).toFixed(1)} s with pages: [${chosen.join(', ')}]`);
+  console.log(`${label} harness built in ${((Date.now() - started) / 1000).toFixed(1)} s with pages: [${chosen.join(', ')}]`);
 }
+
+const repoRoot = resolve(here, '../..');
+const baseOut = resolve(here, '../out/tables-baseline');
+if (!argv.includes('--no-build') || !existsSync(join(outDir, 'index.html'))) await buildAll('this tree', repoRoot, here, outDir);
+if (baselineRef !== undefined) {
+  // the baseline's sources under bench/out (node_modules still found above), this tree's harness beside them
+  const tree = resolve(here, '../out/tables-baseline-tree');
+  rmSync(tree, { recursive: true, force: true });
+  mkdirSync(tree, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${JSON.stringify(baselineRef)} src | tar -x -C ${JSON.stringify(tree)}`], { cwd: repoRoot, stdio: 'inherit' });
+  cpSync(here, join(tree, 'bench/tables'), { recursive: true });
+  await buildAll(`baseline (${baselineRef})`, tree, join(tree, 'bench/tables'), baseOut);
+}
+if (argv.includes('--build-only')) process.exit(0);
 
 const types: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 const server = createServer((req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-  const file = join(outDir, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(outDir) || !existsSync(file) || !statSync(file).isFile()) {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const root = url.pathname.startsWith('/baseline/') ? baseOut : outDir;
+  const path = normalize(decodeURIComponent(url.pathname.replace(/^\/baseline\//, '/'))).replace(/^(\.\.[/\\])+/, '');
+  const file = join(root, path === '/' ? 'index.html' : path);
+  if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
     res.writeHead(404).end();
     return;
   }
@@ -127,24 +160,56 @@ const server = createServer((req, res) => {
 await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+interface Run {
+  readonly key: string;
+  readonly label: string;
+  readonly path: string;
+  readonly list: (typeof listNames)[number];
+  readonly rows: number;
+  readonly size: number;
+}
+const runs: Run[] = [];
+for (const list of listNames)
+  for (const size of pageSizes)
+    for (const rows of sizes) {
+      if (rows !== big && argv.includes('--no-small')) continue;
+      runs.push({ key: `${list}:${size}:${rows}`, label: `${list} list, page size ${size}, ${rows} rows`, path: '/', list, rows, size });
+      // the baseline in the same turn, 10,000 rows only
+      if (baselineRef !== undefined && rows === big)
+        runs.push({ key: `base:${list}:${size}:${rows}`, label: `baseline ${list} list, page size ${size}, ${rows} rows`, path: '/baseline/', list, rows, size });
+    }
+
+// `--rounds N` splits the repetitions into N rounds of every run (this tree's and the baseline's
+// turn about in each), so that a change of the machine's load falls on both sides alike
+const roundsAt = argv.indexOf('--rounds');
+const rounds = Math.max(1, roundsAt >= 0 ? Number(argv[roundsAt + 1]) : baselineRef === undefined ? 1 : 4);
+const perRound = Math.max(1, Math.ceil(repetitions / rounds));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
 const results = new Map<string, BenchResult>();
+const merge = (key: string, got: BenchResult) => {
+  const had = results.get(key);
+  if (!had) return void results.set(key, got);
+  for (const [name, samples] of Object.entries(got.samples)) {
+    const old = had.samples[name];
+    had.samples[name] = Array.isArray(old) && Array.isArray(samples) ? [...old, ...samples] : Array.isArray(old) ? old : samples;
+  }
+};
 try {
-  for (const list of listNames) {
-    for (const rows of sizes) {
+  for (let round = 0; round < rounds; round++) {
+    for (const run of runs) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      if (argv.includes('--verbose')) page.on('console', (m) => console.log(`  [${list} ${rows}] ${m.text().slice(0, 200)}`));
-      await page.goto(`${base}/?list=${list}&rows=${rows}`);
+      if (argv.includes('--verbose')) page.on('console', (m) => console.log(`  [${run.label}] ${m.text().slice(0, 200)}`));
+      await page.goto(`${base}${run.path}?list=${run.list}&rows=${run.rows}&size=${run.size}`);
       const t = Date.now();
       try {
-        const result = await page.evaluate(([r, w]) => window.benchRun(r, w), [repetitions, warmup] as const);
-        results.set(`${list}:${rows}`, result);
-        console.log(`${list} list, ${rows} rows: ${((Date.now() - t) / 1000).toFixed(1)} s (${result.info.note})`);
+        const result = await page.evaluate(([r, w]) => window.benchRun(r, w), [perRound, warmup] as const);
+        merge(run.key, result);
+        console.log(`${run.label}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${((Date.now() - t) / 1000).toFixed(1)} s (${result.info.note})`);
       } catch (e) {
-        console.log(`${list} list, ${rows} rows: failed: ${String(e)} ${errors.join('; ')}`);
+        console.log(`${run.label}: failed: ${String(e)} ${errors.join('; ')}`);
       }
       await context.close();
     }
@@ -161,62 +226,73 @@ const quantile = (values: readonly number[], q: number): number => {
 const ms = (n: number) => (Number.isNaN(n) ? 'n/a' : n < 0 ? '-' : n.toFixed(1));
 const stats = (got: BenchResult['samples'][string] | undefined) => {
   const samples: readonly Sample[] = got === undefined || !Array.isArray(got) ? [] : got;
-  if (samples.length === 0) return { median: NaN, p95: NaN, commit: NaN };
+  if (samples.length === 0) return { first: NaN, median: NaN, p95: NaN, commit: NaN };
   const commits = samples.map((s) => s.commit).filter((c) => c >= 0);
   return {
-    median: quantile(samples.map((s) => s.paint), 0.5),
-    p95: quantile(samples.map((s) => s.paint), 0.95),
+    first: quantile(samples.map((s) => s.paint), 0.5),
+    median: quantile(samples.map((s) => s.all), 0.5),
+    p95: quantile(samples.map((s) => s.all), 0.95),
     commit: commits.length === 0 ? -1 : quantile(commits, 0.5),
   };
 };
 
-const [big, small] = sizes;
+const small = sizes[1];
 const head = [
   'interaction'.padEnd(32),
-  `${big} median`.padStart(13),
-  `${big} p95`.padStart(10),
+  'first med'.padStart(10),
+  'all med'.padStart(8),
+  'all p95'.padStart(8),
   'commit'.padStart(7),
-  `${small} median`.padStart(11),
-  `${small} p95`.padStart(8),
-  'ratio med'.padStart(10),
-  'ratio p95'.padStart(10),
-  'before'.padStart(8),
+  `${small} rows`.padStart(9),
+  'ratio'.padStart(6),
+  'base all'.padStart(9),
+  'x base'.padStart(7),
+  'before'.padStart(7),
   'x before'.padStart(9),
   `target <${targetMs}`.padStart(11),
 ].join(' ');
 for (const list of listNames) {
-  const large = results.get(`${list}:${big}`);
-  const base = results.get(`${list}:${small}`);
-  if (!large) continue;
-  console.log(`\n${list} list: ${large.info.note}; ms from the event to the next paint, ${repetitions} repetitions`);
-  console.log(head);
-  for (const [name, got] of Object.entries(large.samples)) {
-    if (!Array.isArray(got)) {
-      console.log(`${name.padEnd(32)} failed: ${got.error}`);
-      continue;
-    }
-    const l = stats(large.samples[name]);
-    const s = stats(base?.samples[name]);
-    const was = before[list][name];
+  for (const size of pageSizes) {
+    const large = results.get(`${list}:${size}:${big}`);
+    const little = results.get(`${list}:${size}:${small}`);
+    const old = results.get(`base:${list}:${size}:${big}`);
+    if (!large) continue;
     console.log(
-      [
-        name.padEnd(32),
-        ms(l.median).padStart(13),
-        ms(l.p95).padStart(10),
-        ms(l.commit).padStart(7),
-        ms(s.median).padStart(11),
-        ms(s.p95).padStart(8),
-        (l.median / s.median).toFixed(2).padStart(10),
-        (l.p95 / s.p95).toFixed(2).padStart(10),
-        ms(was ?? NaN).padStart(8),
-        (was === undefined ? 'n/a' : (l.median / was).toFixed(2)).padStart(9),
-        (l.median < targetMs ? (l.p95 < targetMs ? 'met' : 'median met') : 'over').padStart(11),
-      ].join(' '),
+      `\n${list} list at page size ${size}, ${big} rows: ${large.info.note}; ms from the event to the first paint showing it ("first") and to the paint with every row drawn ("all"), ${perRound * rounds} repetitions in ${rounds} round(s)`,
     );
+    console.log(head);
+    for (const [name, got] of Object.entries(large.samples)) {
+      if (!Array.isArray(got)) {
+        console.log(`${name.padEnd(32)} failed: ${got.error}`);
+        continue;
+      }
+      const l = stats(got);
+      const s = stats(little?.samples[name]);
+      const b = stats(old?.samples[name]);
+      const was = size === 10 ? before[list][name] : undefined;
+      console.log(
+        [
+          name.padEnd(32),
+          ms(l.first).padStart(10),
+          ms(l.median).padStart(8),
+          ms(l.p95).padStart(8),
+          ms(l.commit).padStart(7),
+          ms(s.median).padStart(9),
+          (l.median / s.median).toFixed(2).padStart(6),
+          ms(b.median).padStart(9),
+          (l.median / b.median).toFixed(2).padStart(7),
+          ms(was ?? NaN).padStart(7),
+          (was === undefined ? 'n/a' : (l.median / was).toFixed(2)).padStart(9),
+          (l.median < targetMs ? (l.p95 < targetMs ? 'met' : 'median met') : 'over').padStart(11),
+        ].join(' '),
+      );
+    }
   }
 }
 console.log(
-  `\n"commit": median ms until the last DOM change before that paint (script and React commit, no paint). ` +
-    `Target: every interaction under ${targetMs} ms at the median (the "target" column judges the ${big}-row median, "met" when its p95 is under too). ` +
-    `"before": the ${big}-row median recorded before the row work (2026-11-28), "x before": this run's median over it. Run took ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+  `\n"first": median ms to the first paint showing the change; "all": to the first paint with every row of the page drawn (median, p95); ` +
+    `"commit": median ms until the last DOM change before that paint (script and React commit, no paint); "${small} rows": the all-rows median with ${small} rows loaded, "ratio" ${big} over it. ` +
+    `"base all": the all-rows median of the baseline (--baseline, the same run, turn about), "x base": this tree's over it. ` +
+    `Target: every interaction's all-rows median under ${targetMs} ms at ${big} rows ("met" when its p95 is under too). ` +
+    `"before": the ${big}-row first-paint median at page size 10 recorded before the row work (2026-11-28), "x before": this run's all-rows median over it. Run took ${((Date.now() - started) / 1000).toFixed(0)} s.`,
 );

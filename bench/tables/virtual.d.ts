@@ -2,3 +2,13 @@
 declare module 'virtual:bench-pages' {
   export const pages: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
+
+/** The part of pngjs (no types of its own) that bench/tables/screens.ts uses. */
+declare module 'pngjs' {
+  export class PNG {
+    readonly width: number;
+    readonly height: number;
+    readonly data: Buffer;
+    static readonly sync: { read(buffer: Buffer): PNG; write(png: PNG): Buffer };
+  }
+}

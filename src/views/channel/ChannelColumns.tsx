@@ -3,6 +3,7 @@ import type { ChannelRow, ChannelTestRunResult } from '../../domain/channel';
 import type { QuotaDisplay } from '../../domain/format';
 import { useT } from '../app/i18n';
 import { actionsColumn, type ColumnSpec } from '../list/useColumns';
+import { useCellLinkNavigation } from '../table/cellParts';
 import type { Column } from '../table/DataTableView';
 import {
   ChannelBalanceButton,
@@ -40,6 +41,7 @@ export interface ChannelColumnsOptions {
  */
 export function useChannelColumns({ showDetail, liveResults, quotaDisplay, busy, inert, onAction, onTestModel }: ChannelColumnsOptions): readonly Column<ChannelRow>[] {
   const t = useT();
+  const nav = useCellLinkNavigation();
   return useMemo(() => {
     const isBusy = (r: ChannelRow) => inert || busy[r.id] !== undefined;
     const specs: readonly (ColumnSpec<ChannelRow> | false)[] = [
@@ -69,11 +71,11 @@ export function useChannelColumns({ showDetail, liveResults, quotaDisplay, busy,
         minW: '10rem',
         render: (r) => <ChannelTestModelSelect row={r} disabled={inert} onChoose={onTestModel} />,
       },
-      actionsColumn((r: ChannelRow) => <ChannelRowButtons row={r} disabled={isBusy(r)} onAction={onAction} />),
+      actionsColumn((r: ChannelRow) => <ChannelRowButtons row={r} disabled={isBusy(r)} nav={nav} onAction={onAction} />),
     ];
     // as `useColumns` does: headers translated, sortable unless told otherwise
     return specs
       .filter((spec): spec is ColumnSpec<ChannelRow> => spec !== false)
       .map(({ header, sortable = true, ...look }) => ({ ...look, header: t(header), sortable }));
-  }, [t, showDetail, liveResults, quotaDisplay, busy, inert, onAction, onTestModel]);
+  }, [t, nav, showDetail, liveResults, quotaDisplay, busy, inert, onAction, onTestModel]);
 }

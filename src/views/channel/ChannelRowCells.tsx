@@ -1,7 +1,6 @@
 import { memo, useMemo, type FocusEvent, type KeyboardEvent } from 'react';
 import { useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
-import { Link as RouterLink } from 'react-router-dom';
 import {
   channelModelNames,
   channelRowActions,
@@ -20,7 +19,7 @@ import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
 import { CellHint } from '../app/Hint';
 import { useRenderMessage, useT } from '../app/i18n';
-import { CellBadge, CellButton, CellStack, ScopedStyles, cellButtonLook, cellInputLook } from '../table/cellParts';
+import { CellBadge, CellButton, CellLink, CellStack, ScopedStyles, cellInputLook, type CellLinkNavigation } from '../table/cellParts';
 
 /** The cells of one channel row (spec §2 "Channel list"): badges, inline numbers, buttons. */
 
@@ -299,8 +298,21 @@ export function ChannelTestModelSelect({
   );
 }
 
-/** Test, enable/disable, edit, clone (a new channel prefilled from this one), delete (asks first). */
-export function ChannelRowButtons({ row, disabled, onAction }: { readonly row: ChannelRow; readonly disabled: boolean; readonly onAction: OnRowAction }) {
+/**
+ * Test, enable/disable, edit, clone (a new channel prefilled from this one), delete (asks first).
+ * Edit and clone are plain links the router follows (`nav`: one per table, not a router link per row).
+ */
+export function ChannelRowButtons({
+  row,
+  disabled,
+  nav,
+  onAction,
+}: {
+  readonly row: ChannelRow;
+  readonly disabled: boolean;
+  readonly nav: CellLinkNavigation;
+  readonly onAction: OnRowAction;
+}) {
   const t = useT();
   const enabled = row.status === channelStatusEnabled;
   return (
@@ -321,12 +333,12 @@ export function ChannelRowButtons({ row, disabled, onAction }: { readonly row: C
       >
         {t(enabled ? 'channels.row.disable' : 'channels.row.enable')}
       </CellButton>
-      <RouterLink to={`/channel/edit/${row.id}`} {...cellButtonLook()} aria-label={t('channels.row.editLabel', { name: row.name })}>
+      <CellLink to={`/channel/edit/${row.id}`} nav={nav} aria-label={t('channels.row.editLabel', { name: row.name })}>
         {t('channels.row.edit')}
-      </RouterLink>
-      <RouterLink to={`/channel/clone/${row.id}`} {...cellButtonLook()} aria-label={t('channels.row.cloneLabel', { name: row.name })}>
+      </CellLink>
+      <CellLink to={`/channel/clone/${row.id}`} nav={nav} aria-label={t('channels.row.cloneLabel', { name: row.name })}>
         {t('channels.row.clone')}
-      </RouterLink>
+      </CellLink>
       <CellButton
         palette="red"
         aria-label={t('channels.row.deleteLabel', { name: row.name })}

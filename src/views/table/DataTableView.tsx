@@ -1,4 +1,4 @@
-import { memo, useDeferredValue, useMemo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents';
 import type { SortState } from '../../domain/paging';
@@ -81,27 +81,13 @@ export interface DataTableViewProps<Row extends { readonly id: number }> {
 
 const skeletonRows = [0, 1, 2, 3, 4];
 
-/** Rows drawn at once when a table grows (more than a tall screen shows); the rest follow. */
-export const firstFrameRows = 30;
-
-/**
- * The rows to draw now. When the page grows (page size 10 -> 100, the first page shown), the
- * first `firstFrameRows` are drawn at once and the others in a background render right after
- * (React's deferred value: it yields to input and paints in between), so the screenful a person
- * sees is not held back by rows below it. Rows already drawn are never held back or shown stale:
- * a page of the same length (sort, next page) or a shorter one is drawn whole at once.
- */
-function useDrawnRows<Row>(rows: readonly Row[]): { readonly drawn: readonly Row[]; readonly pending: boolean } {
-  const later = useDeferredValue(rows.length, 0);
-  const count = Math.max(Math.min(rows.length, firstFrameRows), Math.min(rows.length, later));
-  return count < rows.length ? { drawn: rows.slice(0, count), pending: true } : { drawn: rows, pending: false };
-}
-
 /**
  * The table every list uses: sortable headers (click again to reverse; `aria-sort` tells screen
  * readers), an optional selection column, a busy marker per row, skeleton rows while the first
  * page loads, an error with retry, and an empty text. Wide tables scroll sideways on phones,
- * unless `cards` makes each row a card there (`DataCardsView`).
+ * unless `cards` makes each row a card there (`DataCardsView`). Every row of the page is drawn in
+ * one commit (a page of 100 rows no longer comes in two frames: the second pass cost more than it
+ * saved, and the table was busy in between).
  */
 export function DataTableView<Row extends { readonly id: number }>({
   caption,
@@ -121,7 +107,6 @@ export function DataTableView<Row extends { readonly id: number }>({
   const t = useT();
   // read at once (no first render as a table): only one of the two layouts is ever in the page
   const narrow = useBreakpointValue({ base: true, md: false }, { ssr: false }) === true;
-  const { drawn, pending } = useDrawnRows(rows);
   if (loadFailed) {
     return (
       <Stack gap={3} py={4}>
@@ -140,7 +125,7 @@ export function DataTableView<Row extends { readonly id: number }>({
       <DataCardsView<Row>
         caption={caption}
         columns={columns}
-        rows={drawn}
+        rows={rows}
         sort={sort}
         onSort={onSort}
         selection={selection}
@@ -156,7 +141,7 @@ export function DataTableView<Row extends { readonly id: number }>({
     <HintScope>
       <TableStyles />
       <CellPartsStyles />
-      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad || pending}>
+      <Box overflowX="auto" borderWidth="1px" borderRadius="md" aria-busy={firstLoad}>
         <Table.Root
           size="sm"
           striped
@@ -193,7 +178,7 @@ export function DataTableView<Row extends { readonly id: number }>({
                 </Table.Cell>
               </Table.Row>
             ) : (
-              drawn.map((row) => (
+              rows.map((row) => (
                 <DataTableRow<Row>
                   key={row.id}
                   row={row}
@@ -324,6 +309,8 @@ interface DataTableRowProps<Row extends { readonly id: number }> {
 /**
  * One body row. Memoized: a row whose props did not change (another row selected, a key typed in
  * the search box) is not rendered again, when the list keeps its columns and callbacks stable.
+ * Its cells are memoized apart from its checkbox: selecting the row (or the page) draws the
+ * checkbox again, not the cells.
  */
 const DataTableRow = memo(function DataTableRow<Row extends { readonly id: number }>({
   row,
@@ -336,7 +323,6 @@ const DataTableRow = memo(function DataTableRow<Row extends { readonly id: numbe
   disabled,
 }: DataTableRowProps<Row>) {
   const t = useT();
-  const cell: CellState = { busy: rowBusy, disabled };
   return (
     <tr className={rowClass} aria-busy={rowBusy} data-selected={selected ? '' : undefined}>
       {selectable && (
@@ -347,21 +333,37 @@ const DataTableRow = memo(function DataTableRow<Row extends { readonly id: numbe
           </span>
         </td>
       )}
-      {columns.map((col, index) => (
-        <td key={col.key} className={cellClass} data-numeric={col.numeric ? '' : undefined} style={col.minW === undefined ? undefined : { minWidth: col.minW }}>
-          {!selectable && index === 0 && rowBusy ? (
-            <span className={busyClass}>
-              <BusyMark label={t('table.rowBusy')} />
-              {col.render(row, cell)}
-            </span>
-          ) : (
-            col.render(row, cell)
-          )}
-        </td>
-      ))}
+      <DataTableCells<Row> row={row} columns={columns} rowBusy={rowBusy} markFirst={!selectable} disabled={disabled} />
     </tr>
   );
 }) as <Row extends { readonly id: number }>(props: DataTableRowProps<Row>) => ReactNode;
+
+interface DataTableCellsProps<Row> {
+  readonly row: Row;
+  readonly columns: readonly Column<Row>[];
+  readonly rowBusy: boolean;
+  /** No checkbox column: the busy mark goes in the first cell. */
+  readonly markFirst: boolean;
+  readonly disabled: boolean;
+}
+
+/** The cells of a body row after its checkbox (memoized on the row, its state and the columns). */
+const DataTableCells = memo(function DataTableCells<Row>({ row, columns, rowBusy, markFirst, disabled }: DataTableCellsProps<Row>) {
+  const t = useT();
+  const cell: CellState = { busy: rowBusy, disabled };
+  return columns.map((col, index) => (
+    <td key={col.key} className={cellClass} data-numeric={col.numeric ? '' : undefined} style={col.minW === undefined ? undefined : { minWidth: col.minW }}>
+      {markFirst && index === 0 && rowBusy ? (
+        <span className={busyClass}>
+          <BusyMark label={t('table.rowBusy')} />
+          {col.render(row, cell)}
+        </span>
+      ) : (
+        col.render(row, cell)
+      )}
+    </td>
+  ));
+}) as <Row>(props: DataTableCellsProps<Row>) => ReactNode;
 
 function BusyMark({ label }: { readonly label: string }) {
   return (

@@ -1,0 +1,70 @@
+// Profiles one list page of the table harness (built by `npm run bench:tables`, bench/out/tables)
+// with Chromium's CPU profiler over a few page-size 10 -> 100 -> 10 round trips, and prints the
+// functions with the most self time and the source files they belong to.
+// `tsx bench/tables/profile.ts [channel|user] [rounds]`
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright';
+import { chromiumArgs } from '../../vitest.config';
+
+const outDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../out/tables');
+const list = process.argv[2] ?? 'channel';
+const rounds = Number(process.argv[3] ?? '10');
+const types: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+const server = createServer((req, res) => {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const file = join(outDir, path === '/' ? 'index.html' : path);
+  if (!file.startsWith(outDir) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+  createReadStream(file).pipe(res);
+});
+await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/?list=${list}&rows=10000`);
+  await page.waitForSelector('select[aria-label="每页条数"]');
+  await page.waitForTimeout(500);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  const roundTrips = async () => {
+    for (let i = 0; i < rounds; i++) {
+      for (const size of ['100', '10']) {
+        await page.selectOption('select[aria-label="每页条数"]', size);
+        await page.waitForFunction((n) => document.querySelectorAll('table tbody tr').length === n && !document.querySelector('table')?.closest('[aria-busy="true"]'), Number(size));
+        await page.waitForTimeout(50);
+      }
+    }
+  };
+  // the main thread's time by kind (script, style, layout, paint) from a trace of the same round trips
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await roundTrips();
+  const raw = (await browser.stopTracing()).toString();
+  if (process.env.TRACE_OUT) (await import('node:fs')).writeFileSync(process.env.TRACE_OUT, raw);
+  const trace = JSON.parse(raw) as { traceEvents: { name: string; ph: string; dur?: number; tid: number }[] };
+  const byName = new Map<string, number>();
+  for (const e of trace.traceEvents) if (e.ph === 'X' && e.dur !== undefined) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+  console.log(`${list}: trace of ${rounds} round trips (10 -> 100 -> 10), ms by event (nested events counted in their parents too):`);
+  for (const name of ['RunTask', 'FunctionCall', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'ParseAuthorStyleSheet', 'ScheduleStyleRecalculation', 'RasterTask', 'Commit'])
+    console.log(`${(byName.get(name) ?? 0).toFixed(1).padStart(9)} ms  ${name}`);
+  await cdp.send('Profiler.start');
+  await roundTrips();
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[]; samples: number[]; timeDeltas: number[] } };
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  profile.samples.forEach((id, i) => {
+    const n = byId.get(id)!;
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.log(`${list}: ${rounds} round trips, ${total.toFixed(0)} ms sampled`);
+  for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${v.toFixed(1).padStart(8)} ms ${((v / total) * 100).toFixed(1).padStart(5)} %  ${k}`);
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,78 @@
+// Compares the list pages of two table-harness builds pixel for pixel: this tree's
+// (bench/out/tables) and the baseline's (bench/out/tables-baseline, `npm run bench:tables --
+// --baseline <ref> --build-only`), channel and user lists, light and dark, 1366 px wide (a table
+// of 100 rows) and 375 px (cards, 20 rows). Prints the differing pixels of each pair and keeps
+// the screenshots of a pair that differs in bench/out/screens (every pair with KEEP_ALL=1).
+import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from 'playwright';
+import { PNG } from 'pngjs';
+import { chromiumArgs } from '../../vitest.config';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dirs = { now: resolve(here, '../out/tables'), base: resolve(here, '../out/tables-baseline') } as const;
+const keep = resolve(here, '../out/screens');
+const types: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const which = url.pathname.startsWith('/base/') ? 'base' : 'now';
+  const root = dirs[which];
+  const path = url.pathname.replace(/^\/(base|now)\//, '/');
+  const file = join(root, path === '/' ? 'index.html' : path);
+  if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+  createReadStream(file).pipe(res);
+});
+await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+
+async function shot(page: Page, which: 'now' | 'base', list: string, width: number, dark: boolean): Promise<Buffer> {
+  const size = width < 768 ? 20 : 100;
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`${origin}/${which}/?list=${list}&rows=${size}&size=${size}`);
+  if (dark) await page.evaluate(() => {
+    document.documentElement.classList.add('dark');
+    document.documentElement.style.colorScheme = 'dark';
+  });
+  await page.waitForFunction(
+    ([n, cards]) =>
+      (cards ? document.querySelectorAll('ul[role="list"] > li').length : document.querySelectorAll('table tbody tr').length) === n &&
+      document.querySelector('[aria-busy="true"]') === null,
+    [size, width < 768] as const,
+  );
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForTimeout(300);
+  return page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+}
+
+let differing = 0;
+try {
+  const page = await browser.newPage();
+  for (const list of ['channel', 'user'])
+    for (const width of [1366, 375])
+      for (const dark of [false, true]) {
+        const a = PNG.sync.read(await shot(page, 'base', list, width, dark));
+        const bBuf = await shot(page, 'now', list, width, dark);
+        const b = PNG.sync.read(bBuf);
+        let diff = 0;
+        if (a.width !== b.width || a.height !== b.height) diff = -1;
+        else for (let i = 0; i < a.data.length; i += 4) if (a.data.readUInt32LE(i) !== b.data.readUInt32LE(i)) diff++;
+        const name = `${list}-${width}-${dark ? 'dark' : 'light'}`;
+        console.log(`${name.padEnd(20)} ${a.width}x${a.height} vs ${b.width}x${b.height}: ${diff < 0 ? 'sizes differ' : `${diff} pixels differ`}`);
+        if (diff !== 0) differing++;
+        if (diff !== 0 || process.env.KEEP_ALL === '1') {
+          mkdirSync(keep, { recursive: true });
+          writeFileSync(join(keep, `${name}-base.png`), PNG.sync.write(a));
+          writeFileSync(join(keep, `${name}-now.png`), bBuf);
+        }
+      }
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(differing === 0 ? 'all screenshots identical' : `${differing} pairs differ (kept in ${keep})`);
