@@ -460,6 +460,9 @@ async function countedUsage(req: Request, promptTokens: Promise<number>, answer:
 /** The largest server-sent event accepted from an upstream (a chunk is a few hundred bytes). */
 const maxEventBytes = 16 * 1024 * 1024;
 
+/** The decoder's options for a piece of the stream (one object, not one per read). */
+const streaming = { stream: true } as const;
+
 /** How much chunk text (UTF-16 code units) a stream keeps unparsed before counting it anyway. */
 const deferredChars = 16 * 1024;
 
@@ -538,9 +541,11 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       }
       if (valid > 0 && firstError === null && isPlainChunk(data)) {
         valid += 1;
-        deferred.push(data);
-        deferredLength += data.length;
-        if (deferredLength > deferredChars) countDeferred();
+        if (usage === null) {
+          deferred.push(data);
+          deferredLength += data.length;
+          if (deferredLength > deferredChars) countDeferred();
+        }
         queue.push(raw ?? `data: ${data}\n\n`);
         return;
       }
@@ -568,9 +573,15 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       valid += 1;
       // the usage chunk the gateway asked for: billed, not sent
       if (usageChunkHidden && choices.length === 0 && !isObject(chunk.error)) return;
-      // the text is counted in the order it came
-      if (deferred.length > 0) countDeferred();
-      completion.add(choicesText(chunk, 'delta'));
+      // Counted in the order it came, and only while no usage came (a usage once reported is billed).
+      if (usage === null) {
+        const text = choicesText(chunk, 'delta');
+        if (text !== '' && deferred.length > 0) countDeferred();
+        completion.add(text);
+      } else {
+        deferred.length = 0;
+        deferredLength = 0;
+      }
       queue.push(raw ?? `data: ${data}\n\n`);
     },
   });
@@ -578,7 +589,7 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
     const value = await upstream.read();
     if (value === null) return false;
     unfinished += value.byteLength;
-    splitter.feed(decoder.decode(value, { stream: true }));
+    splitter.feed(decoder.decode(value, streaming));
     // an upstream that never ends its event would make the parser buffer without limit
     if (unfinished > maxEventBytes) throw new Error(`upstream event larger than ${maxEventBytes / 1024 / 1024} MB`);
     return true;
@@ -636,7 +647,12 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
         reading = false;
       }
     },
-    take: () => format(queue.splice(0).join('')),
+    take: () => {
+      if (queue.length === 0) return '';
+      const events = queue.length === 1 ? (queue[0] ?? '') : queue.join('');
+      queue.length = 0;
+      return format(events);
+    },
     format,
     done: () => sawDone,
     malformed: () => malformed,
@@ -683,7 +699,8 @@ async function pumpEvents(req: Request, sink: EventSink, source: EventSource): P
     // was the dearest step of a short stream (about 0.1 ms in bench/relay).
     while (!source.done()) {
       const events = source.take();
-      if (events !== '' && !(await sink.write(events))) break;
+      const written = events === '' || sink.write(events);
+      if (written !== true && !(await written)) break;
       if (!(await source.readMore())) break;
     }
     if (!source.done() && source.malformed() > 0) console.warn(`[relay] request ${req.requestId}: dropped ${source.malformed()} malformed event(s)`);
