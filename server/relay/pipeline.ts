@@ -498,7 +498,8 @@ interface StreamParts {
 /**
  * Passes the upstream's server-sent events through as they arrive. The status is answered once the
  * first valid event is in (an upstream failing before it is an ordinary, retryable error).
- * Non-JSON `data:` lines are dropped (and logged); usage comes from the final chunk, else from
+ * Non-JSON `data:` lines are dropped (and logged), except those that look like ordinary chunks,
+ * which are passed on unparsed (see `isPlainChunk`); usage comes from the final chunk, else from
  * counting the streamed text. `data: [DONE]` always ends a complete stream; an upstream dropping
  * mid-stream ends it with an error event. Billing starts as the stream is closed and runs after
  * (`afterAnswer`). A client that leaves stops the upstream and is billed for what was delivered.
