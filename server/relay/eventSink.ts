@@ -23,10 +23,11 @@ export interface EventSink {
   /** Whether the client left before the end. */
   readonly gone: boolean;
   /**
-   * Sends `text` (the first call sends status 200 and the headers with it); resolves once the
-   * client can take more: true, or false when it left.
+   * Sends `text` (the first call sends status 200 and the headers with it): true when the client
+   * can take more at once (no promise to wait for, the common case, once per event of every
+   * stream), false when it left, or a promise of either once the client is slow to read.
    */
-  write(text: string): Promise<boolean>;
+  write(text: string): boolean | Promise<boolean>;
   /** Sends `text` and ends the response; nothing once the client left. */
   end(text: string): void;
   /** Calls `listener` once if the client leaves before the end. */
@@ -71,9 +72,9 @@ function writableSink<W extends Writable>(target: W, response: Response, start: 
       return gone;
     },
     write: (text) => {
-      if (gone || target.writableEnded) return Promise.resolve(false);
+      if (gone || target.writableEnded) return false;
       begin();
-      if (target.write(text)) return Promise.resolve(true);
+      if (target.write(text)) return true;
       return new Promise((resolve) => {
         const stalled = stallMs > 0 ? setTimeout(() => target.destroy(), stallMs) : null;
         const settle = (): void => {

@@ -1,4 +1,3 @@
-import { createParser } from 'eventsource-parser';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
 import { requestIdHeader, type AppEnv, type ResolvedDeps } from '../http/env';
@@ -12,6 +11,7 @@ import { consumeLogContent, finalQuota, goFixed2, pricingOf, reservationRange, t
 import { relaySettings, type RelaySettings } from './relaySettings';
 import type { Reservation } from './reservations';
 import { openEventSink, type EventSink } from './eventSink';
+import { EventSplitter } from './eventSplitter';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
 import type { UpstreamResponse } from './upstreamClient';
@@ -460,6 +460,26 @@ async function countedUsage(req: Request, promptTokens: Promise<number>, answer:
 /** The largest server-sent event accepted from an upstream (a chunk is a few hundred bytes). */
 const maxEventBytes = 16 * 1024 * 1024;
 
+/** The decoder's options for a piece of the stream (one object, not one per read). */
+const streaming = { stream: true } as const;
+
+/** How much chunk text (UTF-16 code units) a stream keeps unparsed before counting it anyway. */
+const deferredChars = 16 * 1024;
+
+/**
+ * A chunk passed on without being parsed: it looks like a JSON object, has choices, and names
+ * neither usage nor an error (those, and anything else, are parsed). Its text is a JSON text's,
+ * where `"usage"` can only be a key or a whole string value (a quote inside a string is escaped).
+ * Should it not be JSON after all, the client gets it as the upstream sent it, as one-api passes
+ * on what it cannot parse; only its text goes uncounted.
+ */
+const isPlainChunk = (data: string): boolean =>
+  data.charCodeAt(0) === 0x7b &&
+  data.charCodeAt(data.length - 1) === 0x7d &&
+  data.includes('"choices":[{') &&
+  !data.includes('"usage"') &&
+  !data.includes('"error"');
+
 /** What the stream reader needs from its attempt. */
 interface StreamParts {
   readonly abort: AbortController;
@@ -478,7 +498,8 @@ interface StreamParts {
 /**
  * Passes the upstream's server-sent events through as they arrive. The status is answered once the
  * first valid event is in (an upstream failing before it is an ordinary, retryable error).
- * Non-JSON `data:` lines are dropped (and logged); usage comes from the final chunk, else from
+ * Non-JSON `data:` lines are dropped (and logged), except those that look like ordinary chunks,
+ * which are passed on unparsed (see `isPlainChunk`); usage comes from the final chunk, else from
  * counting the streamed text. `data: [DONE]` always ends a complete stream; an upstream dropping
  * mid-stream ends it with an error event. Billing starts as the stream is closed and runs after
  * (`afterAnswer`). A client that leaves stops the upstream and is billed for what was delivered.
@@ -495,17 +516,38 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   const completion = new CompletionCounter(model, { approximate: settings.approximateTokenEnabled });
   /** An error object the upstream sent as its first event (answered as an ordinary failure). */
   let firstError: string | null = null;
-  /** Bytes fed to the parser since its last event: what it may be holding of an unfinished one. */
+  /** Bytes fed to the splitter since its last event: what it may be holding of an unfinished one. */
   let unfinished = 0;
-  const parser = createParser({
-    onComment: () => {
+  // Ordinary chunks are passed on as they came, unparsed; their text is counted only when no usage
+  // comes (parsed then, or once they hold `deferredChars`, so that what is kept stays bounded).
+  const deferred: string[] = [];
+  let deferredLength = 0;
+  const countDeferred = (): void => {
+    for (const data of deferred) {
+      const chunk = parsedObject(data);
+      if (chunk !== null) completion.add(choicesText(chunk, 'delta'));
+    }
+    deferred.length = 0;
+    deferredLength = 0;
+  };
+  const splitter = new EventSplitter({
+    onOther: () => {
       unfinished = 0;
     },
-    onEvent: (event) => {
+    onData: (data, raw) => {
       unfinished = 0;
-      const data = event.data;
       if (data === '[DONE]') {
         sawDone = true;
+        return;
+      }
+      if (valid > 0 && firstError === null && isPlainChunk(data)) {
+        valid += 1;
+        if (usage === null) {
+          deferred.push(data);
+          deferredLength += data.length;
+          if (deferredLength > deferredChars) countDeferred();
+        }
+        queue.push(raw ?? `data: ${data}\n\n`);
         return;
       }
       let chunk: unknown;
@@ -532,15 +574,23 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       valid += 1;
       // the usage chunk the gateway asked for: billed, not sent
       if (usageChunkHidden && choices.length === 0 && !isObject(chunk.error)) return;
-      completion.add(choicesText(chunk, 'delta'));
-      queue.push(`data: ${data}\n\n`);
+      // Counted in the order it came, and only while no usage came (a usage once reported is billed).
+      if (usage === null) {
+        const text = choicesText(chunk, 'delta');
+        if (text !== '' && deferred.length > 0) countDeferred();
+        completion.add(text);
+      } else {
+        deferred.length = 0;
+        deferredLength = 0;
+      }
+      queue.push(raw ?? `data: ${data}\n\n`);
     },
   });
   const readMore = async (): Promise<boolean> => {
     const value = await upstream.read();
     if (value === null) return false;
     unfinished += value.byteLength;
-    parser.feed(decoder.decode(value, { stream: true }));
+    splitter.feed(decoder.decode(value, streaming));
     // an upstream that never ends its event would make the parser buffer without limit
     if (unfinished > maxEventBytes) throw new Error(`upstream event larger than ${maxEventBytes / 1024 / 1024} MB`);
     return true;
@@ -598,7 +648,12 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
         reading = false;
       }
     },
-    take: () => format(queue.splice(0).join('')),
+    take: () => {
+      if (queue.length === 0) return '';
+      const events = queue.length === 1 ? (queue[0] ?? '') : queue.join('');
+      queue.length = 0;
+      return format(events);
+    },
     format,
     done: () => sawDone,
     malformed: () => malformed,
@@ -608,6 +663,8 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       release();
       upstream.cancel();
       const reported = usage;
+      if (reported === null) countDeferred();
+      deferred.length = 0;
       afterAnswer(
         req.deps.db,
         reported !== null ? bill(reported) : Promise.all([promptTokens, completion.total()]).then(async ([prompt, completionTokens]) => bill({ promptTokens: prompt, completionTokens })),
@@ -643,7 +700,8 @@ async function pumpEvents(req: Request, sink: EventSink, source: EventSource): P
     // was the dearest step of a short stream (about 0.1 ms in bench/relay).
     while (!source.done()) {
       const events = source.take();
-      if (events !== '' && !(await sink.write(events))) break;
+      const written = events === '' || sink.write(events);
+      if (written !== true && !(await written)) break;
       if (!(await source.readMore())) break;
     }
     if (!source.done() && source.malformed() > 0) console.warn(`[relay] request ${req.requestId}: dropped ${source.malformed()} malformed event(s)`);
