@@ -25,7 +25,8 @@ import { loadCatalogue } from './i18n';
 import { App } from './views/app/App';
 import { implement, implementArea } from './views/app/machineRegistry';
 import { machineWiring } from './views/app/machineWiring';
-import type { WiringRoot } from './wiring/root';
+import type { FirstAddress, WiringRoot } from './wiring/root';
+import { isAdmin } from './domain/constants';
 
 const unauthorized = createUnauthorizedSignal();
 const client = createApiClient({
@@ -106,6 +107,23 @@ const preferencesInput = initialPreferences(
   { lang: readLocal('lang', storage), colorMode: readLocal('color_mode', storage) },
   window.matchMedia('(prefers-color-scheme: dark)').matches,
 );
+// The server's messages come in the page's language (the client's Accept-Language): set it now,
+// as the preferences will, so what is asked for before the first render is asked in it too.
+document.documentElement.lang = documentAppearanceOf(preferencesInput).lang;
+// A list page's first list, asked for beside the first render (started after it, so its module
+// does not hold the shell's first paint back) rather than once the page has rendered and its
+// table starts: a small module of the area's wiring starts it with the api client's `prime`
+// from the address, and the table's first load takes the answer.
+const storedUser = readStoredUser(storage);
+const firstAddress: FirstAddress = {
+  pathname: location.pathname,
+  search: location.search,
+  admin: storedUser === null ? null : isAdmin(storedUser.role),
+};
+const firstListPages: Readonly<Record<string, () => Promise<{ primeFirstPage: (root: WiringRoot, first: FirstAddress) => void }>>> = {
+  '/channel': () => import('./wiring/channelFirstPage'),
+  '/log': () => import('./wiring/logFirstPage'),
+};
 // Only the active language's catalogue, and before the first render (index.html preloads it).
 await loadCatalogue(preferencesInput.lang);
 
@@ -114,7 +132,7 @@ createRoot(rootElement).render(
     <App
       session={session}
       sessionInput={{
-        user: readStoredUser(storage),
+        user: storedUser,
         status: readStoredStatus(storage),
         buildVersion: import.meta.env.VITE_APP_VERSION,
       }}
@@ -124,3 +142,4 @@ createRoot(rootElement).render(
     />
   </StrictMode>,
 );
+void firstListPages[firstAddress.pathname.replace(/(.)\/$/, '$1')]?.().then((area) => area.primeFirstPage(root, firstAddress));

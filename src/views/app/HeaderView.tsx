@@ -1,12 +1,13 @@
-import { lazy, Suspense, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Link as RouterLink } from 'react-router-dom';
-import { Box, Button, Flex, HStack, IconButton, Image, Link, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, HStack, IconButton, Image, Link, Text, useRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import type { ColorMode, Lang } from '../../domain/preferences';
 import { loadAfterPage } from './afterPage';
 import { useT } from './i18n';
 import { ChevronDownIcon, MenuIcon, MoonIcon, SunIcon } from './icons';
 import { activeEntryOf, fitNavItems, type MenuItem } from './menu';
+import { ScopedStyles } from './ScopedStyles';
 
 /** At this width and below the menu collapses into a drawer (spec §2). */
 export const mobileQuery = '@media (max-width: 600px)';
@@ -46,34 +47,58 @@ export interface HeaderViewProps {
   readonly commandPalette?: ReactNode;
 }
 
+const navClass = 'nav-links';
+const measureClass = 'nav-measure';
+
+/**
+ * The look of the menu's entries (a row in the header, a column in the drawer) and of the header's
+ * invisible measuring copy, as one scoped sheet (`ScopedStyles`) written once: the entries are
+ * plain list items and router links with class names, not a Chakra link each whose styles would
+ * be resolved and serialized per entry on every render of the header. The link is the theme's
+ * `link` recipe with the entry's spacing, hover and the current page's weight and background.
+ */
+function useNavStyles(): SystemStyleObject {
+  const link = useRecipe({ key: 'link' });
+  return useMemo(() => {
+    const base = link({}) as SystemStyleObject & { readonly _hover?: SystemStyleObject };
+    const entry = { px: 3, py: 2, whiteSpace: 'nowrap' } as const;
+    return {
+      [`&.${navClass}`]: { display: 'flex', flexDirection: 'row', gap: 1, listStyleType: 'none', m: 0, p: 0 },
+      [`&.${navClass}[data-direction=column]`]: { flexDirection: 'column', gap: 2 },
+      [`&.${navClass} > li > a`]: {
+        ...base,
+        ...entry,
+        rounded: 'md',
+        fontWeight: 'normal',
+        display: 'block',
+        _hover: { ...base._hover, bg: 'bg.muted', textDecoration: 'none' },
+      },
+      [`&.${navClass} > li > a[aria-current=page]`]: { fontWeight: 'semibold', bg: 'bg.emphasized' },
+      [`&.${measureClass}`]: { display: 'flex', width: 'max-content', gap: 1, listStyleType: 'none', m: 0, p: 0 },
+      [`&.${measureClass} > li[data-label]`]: { ...entry, fontWeight: 'normal', _before: { content: 'attr(data-label)' } },
+      [`&.${measureClass} > li[data-active]`]: { fontWeight: 'semibold' },
+    };
+  }, [link]);
+}
+
+/** The menu's sheet (mounted once by the header; the drawer's column uses it too). */
+export const NavStyles = memo(function NavStyles() {
+  return <ScopedStyles className={navClass} styles={useNavStyles()} />;
+});
+
 export function NavLinks({ items, pathname, direction }: Pick<HeaderViewProps, 'items' | 'pathname'> & { readonly direction: 'row' | 'column' }) {
   const t = useT();
   const activeTo = activeEntryOf(pathname);
   return (
-    <Stack as="ul" direction={direction} gap={direction === 'row' ? 1 : 2} listStyleType="none" m={0} p={0}>
-      {items.map((item) => {
-        const active = item.to === activeTo;
-        return (
-          <li key={item.to}>
-            <Link
-              asChild
-              px={3}
-              py={2}
-              rounded="md"
-              fontWeight={active ? 'semibold' : 'normal'}
-              bg={active ? 'bg.emphasized' : undefined}
-              _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
-              display="block"
-              whiteSpace="nowrap"
-            >
-              <RouterLink to={item.to} aria-current={active ? 'page' : undefined}>
-                {t(item.labelKey)}
-              </RouterLink>
-            </Link>
-          </li>
-        );
-      })}
-    </Stack>
+    <ul className={navClass} data-direction={direction}>
+      {items.map((item) => (
+        <li key={item.to}>
+          <RouterLink to={item.to} aria-current={item.to === activeTo ? 'page' : undefined}>
+            {t(item.labelKey)}
+          </RouterLink>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -130,18 +155,9 @@ function FittingNav({ items, pathname }: Pick<HeaderViewProps, 'items' | 'pathna
       )}
       {/* Text as generated content, so the copy adds no words (or links) to the page. */}
       <Box ref={measureRef} aria-hidden inert position="absolute" top={0} left={0} w={0} h={0} overflow="hidden" visibility="hidden">
-        <Flex w="max-content" gap={1} as="ul" listStyleType="none" m={0} p={0}>
+        <ul className={`${navClass} ${measureClass}`}>
           {items.map((item) => (
-            <Box
-              as="li"
-              key={item.to}
-              px={3}
-              py={2}
-              whiteSpace="nowrap"
-              fontWeight={item.to === activeEntryOf(pathname) ? 'semibold' : 'normal'}
-              data-label={t(item.labelKey)}
-              _before={{ content: 'attr(data-label)' }}
-            />
+            <li key={item.to} data-label={t(item.labelKey)} data-active={item.to === activeEntryOf(pathname) ? '' : undefined} />
           ))}
           <Box as="li" data-measure="more">
             <Button size="sm" variant="ghost" whiteSpace="nowrap" tabIndex={-1}>
@@ -149,7 +165,7 @@ function FittingNav({ items, pathname }: Pick<HeaderViewProps, 'items' | 'pathna
               <ChevronDownIcon />
             </Button>
           </Box>
-        </Flex>
+        </ul>
       </Box>
     </Box>
   );
@@ -162,6 +178,7 @@ export function HeaderView(props: HeaderViewProps) {
   const otherLang: Lang = lang === 'zh' ? 'en' : 'zh';
   return (
     <Box as="header" borderBottomWidth="1px" bg="bg.panel" position="sticky" top={0} zIndex="sticky">
+      <NavStyles />
       <Flex align="center" gap={2} px={{ base: 2, md: 4 }} py={2} maxW="7xl" mx="auto">
         <Suspense fallback={<MenuButtonPlaceholder />}>
           <MobileNav items={items} pathname={pathname} triggerCss={showOnMobile} />

@@ -1,9 +1,9 @@
 import { forwardRef, memo, useMemo, type ComponentPropsWithoutRef, type MouseEvent, type ReactNode } from 'react';
-import { Global } from '@emotion/react';
-import { useChakraContext, useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
 import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
+import { ScopedStyles } from '../app/ScopedStyles';
 
 /**
  * The parts that repeat on every row of a long table (buttons, badges, a row of them, the row
@@ -88,16 +88,7 @@ export function useCellPartsCss(): SystemStyleObject {
   }, [button, badge, checkbox, input]);
 }
 
-/**
- * Writes `styles` (resolved by the Chakra system: tokens, conditions, colour palettes) once, as a
- * global sheet under `.className`; written again only when `styles` changes identity. A Chakra
- * `css` prop would hash and serialize the whole object on every render of its element.
- */
-export const ScopedStyles = memo(function ScopedStyles({ className, styles }: { readonly className: string; readonly styles: SystemStyleObject }) {
-  const { css } = useChakraContext();
-  const global = useMemo(() => ({ [`.${className}`]: css(styles) }), [css, className, styles]);
-  return <Global styles={global} />;
-});
+export { ScopedStyles };
 
 /** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them). */
 export const CellPartsStyles = memo(function CellPartsStyles() {
