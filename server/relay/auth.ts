@@ -281,6 +281,28 @@ const tokenByKey = precompile(1, (db: Db, key: string) => db.selectFrom('tokens'
 const userById = precompile(1, (db: Db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id));
 const touchToken = precompile(2, (db: Db, seconds: number, id: number) => db.updateTable('tokens').set({ accessed_time: seconds }).where('id', '=', id));
 
+/**
+ * The second each token's `accessed_time` was last written by this process: the requests of one
+ * token within a second all read the old value before the first one's write lands, and each wrote
+ * the same second again (on PostgreSQL, hundreds of updates a second of a row every reservation
+ * and settlement locks too). Kept for a bounded number of tokens.
+ */
+const touchedAt = new WeakMap<Db, Map<number, number>>();
+const touchedLimit = 10_000;
+
+/** Whether this process still has to write `seconds` as the token's `accessed_time` on `db` (and notes that it will). */
+function firstTouch(db: Db, tokenId: number, seconds: number): boolean {
+  let touched = touchedAt.get(db);
+  if (touched === undefined) {
+    touched = new Map();
+    touchedAt.set(db, touched);
+  }
+  if (touched.get(tokenId) === seconds) return false;
+  if (touched.size >= touchedLimit) touched.clear();
+  touched.set(tokenId, seconds);
+  return true;
+}
+
 /** Finds the token by key: Right(undefined) when absent, Left on a database error. */
 async function findToken(c: Context<RelayAuthEnv>, key: string): Promise<E.Either<unknown, TokenRow | undefined>> {
   // Keys are 48 characters (char(48)): a longer one cannot match, no query needed.
@@ -349,7 +371,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
         pinnedChannelId = id.right;
       }
     }
-    if (token.accessed_time !== nowSeconds) {
+    if (token.accessed_time !== nowSeconds && firstTouch(deps.db, token.id, nowSeconds)) {
       // Bookkeeping only: a failed write is logged, the request goes on.
       await touchToken
         .execute(deps.db, nowSeconds, token.id)

@@ -171,6 +171,32 @@ export const truthy = (value: unknown): boolean => value === true || Number(valu
 export const reserveStatement = (amount: number, userId: number, tokenId: number, instanceId: string) =>
   sql<{ r_outcome: string; r_quota: number | null; r_email: string | null; r_unlimited: boolean | null; r_id: number | null }>`select * from oa_relay_reserve(${amount}, ${userId}, ${tokenId}, ${instanceId})`;
 
+/** What `oa_relay_settle` answers: 'ok' with the amounts and the user row after, or 'gone' (nothing changed). */
+export interface SettleRow {
+  readonly s_outcome: string;
+  readonly s_charged: number | null;
+  readonly s_extra: number | null;
+  readonly s_username: string | null;
+  readonly s_email: string | null;
+  readonly s_quota: number | null;
+}
+
+/**
+ * The settlement statement (PostgreSQL, `oa_relay_settle` in db/migrations/relayLedger.ts): the
+ * reservation's row `ledgerId` (null: none was written), the user's, token's and channel's
+ * numbers and the consume log (when `log`), in one round trip.
+ */
+export const settleStatement = (
+  ledgerId: number | null,
+  reservation: { readonly userId: number; readonly tokenId: number; readonly tokenLimited: boolean; readonly amount: number },
+  price: number,
+  log: boolean,
+  v: ConsumeLogArgs,
+) =>
+  sql<SettleRow>`select * from oa_relay_settle(${ledgerId}::bigint, ${reservation.userId}::bigint, ${reservation.tokenId}::bigint, ${reservation.tokenLimited}::boolean,
+    ${reservation.amount}::bigint, ${price}::bigint, ${v[9]}::bigint, ${log}::boolean, ${v[1]}::bigint, ${v[2]}::text, ${v[4]}::text, ${v[5]}::text,
+    ${v[7]}::bigint, ${v[8]}::bigint, ${v[10]}::text, ${v[11]}::bigint, ${v[12]}::boolean, ${v[13]}::boolean)`;
+
 /** The consume log of a settled request (`insertConsumeLog`'s arguments). */
 export function consumeLogArgs(deps: ResolvedDeps, userId: number, charge: Charge, username: string, charged: number): ConsumeLogArgs {
   return [

@@ -11,6 +11,7 @@ import {
   moveTokenQuotaStatement,
   reserveStatement,
   settleReservedUser,
+  settleStatement,
   settleUser,
   takeLimitedTokenQuota,
   takeTokenQuota,
@@ -171,6 +172,7 @@ export class ReservationGone extends Error {
  * (see `settle`). Returns the quota actually charged.
  */
 export async function settleWritten(deps: ResolvedDeps, reservation: Reservation, charge: Charge, price: number): Promise<number> {
+  if (deps.dialect === 'postgres') return settleDurably(deps, reservation, charge, price);
   const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
   const delta = price - reserved;
   const settlement = groupedTransaction(deps.db, deps.dialect, async (trx) => {
@@ -211,4 +213,28 @@ export async function settleWritten(deps: ResolvedDeps, reservation: Reservation
   // crossing was reported when it was made).
   if (user !== undefined) remindIfCrossed(deps.db, settings, user.email ?? '', user.quota + extra, user.quota);
   return charged;
+}
+
+/**
+ * The PostgreSQL settlement: one statement (`oa_relay_settle`, db/migrations/relayLedger.ts) does
+ * what `settleWritten`'s transaction does, so the user's, token's and channel's rows are locked
+ * for that statement only, not across the round trips of a transaction (with thousands of
+ * streams of one user, every settlement waited for the ones before to finish theirs).
+ */
+async function settleDurably(deps: ResolvedDeps, reservation: Reservation, charge: Charge, price: number): Promise<number> {
+  const { settings } = reservation;
+  const { rows } = await settleStatement(reservation.ledgerId, reservation, price, settings.logConsumeEnabled, consumeLogArgs(deps, reservation.userId, charge, '', 0)).execute(deps.db);
+  const row = rows[0];
+  if (row?.s_outcome !== 'ok') {
+    close(deps.db, reservation);
+    // The reservation's row (or the user) was gone: given back by a recovery (this gateway was presumed stopped).
+    if (reservation.ledgerId !== null) throw new ReservationGone(reservation.ledgerId);
+    return 0;
+  }
+  close(deps.db, reservation);
+  const extra = Number(row.s_extra);
+  // The reminder covers what this settlement took beyond the reservation (the reservation's own
+  // crossing was reported when it was made).
+  if (row.s_quota !== null) remindIfCrossed(deps.db, settings, row.s_email ?? '', Number(row.s_quota) + extra, Number(row.s_quota));
+  return Number(row.s_charged);
 }

@@ -53,6 +53,62 @@ const relayLedgerDdl: readonly string[] = [
         returning id into v_id;
       return query select 'ok'::text, v_quota, v_email, coalesce(v_unlimited, false), v_id;
     end $$`,
+  // The settlement in one statement (server/relay/writtenReservations.ts `settleWritten`): the
+  // row locks are held for the statement only, not across round trips of a transaction, so the
+  // settlements of many requests of one user and token follow each other closely. Order as
+  // `oa_relay_refund` and the recovery: the reservation's row, then users → tokens → channels.
+  // 'gone' (nothing changed) when the reservation's row or the user is gone: a recovery gave it
+  // back, the answer is not billed. Beyond the reservation it takes what the user (and a limited
+  // token) still hold, at most; below it, it gives the difference back.
+  `create or replace function oa_relay_settle(p_id bigint, p_user bigint, p_token bigint, p_limited boolean,
+      p_reserved bigint, p_price bigint, p_channel bigint, p_log boolean, p_created_at bigint, p_content text,
+      p_token_name text, p_model text, p_prompt bigint, p_completion bigint, p_request_id text, p_elapsed bigint,
+      p_stream boolean, p_reset boolean)
+    returns table (s_outcome text, s_charged bigint, s_extra bigint, s_username text, s_email text, s_quota bigint)
+    language plpgsql as $$
+    declare
+      v_delta bigint := p_price - p_reserved; v_have bigint; v_extra bigint := 0; v_charged bigint;
+      v_username text; v_email text; v_quota bigint;
+    begin
+      perform 1 from users u where u.id = p_user;
+      if not found then
+        return query select 'gone'::text, 0::bigint, 0::bigint, null::text, null::text, null::bigint;
+        return;
+      end if;
+      if p_id is not null then
+        delete from oa_relay_reservations r where r.id = p_id;
+        if not found then
+          return query select 'gone'::text, 0::bigint, 0::bigint, null::text, null::text, null::bigint;
+          return;
+        end if;
+      end if;
+      if v_delta > 0 then
+        select greatest(u.quota, 0) into v_have from users u where u.id = p_user for update;
+        v_extra := least(v_delta, coalesce(v_have, 0));
+        if v_extra > 0 and p_limited then
+          select greatest(t.remain_quota, 0) into v_have from tokens t where t.id = p_token for update;
+          v_extra := least(v_extra, coalesce(v_have, 0));
+        end if;
+      else
+        v_extra := v_delta;
+      end if;
+      v_charged := p_reserved + v_extra;
+      update users u set quota = u.quota - v_extra, used_quota = u.used_quota + v_charged, request_count = u.request_count + 1
+        where u.id = p_user returning u.username, u.email, u.quota into v_username, v_email, v_quota;
+      if v_extra <> 0 then
+        update tokens t set remain_quota = t.remain_quota - v_extra, used_quota = t.used_quota + v_extra where t.id = p_token;
+      end if;
+      if v_charged <> 0 then
+        update channels c set used_quota = c.used_quota + v_charged where c.id = p_channel;
+      end if;
+      if p_log then
+        insert into logs (user_id, created_at, type, content, username, token_name, model_name, quota, prompt_tokens,
+            completion_tokens, channel_id, request_id, elapsed_time, is_stream, system_prompt_reset)
+          values (p_user, p_created_at, 2, p_content, coalesce(v_username, ''), p_token_name, p_model, v_charged, p_prompt,
+            p_completion, p_channel, p_request_id, p_elapsed, p_stream, p_reset);
+      end if;
+      return query select 'ok'::text, v_charged, v_extra, v_username, v_email, v_quota;
+    end $$`,
   `create or replace function oa_relay_refund(p_id bigint) returns bigint language plpgsql as $$
     declare
       v_user bigint; v_token bigint; v_amount bigint;
