@@ -9,15 +9,22 @@ import {
   giveUserQuota,
   insertConsumeLog,
   moveTokenQuotaStatement,
+  reserveManyStatement,
   reserveStatement,
+  settleManyStatement,
   settleReservedUser,
   settleStatement,
+  type ReserveItem,
+  type ReserveRow,
+  type SettleItem,
+  type SettleRow,
   settleUser,
   takeLimitedTokenQuota,
   takeTokenQuota,
   takeUserQuota,
   truthy,
 } from './billingStatements';
+import { StatementGroups } from './pgBatch';
 import { remindIfCrossed } from './quotaReminder';
 import type { BillingSettings } from './relaySettings';
 import { relayInstanceId } from './reservationLedger';
@@ -77,13 +84,43 @@ export async function reserveWritten(
  * gateway stops before settling it. A refusal changes nothing.
  */
 export async function reserveDurably(deps: ResolvedDeps, userId: number, tokenId: number, take: number, billing: BillingSettings, serial: number): Promise<E.Either<RelayError, Reservation>> {
-  const { rows } = await reserveStatement(take, userId, tokenId, relayInstanceId(deps.db)).execute(deps.db);
-  const row = rows[0];
+  const row = await reservations.run(deps.db, { amount: take, userId, tokenId });
   if (row?.r_outcome === 'user' || row === undefined) return E.left(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
   if (row.r_outcome === 'token') return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
   const quotaAfter = Number(row.r_quota);
   remindIfCrossed(deps.db, billing, row.r_email ?? '', quotaAfter + take, quotaAfter);
   return E.right({ userId, tokenId, amount: take, tokenLimited: row.r_unlimited !== true, held: false, ledgerId: Number(row.r_id), serial, settings: billing });
+}
+
+/** By user, then token: the order in which a group locks their rows (every quota statement locks users → tokens). */
+const byUserThenToken = (a: { readonly userId: number; readonly tokenId: number }, b: { readonly userId: number; readonly tokenId: number }): number =>
+  a.userId - b.userId || a.tokenId - b.tokenId;
+
+/** The reservations requested in one turn of the event loop, in one statement (pgBatch.ts). */
+const reservations = new StatementGroups<ReserveItem, ReserveRow | undefined>(
+  async (db, items) => {
+    const { rows } = await reserveManyStatement(items, relayInstanceId(db)).execute(db);
+    return inItemOrder(rows, (row) => row.r_index, items.length);
+  },
+  async (db, item) => (await reserveStatement(item.amount, item.userId, item.tokenId, relayInstanceId(db)).execute(db)).rows[0],
+  byUserThenToken,
+);
+
+/** The settlements started in one turn of the event loop, in one statement (pgBatch.ts). */
+const settlements = new StatementGroups<SettleItem, SettleRow | undefined>(
+  async (db, items) => {
+    const { rows } = await settleManyStatement(items).execute(db);
+    return inItemOrder(rows, (row) => row.s_index, items.length);
+  },
+  async (db, item) => (await settleStatement(item.ledgerId, item.reservation, item.price, item.log, item.args).execute(db)).rows[0],
+  (a, b) => byUserThenToken(a.reservation, b.reservation),
+);
+
+/** The rows of a group's statement by their 1-based item index. */
+function inItemOrder<R>(rows: readonly R[], indexOf: (row: R) => number, count: number): (R | undefined)[] {
+  const ordered: (R | undefined)[] = Array.from({ length: count }, () => undefined);
+  for (const row of rows) ordered[Number(indexOf(row)) - 1] = row;
+  return ordered;
 }
 
 /** Gives a written reservation back: its row and its quota in one statement (PostgreSQL), else in one transaction. */
@@ -223,8 +260,7 @@ export async function settleWritten(deps: ResolvedDeps, reservation: Reservation
  */
 async function settleDurably(deps: ResolvedDeps, reservation: Reservation, charge: Charge, price: number): Promise<number> {
   const { settings } = reservation;
-  const { rows } = await settleStatement(reservation.ledgerId, reservation, price, settings.logConsumeEnabled, consumeLogArgs(deps, reservation.userId, charge, '', 0)).execute(deps.db);
-  const row = rows[0];
+  const row = await settlements.run(deps.db, { ledgerId: reservation.ledgerId, reservation, price, log: settings.logConsumeEnabled, args: consumeLogArgs(deps, reservation.userId, charge, '', 0) });
   if (row?.s_outcome !== 'ok') {
     close(deps.db, reservation);
     // The reservation's row (or the user) was gone: given back by a recovery (this gateway was presumed stopped).
