@@ -17,7 +17,12 @@ export type DatabaseConfig =
       /** Relay settlements on their own thread and connection (default true; `SQLITE_SETTLEMENT_THREAD=false` keeps them on the main thread). */
       readonly settlementThread?: boolean;
     }
-  | { readonly kind: 'postgres'; readonly dsn: string };
+  | {
+      readonly kind: 'postgres';
+      readonly dsn: string;
+      /** Most connections of the pool (`SQL_MAX_OPEN_CONNS`, 1..1000; unset: 10). */
+      readonly maxConnections?: number;
+    };
 
 export interface Config {
   /** Listen port (`PORT`, default 3000). */
@@ -135,7 +140,11 @@ const readDatabase = (env: Env): DatabaseConfig => {
       settlementThread: read(env, 'SQLITE_SETTLEMENT_THREAD')?.toLowerCase() !== 'false',
     };
   }
-  if (/^postgres(ql)?:\/\//i.test(dsn)) return { kind: 'postgres', dsn };
+  if (/^postgres(ql)?:\/\//i.test(dsn)) {
+    const pool = read(env, 'SQL_MAX_OPEN_CONNS') === undefined ? undefined : readInt(env, 'SQL_MAX_OPEN_CONNS', 10, 1000);
+    if (pool === 0) throw new ConfigError('SQL_MAX_OPEN_CONNS', 'expected an integer 1..1000, got "0"');
+    return pool === undefined ? { kind: 'postgres', dsn } : { kind: 'postgres', dsn, maxConnections: pool };
+  }
   throw new ConfigError('SQL_DSN', 'only PostgreSQL (postgres://...) is supported; unset it to use SQLite');
 };
 

@@ -210,9 +210,12 @@ const pgTypes: pg.CustomTypesConfig = {
     numericTypeIds.has(id) && format !== 'binary' ? parseNumber : (pg.types.getTypeParser(id, format) as unknown),
 };
 
-/** Opens a PostgreSQL pool for `dsn`. */
-function openPostgres(dsn: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: dsn, types: pgTypes, max: 10 });
+/** Connections of a PostgreSQL pool unless `SQL_MAX_OPEN_CONNS` says otherwise. */
+export const defaultPoolSize = 10;
+
+/** Opens a PostgreSQL pool of at most `max` connections for `dsn`. */
+function openPostgres(dsn: string, max = defaultPoolSize): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: dsn, types: pgTypes, max });
   // An idle client that loses its connection (server restart, terminated backend) emits 'error'
   // on the pool; unhandled, that would end the process. The pool drops the client and opens a
   // new one on the next query, so a warning is all that is needed.
@@ -226,5 +229,5 @@ function openPostgres(dsn: string): DatabaseHandle {
 /** Opens the configured database (SQLite by default, PostgreSQL when `SQL_DSN` says so). */
 export function openDatabase(config: { readonly database: DatabaseConfig }): DatabaseHandle {
   const target = config.database;
-  return target.kind === 'sqlite' ? openSqlite(target.path, target.busyTimeoutMs, target.settlementThread ?? true) : openPostgres(target.dsn);
+  return target.kind === 'sqlite' ? openSqlite(target.path, target.busyTimeoutMs, target.settlementThread ?? true) : openPostgres(target.dsn, target.maxConnections);
 }

@@ -207,6 +207,8 @@ async function attempt(req: MediaRequest, channel: RelayChannel): Promise<Attemp
   const abort = new AbortController();
   const onClientGone = (): void => abort.abort(new ClientGone('the client closed the connection'));
   clientSignal.addEventListener('abort', onClientGone, { once: true });
+  // left while the reservation was taken (an aborted signal fires no more events): no call, the reservation back
+  if (clientSignal.aborted) onClientGone();
   const timeoutMs = deps.config.relayTimeoutMs;
   const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(new TimeoutAbort(`upstream did not answer within ${timeoutMs / 1000} s`)), timeoutMs) : null;
   const release = (): void => {

@@ -20,6 +20,7 @@ import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
 import { anthropicErrorBody } from './messagesApi';
 import { isMultipartMode, readMultipartBody } from './multipart';
+import { StatementGroups } from './pgBatch';
 import { goKind } from './request';
 import { relayError, type RelayBody, type RelayError, type RelayFormat, type RelayMode, type RelayVariables } from './types';
 
@@ -281,12 +282,60 @@ const tokenByKey = precompile(1, (db: Db, key: string) => db.selectFrom('tokens'
 const userById = precompile(1, (db: Db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id));
 const touchToken = precompile(2, (db: Db, seconds: number, id: number) => db.updateTable('tokens').set({ accessed_time: seconds }).where('id', '=', id));
 
+/**
+ * The second each token's `accessed_time` was last written by this process: the requests of one
+ * token within a second all read the old value before the first one's write lands, and each wrote
+ * the same second again (on PostgreSQL, hundreds of updates a second of a row every reservation
+ * and settlement locks too). Kept for a bounded number of tokens.
+ */
+const touchedAt = new WeakMap<Db, Map<number, number>>();
+const touchedLimit = 10_000;
+
+/** Whether this process still has to write `seconds` as the token's `accessed_time` on `db` (and notes that it will). */
+function firstTouch(db: Db, tokenId: number, seconds: number): boolean {
+  let touched = touchedAt.get(db);
+  if (touched === undefined) {
+    touched = new Map();
+    touchedAt.set(db, touched);
+  }
+  if (touched.get(tokenId) === seconds) return false;
+  if (touched.size >= touchedLimit) touched.clear();
+  touched.set(tokenId, seconds);
+  return true;
+}
+
+/**
+ * PostgreSQL: the token and user reads of the requests of one event-loop turn, each kind in one
+ * statement (see pgBatch.ts: a pooled connection carries one statement per turn). SQLite reads
+ * at once (`readRows`).
+ */
+const tokenReads = new StatementGroups<string, TokenRow | undefined>(
+  async (db, keys) => {
+    const rows = await db.selectFrom('tokens').selectAll().where('key', 'in', [...new Set(keys)]).execute();
+    // char(48): PostgreSQL pads a shorter key with spaces (and compares without them)
+    const byKey = new Map(rows.map((row) => [String(row.key).trimEnd(), row]));
+    return keys.map((key) => byKey.get(key.trimEnd()));
+  },
+  async (db, key) => (await tokenByKey.readRows(db, key))[0],
+  (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+);
+const userReads = new StatementGroups<number, UserRow | undefined>(
+  async (db, ids) => {
+    const rows = await db.selectFrom('users').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    return ids.map((id) => byId.get(id));
+  },
+  async (db, id) => (await userById.readRows(db, id))[0],
+  (a, b) => a - b,
+);
+
 /** Finds the token by key: Right(undefined) when absent, Left on a database error. */
 async function findToken(c: Context<RelayAuthEnv>, key: string): Promise<E.Either<unknown, TokenRow | undefined>> {
   // Keys are 48 characters (char(48)): a longer one cannot match, no query needed.
   if (key.length > 48) return E.right(undefined);
   try {
-    return E.right((await tokenByKey.readRows(c.var.deps.db, key))[0]);
+    const { db, dialect } = c.var.deps;
+    return E.right(dialect === 'postgres' ? await tokenReads.run(db, key) : (await tokenByKey.readRows(db, key))[0]);
   } catch (error) {
     return E.left(error);
   }
@@ -325,7 +374,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
     }
     let user: UserRow | undefined;
     try {
-      user = (await userById.readRows(deps.db, token.user_id ?? 0))[0];
+      user = deps.dialect === 'postgres' ? await userReads.run(deps.db, token.user_id ?? 0) : (await userById.readRows(deps.db, token.user_id ?? 0))[0];
     } catch (error) {
       return fail(relayError(500, error instanceof Error ? error.message : String(error)));
     }
@@ -349,7 +398,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
         pinnedChannelId = id.right;
       }
     }
-    if (token.accessed_time !== nowSeconds) {
+    if (token.accessed_time !== nowSeconds && firstTouch(deps.db, token.id, nowSeconds)) {
       // Bookkeeping only: a failed write is logged, the request goes on.
       await touchToken
         .execute(deps.db, nowSeconds, token.id)

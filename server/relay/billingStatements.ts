@@ -169,7 +169,66 @@ export const truthy = (value: unknown): boolean => value === true || Number(valu
 
 /** The reservation statement (PostgreSQL). */
 export const reserveStatement = (amount: number, userId: number, tokenId: number, instanceId: string) =>
-  sql<{ r_outcome: string; r_quota: number | null; r_email: string | null; r_unlimited: boolean | null; r_id: number | null }>`select * from oa_relay_reserve(${amount}, ${userId}, ${tokenId}, ${instanceId})`;
+  sql<ReserveRow>`select * from oa_relay_reserve(${amount}, ${userId}, ${tokenId}, ${instanceId})`;
+
+/** What `oa_relay_settle` answers: 'ok' with the amounts and the user row after, or 'gone' (nothing changed). */
+export interface SettleRow {
+  readonly s_outcome: string;
+  readonly s_charged: number | null;
+  readonly s_extra: number | null;
+  readonly s_username: string | null;
+  readonly s_email: string | null;
+  readonly s_quota: number | null;
+}
+
+/**
+ * The settlement statement (PostgreSQL, `oa_relay_settle` in db/migrations/relayLedger.ts): the
+ * reservation's row `ledgerId` (null: none was written), the user's, token's and channel's
+ * numbers and the consume log (when `log`), in one round trip.
+ */
+export const settleStatement = (
+  ledgerId: number | null,
+  reservation: { readonly userId: number; readonly tokenId: number; readonly tokenLimited: boolean; readonly amount: number },
+  price: number,
+  log: boolean,
+  v: ConsumeLogArgs,
+) =>
+  sql<SettleRow>`select * from oa_relay_settle(${ledgerId}::bigint, ${reservation.userId}::bigint, ${reservation.tokenId}::bigint, ${reservation.tokenLimited}::boolean,
+    ${reservation.amount}::bigint, ${price}::bigint, ${v[9]}::bigint, ${log}::boolean, ${v[1]}::bigint, ${v[2]}::text, ${v[4]}::text, ${v[5]}::text,
+    ${v[7]}::bigint, ${v[8]}::bigint, ${v[10]}::text, ${v[11]}::bigint, ${v[12]}::boolean, ${v[13]}::boolean)`;
+
+/** One reservation of `reserveManyStatement`. */
+export interface ReserveItem {
+  readonly amount: number;
+  readonly userId: number;
+  readonly tokenId: number;
+}
+/** A row of `reserveStatement`. */
+export type ReserveRow = { r_outcome: string; r_quota: number | null; r_email: string | null; r_unlimited: boolean | null; r_id: number | null };
+
+/** Several reservations in one statement (PostgreSQL, `oa_relay_reserve_many`): a row per item, `r_index` 1-based. */
+export const reserveManyStatement = (items: readonly ReserveItem[], instanceId: string) =>
+  sql<ReserveRow & { r_index: number }>`select * from oa_relay_reserve_many(${items.map((i) => i.amount)}::bigint[], ${items.map((i) => i.userId)}::bigint[], ${items.map((i) => i.tokenId)}::bigint[], ${instanceId})`;
+
+/** One settlement of `settleManyStatement` (`settleStatement`'s arguments). */
+export interface SettleItem {
+  readonly ledgerId: number | null;
+  readonly reservation: { readonly userId: number; readonly tokenId: number; readonly tokenLimited: boolean; readonly amount: number };
+  readonly price: number;
+  readonly log: boolean;
+  readonly args: ConsumeLogArgs;
+}
+
+/** Several settlements in one statement (PostgreSQL, `oa_relay_settle_many`): a row per item, `s_index` 1-based. */
+export const settleManyStatement = (items: readonly SettleItem[]) => {
+  const column = <T>(pick: (item: SettleItem) => T): T[] => items.map(pick);
+  return sql<SettleRow & { s_index: number }>`select * from oa_relay_settle_many(${column((i) => i.ledgerId)}::bigint[], ${column((i) => i.reservation.userId)}::bigint[],
+    ${column((i) => i.reservation.tokenId)}::bigint[], ${column((i) => i.reservation.tokenLimited)}::boolean[], ${column((i) => i.reservation.amount)}::bigint[],
+    ${column((i) => i.price)}::bigint[], ${column((i) => i.args[9])}::bigint[], ${column((i) => i.log)}::boolean[], ${column((i) => i.args[1])}::bigint[],
+    ${column((i) => i.args[2])}::text[], ${column((i) => i.args[4])}::text[], ${column((i) => i.args[5])}::text[], ${column((i) => i.args[7])}::bigint[],
+    ${column((i) => i.args[8])}::bigint[], ${column((i) => i.args[10])}::text[], ${column((i) => i.args[11])}::bigint[], ${column((i) => i.args[12])}::boolean[],
+    ${column((i) => i.args[13])}::boolean[])`;
+};
 
 /** The consume log of a settled request (`insertConsumeLog`'s arguments). */
 export function consumeLogArgs(deps: ResolvedDeps, userId: number, charge: Charge, username: string, charged: number): ConsumeLogArgs {

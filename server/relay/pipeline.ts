@@ -351,6 +351,10 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   const abort = new AbortController();
   const onClientGone = (): void => abort.abort(new ClientGone());
   req.clientSignal.addEventListener('abort', onClientGone, { once: true });
+  // A client that left while the reservation was taken (an aborted signal fires no more events):
+  // the call is not made and the reservation comes back. Missed, the upstream answered a client
+  // gone and the request stayed open until the shutdown gave its reservation back.
+  if (req.clientSignal.aborted) onClientGone();
   const timeoutMs = deps.config.relayTimeoutMs;
   const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(new TimeoutAbort(timeoutMs)), timeoutMs) : null;
   const stopTimer = (): void => {

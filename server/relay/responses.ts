@@ -164,6 +164,8 @@ async function attempt(c: Ctx, settings: RelaySettings, channel: RelayChannel): 
   const abort = new AbortController();
   const onGone = (): void => abort.abort(new Error('the client closed the connection'));
   clientSignal.addEventListener('abort', onGone, { once: true });
+  // left while the reservation was taken (an aborted signal fires no more events): no call, the reservation back
+  if (clientSignal.aborted) onGone();
   const timeoutMs = deps.config.relayTimeoutMs;
   let timer = timeoutMs > 0 ? setTimeout(() => abort.abort(new Error(`upstream did not answer within ${timeoutMs / 1000} s`)), timeoutMs) : null;
   const release = (): void => {

@@ -9,14 +9,22 @@ import {
   giveUserQuota,
   insertConsumeLog,
   moveTokenQuotaStatement,
+  reserveManyStatement,
   reserveStatement,
+  settleManyStatement,
   settleReservedUser,
+  settleStatement,
+  type ReserveItem,
+  type ReserveRow,
+  type SettleItem,
+  type SettleRow,
   settleUser,
   takeLimitedTokenQuota,
   takeTokenQuota,
   takeUserQuota,
   truthy,
 } from './billingStatements';
+import { StatementGroups } from './pgBatch';
 import { remindIfCrossed } from './quotaReminder';
 import type { BillingSettings } from './relaySettings';
 import { relayInstanceId } from './reservationLedger';
@@ -76,13 +84,43 @@ export async function reserveWritten(
  * gateway stops before settling it. A refusal changes nothing.
  */
 export async function reserveDurably(deps: ResolvedDeps, userId: number, tokenId: number, take: number, billing: BillingSettings, serial: number): Promise<E.Either<RelayError, Reservation>> {
-  const { rows } = await reserveStatement(take, userId, tokenId, relayInstanceId(deps.db)).execute(deps.db);
-  const row = rows[0];
+  const row = await reservations.run(deps.db, { amount: take, userId, tokenId });
   if (row?.r_outcome === 'user' || row === undefined) return E.left(relayError(403, billingMessages.userShort, 'insufficient_user_quota'));
   if (row.r_outcome === 'token') return E.left(relayError(403, billingMessages.tokenShort, 'pre_consume_token_quota_failed'));
   const quotaAfter = Number(row.r_quota);
   remindIfCrossed(deps.db, billing, row.r_email ?? '', quotaAfter + take, quotaAfter);
   return E.right({ userId, tokenId, amount: take, tokenLimited: row.r_unlimited !== true, held: false, ledgerId: Number(row.r_id), serial, settings: billing });
+}
+
+/** By user, then token: the order in which a group locks their rows (every quota statement locks users → tokens). */
+const byUserThenToken = (a: { readonly userId: number; readonly tokenId: number }, b: { readonly userId: number; readonly tokenId: number }): number =>
+  a.userId - b.userId || a.tokenId - b.tokenId;
+
+/** The reservations requested in one turn of the event loop, in one statement (pgBatch.ts). */
+const reservations = new StatementGroups<ReserveItem, ReserveRow | undefined>(
+  async (db, items) => {
+    const { rows } = await reserveManyStatement(items, relayInstanceId(db)).execute(db);
+    return inItemOrder(rows, (row) => row.r_index, items.length);
+  },
+  async (db, item) => (await reserveStatement(item.amount, item.userId, item.tokenId, relayInstanceId(db)).execute(db)).rows[0],
+  byUserThenToken,
+);
+
+/** The settlements started in one turn of the event loop, in one statement (pgBatch.ts). */
+const settlements = new StatementGroups<SettleItem, SettleRow | undefined>(
+  async (db, items) => {
+    const { rows } = await settleManyStatement(items).execute(db);
+    return inItemOrder(rows, (row) => row.s_index, items.length);
+  },
+  async (db, item) => (await settleStatement(item.ledgerId, item.reservation, item.price, item.log, item.args).execute(db)).rows[0],
+  (a, b) => byUserThenToken(a.reservation, b.reservation),
+);
+
+/** The rows of a group's statement by their 1-based item index. */
+function inItemOrder<R>(rows: readonly R[], indexOf: (row: R) => number, count: number): (R | undefined)[] {
+  const ordered: (R | undefined)[] = Array.from({ length: count }, () => undefined);
+  for (const row of rows) ordered[Number(indexOf(row)) - 1] = row;
+  return ordered;
 }
 
 /** Gives a written reservation back: its row and its quota in one statement (PostgreSQL), else in one transaction. */
@@ -171,6 +209,7 @@ export class ReservationGone extends Error {
  * (see `settle`). Returns the quota actually charged.
  */
 export async function settleWritten(deps: ResolvedDeps, reservation: Reservation, charge: Charge, price: number): Promise<number> {
+  if (deps.dialect === 'postgres') return settleDurably(deps, reservation, charge, price);
   const { userId, tokenId, amount: reserved, tokenLimited, settings } = reservation;
   const delta = price - reserved;
   const settlement = groupedTransaction(deps.db, deps.dialect, async (trx) => {
@@ -211,4 +250,27 @@ export async function settleWritten(deps: ResolvedDeps, reservation: Reservation
   // crossing was reported when it was made).
   if (user !== undefined) remindIfCrossed(deps.db, settings, user.email ?? '', user.quota + extra, user.quota);
   return charged;
+}
+
+/**
+ * The PostgreSQL settlement: one statement (`oa_relay_settle`, db/migrations/relayLedger.ts) does
+ * what `settleWritten`'s transaction does, so the user's, token's and channel's rows are locked
+ * for that statement only, not across the round trips of a transaction (with thousands of
+ * streams of one user, every settlement waited for the ones before to finish theirs).
+ */
+async function settleDurably(deps: ResolvedDeps, reservation: Reservation, charge: Charge, price: number): Promise<number> {
+  const { settings } = reservation;
+  const row = await settlements.run(deps.db, { ledgerId: reservation.ledgerId, reservation, price, log: settings.logConsumeEnabled, args: consumeLogArgs(deps, reservation.userId, charge, '', 0) });
+  if (row?.s_outcome !== 'ok') {
+    close(deps.db, reservation);
+    // The reservation's row (or the user) was gone: given back by a recovery (this gateway was presumed stopped).
+    if (reservation.ledgerId !== null) throw new ReservationGone(reservation.ledgerId);
+    return 0;
+  }
+  close(deps.db, reservation);
+  const extra = Number(row.s_extra);
+  // The reminder covers what this settlement took beyond the reservation (the reservation's own
+  // crossing was reported when it was made).
+  if (row.s_quota !== null) remindIfCrossed(deps.db, settings, row.s_email ?? '', Number(row.s_quota) + extra, Number(row.s_quota));
+  return Number(row.s_charged);
 }

@@ -60,6 +60,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ SQL_DSN: 'postgresql://u@h/db' }).database.kind).toBe('postgres');
   });
 
+  it('SQL_MAX_OPEN_CONNS sizes the PostgreSQL pool (1..1000)', () => {
+    expect(loadConfig({ SQL_DSN: 'postgres://u@h/db', SQL_MAX_OPEN_CONNS: '40' }).database).toEqual({ kind: 'postgres', dsn: 'postgres://u@h/db', maxConnections: 40 });
+    for (const bad of ['0', '1001', 'x']) expect(() => loadConfig({ SQL_DSN: 'postgres://u@h/db', SQL_MAX_OPEN_CONNS: bad })).toThrow(/SQL_MAX_OPEN_CONNS/);
+  });
+
   it('treats blank variables as unset', () => {
     const config = loadConfig({ PORT: ' ', SQL_DSN: '', SESSION_SECRET: '  ', INITIAL_ROOT_TOKEN: '' });
     expect(config.port).toBe(3000);
