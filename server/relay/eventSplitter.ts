@@ -21,10 +21,14 @@ export interface SplitEvents {
  * event the stream never finishes is dropped, as the standard says.
  */
 export class EventSplitter {
-  /** The text after the last complete event. */
-  private rest = '';
-  /** Where the search for the next event's end goes on in `rest` (what came before holds none). */
-  private searched = 0;
+  /**
+   * The text after the last complete event, kept as the pieces it came in: joining them on every
+   * feed would copy an unfinished event again and again (quadratic in its size, an upstream that
+   * never ends its event would hold the event loop), so they are joined once, when its end comes.
+   */
+  private rest: string[] = [];
+  /** Whether the kept text ends with a newline (the piece fed next may end the event at once). */
+  private restEndsWithNewline = false;
   private general: EventSourceParser | null = null;
 
   constructor(private readonly events: SplitEvents) {}
@@ -35,22 +39,31 @@ export class EventSplitter {
       this.general.feed(text);
       return;
     }
-    const all = this.rest === '' ? text : this.rest + text;
     if (text.includes('\r')) {
-      this.rest = '';
-      this.searched = 0;
+      const all = this.rest.join('') + text;
+      this.rest = [];
       this.general = createParser({ onEvent: (event) => this.events.onData(event.data, null), onComment: () => this.events.onOther() });
       this.general.feed(all);
       return;
     }
+    if (text === '') return;
+    // An event's end in this piece, or across the boundary with the kept text; else keep the piece.
+    const endsAcross = this.restEndsWithNewline && text.charCodeAt(0) === 10;
+    if (!endsAcross && text.indexOf('\n\n') === -1) {
+      this.rest.push(text);
+      this.restEndsWithNewline = text.charCodeAt(text.length - 1) === 10;
+      return;
+    }
+    const kept = this.rest.length === 0 ? '' : this.rest.join('');
+    const all = kept === '' ? text : kept + text;
     let start = 0;
-    for (let end = all.indexOf('\n\n', this.searched); end !== -1; end = all.indexOf('\n\n', start)) {
+    for (let end = all.indexOf('\n\n', Math.max(0, kept.length - 1)); end !== -1; end = all.indexOf('\n\n', start)) {
       this.event(all, start, end);
       start = end + 2;
     }
-    this.rest = start === 0 ? all : all.slice(start);
-    // the last character may be the first of an event's end
-    this.searched = Math.max(0, this.rest.length - 1);
+    const after = start === 0 ? all : all.slice(start);
+    this.rest = after === '' ? [] : [after];
+    this.restEndsWithNewline = after.charCodeAt(after.length - 1) === 10;
   }
 
   /** The event `all[start, end)` (its lines, without the blank line that ends it). */
@@ -67,9 +80,12 @@ export class EventSplitter {
     for (let lineStart = start; lineStart < end; ) {
       const newlineAt = all.indexOf('\n', lineStart);
       const lineEnd = newlineAt === -1 || newlineAt > end ? end : newlineAt;
-      const colon = all.indexOf(':', lineStart);
+      // the line's first colon, searched within the line only (a search on to the end of the
+      // text for every line without one would be quadratic in the event's size)
+      let colon = lineStart;
+      while (colon < lineEnd && all.charCodeAt(colon) !== 58) colon += 1;
       if (colon !== lineStart) {
-        const hasValue = colon !== -1 && colon < lineEnd;
+        const hasValue = colon < lineEnd;
         const field = all.slice(lineStart, hasValue ? colon : lineEnd);
         if (field === 'data') {
           const valueStart = !hasValue ? lineEnd : all.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
