@@ -110,10 +110,9 @@ const preferencesInput = initialPreferences(
 // The server's messages come in the page's language (the client's Accept-Language): set it now,
 // as the preferences will, so what is asked for before the first render is asked in it too.
 document.documentElement.lang = documentAppearanceOf(preferencesInput).lang;
-// A list page's first list, asked for beside the first render (started after it, so its module
-// does not hold the shell's first paint back) rather than once the page has rendered and its
-// table starts: a small module of the area's wiring starts it with the api client's `prime`
-// from the address, and the table's first load takes the answer.
+// A list page's first list, asked for now, beside the shell's first render, rather than once the
+// page has rendered and its table starts: a small module of the area's wiring starts it with the
+// api client's `prime` from the address, and the table's first load takes the answer.
 const storedUser = readStoredUser(storage);
 const firstAddress: FirstAddress = {
   pathname: location.pathname,
@@ -124,6 +123,7 @@ const firstListPages: Readonly<Record<string, () => Promise<{ primeFirstPage: (r
   '/channel': () => import('./wiring/channelFirstPage'),
   '/log': () => import('./wiring/logFirstPage'),
 };
+void firstListPages[firstAddress.pathname.replace(/(.)\/$/, '$1')]?.().then((area) => area.primeFirstPage(root, firstAddress));
 // Only the active language's catalogue, and before the first render (index.html preloads it).
 await loadCatalogue(preferencesInput.lang);
 
@@ -142,4 +142,3 @@ createRoot(rootElement).render(
     />
   </StrictMode>,
 );
-void firstListPages[firstAddress.pathname.replace(/(.)\/$/, '$1')]?.().then((area) => area.primeFirstPage(root, firstAddress));
