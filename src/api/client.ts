@@ -270,19 +270,12 @@ function clientWith(
   };
 }
 
-/** `fetch` and the body's text, or what either threw (never throws, never rejects). */
-const fetchText = (fetchFn: FetchLike, url: string, init: RequestInit): Promise<Fetched> => {
-  let sent: Promise<Response>;
-  try {
-    sent = fetchFn(url, init);
-  } catch (thrown) {
-    return Promise.resolve({ thrown });
-  }
-  return sent.then(
+/** `fetch` and the body's text, or what either threw (never rejects). */
+const fetchText = (fetchFn: FetchLike, url: string, init: RequestInit): Promise<Fetched> =>
+  fetchFn(url, init).then(
     (response) => response.text().then((text) => ({ response, text }), (thrown: unknown) => ({ thrown })),
     (thrown: unknown) => ({ thrown }),
   );
-};
 
 /** The file name of a Content-Disposition header (`filename*=UTF-8''…` first, then `filename="…"`), or null. */
 export function fileNameOf(header: string | null): string | null {
