@@ -25,8 +25,7 @@ import { loadCatalogue } from './i18n';
 import { App } from './views/app/App';
 import { implement, implementArea } from './views/app/machineRegistry';
 import { machineWiring } from './views/app/machineWiring';
-import type { FirstAddress, WiringRoot } from './wiring/root';
-import { isAdmin } from './domain/constants';
+import type { WiringRoot } from './wiring/root';
 
 const unauthorized = createUnauthorizedSignal();
 const client = createApiClient({
@@ -107,23 +106,6 @@ const preferencesInput = initialPreferences(
   { lang: readLocal('lang', storage), colorMode: readLocal('color_mode', storage) },
   window.matchMedia('(prefers-color-scheme: dark)').matches,
 );
-// The server's messages come in the page's language (the client's Accept-Language): set it now,
-// as the preferences will, so what is asked for before the first render is asked in it too.
-document.documentElement.lang = documentAppearanceOf(preferencesInput).lang;
-// A list page's first list, asked for now, beside the shell's first render, rather than once the
-// page has rendered and its table starts: a small module of the area's wiring starts it with the
-// api client's `prime` from the address, and the table's first load takes the answer.
-const storedUser = readStoredUser(storage);
-const firstAddress: FirstAddress = {
-  pathname: location.pathname,
-  search: location.search,
-  admin: storedUser === null ? null : isAdmin(storedUser.role),
-};
-const firstListPages: Readonly<Record<string, () => Promise<{ primeFirstPage: (root: WiringRoot, first: FirstAddress) => void }>>> = {
-  '/channel': () => import('./wiring/channelFirstPage'),
-  '/log': () => import('./wiring/logFirstPage'),
-};
-void firstListPages[firstAddress.pathname.replace(/(.)\/$/, '$1')]?.().then((area) => area.primeFirstPage(root, firstAddress));
 // Only the active language's catalogue, and before the first render (index.html preloads it).
 await loadCatalogue(preferencesInput.lang);
 
@@ -132,7 +114,7 @@ createRoot(rootElement).render(
     <App
       session={session}
       sessionInput={{
-        user: storedUser,
+        user: readStoredUser(storage),
         status: readStoredStatus(storage),
         buildVersion: import.meta.env.VITE_APP_VERSION,
       }}

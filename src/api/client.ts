@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
-import * as TE from 'fp-ts/TaskEither';
+import type * as TE from 'fp-ts/TaskEither';
 import { decodeError, failure, httpError, networkError, type ApiError } from '../domain/apiError';
 import { EnvelopeHead } from '../domain/envelope';
 import { decodeAt } from './decode';
@@ -80,16 +80,6 @@ export interface ApiClient {
    * it aborts, pending calls end as a Network error (`aborted`) and new ones are not sent.
    */
   readonly withSignal: (signal: AbortSignal) => ApiClient;
-  /**
-   * Starts the GETs `calls` makes now, before anything asks for them (a page's first list, from
-   * the address, while the page's code still loads and renders), and keeps each answer for the
-   * first identical request (same URL and language) of this client or its `withSignal` copies:
-   * that request takes the answer, in flight or arrived, instead of asking again, and reads it
-   * as it would its own (decoding, errors, the 401 signal). A kept answer is taken once, and is
-   * dropped once older than `primeTtlMs` or as soon as any write (POST, PUT, DELETE) goes out.
-   * Other calls (writes, keyed, external, downloads) are not started.
-   */
-  readonly prime: (call: (client: ApiClient) => TE.TaskEither<ApiError, unknown>) => void;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -109,10 +99,6 @@ export interface ApiClientOptions {
 }
 
 const ABSOLUTE_URL = /^https?:\/\//i;
-/** How long a primed answer waits for its request: the page it was started for loads well within it. */
-export const primeTtlMs = 10_000;
-/** The Network error's text a priming client answers with (nobody reads it). */
-const PRIMING = 'priming';
 const MAX_TEXT_CHARS = 120;
 /** The Network error's text for a call its signal aborted (the caller is gone; nobody shows it). */
 export const ABORTED = 'aborted';
@@ -135,25 +121,11 @@ export const segment = (value: string | number): string => encodeURIComponent(St
 
 const defaultFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
-/** What `fetch` and reading the body came to: the answer and its text, or what was thrown. */
-type Fetched = { readonly response: Response; readonly text: string } | { readonly thrown: unknown };
-
-/** The answers `prime` started, by request key, until taken, outdated or a write. */
-interface Primed {
-  readonly at: number;
-  readonly fetched: Promise<Fetched>;
-}
-
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
-  return clientWith(options, undefined, new Map(), false);
+  return clientWith(options, undefined);
 }
 
-function clientWith(
-  options: ApiClientOptions,
-  abortSignal: AbortSignal | undefined,
-  primed: Map<string, Primed>,
-  priming: boolean,
-): ApiClient {
+function clientWith(options: ApiClientOptions, abortSignal: AbortSignal | undefined): ApiClient {
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const fetchFn = options.fetch ?? defaultFetch;
   const onUnauthorized = options.onUnauthorized;
@@ -178,22 +150,15 @@ function clientWith(
         init.body = JSON.stringify(spec.body);
       }
 
-      // a request that may take (or be) a primed answer: a plain session GET of the gateway
-      const primable = spec.method === 'GET' && !external && !keyed && spec.credentials === undefined;
-      const key = `${lang}\n${url}`;
-      if (priming) {
-        if (primable && !primed.has(key)) primed.set(key, { at: Date.now(), fetched: fetchText(fetchFn, url, init) });
-        return E.left(networkError(call, PRIMING));
-      }
-      if (spec.method !== 'GET') primed.clear();
       if (aborted()) return E.left(networkError(call, ABORTED));
-      const kept = primable ? primed.get(key) : undefined;
-      if (kept !== undefined) primed.delete(key);
-      const fetched = await (kept !== undefined && Date.now() - kept.at <= primeTtlMs ? kept.fetched : fetchText(fetchFn, url, init));
-      if ('thrown' in fetched || aborted()) {
-        return E.left(networkError(call, aborted() ? ABORTED : errorText('thrown' in fetched ? fetched.thrown : undefined)));
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetchFn(url, init);
+        text = await response.text();
+      } catch (error) {
+        return E.left(networkError(call, aborted() ? ABORTED : errorText(error)));
       }
-      const { response, text } = fetched;
 
       if (!response.ok) {
         if (response.status === 401 && !external && !keyed) signal(onUnauthorized);
@@ -258,24 +223,8 @@ function clientWith(
       }
     };
 
-  return {
-    baseUrl,
-    request,
-    download: priming ? (spec) => TE.left(networkError(`GET ${spec.path}`, PRIMING)) : download,
-    withSignal: (signal) => clientWith(options, signal, primed, priming),
-    prime: (call) => {
-      for (const [key, kept] of primed) if (Date.now() - kept.at > primeTtlMs) primed.delete(key);
-      void call(clientWith(options, undefined, primed, true))();
-    },
-  };
+  return { baseUrl, request, download, withSignal: (signal) => clientWith(options, signal) };
 }
-
-/** `fetch` and the body's text, or what either threw (never rejects). */
-const fetchText = (fetchFn: FetchLike, url: string, init: RequestInit): Promise<Fetched> =>
-  fetchFn(url, init).then(
-    (response) => response.text().then((text) => ({ response, text }), (thrown: unknown) => ({ thrown })),
-    (thrown: unknown) => ({ thrown }),
-  );
 
 /** The file name of a Content-Disposition header (`filename*=UTF-8''…` first, then `filename="…"`), or null. */
 export function fileNameOf(header: string | null): string | null {

@@ -6,7 +6,7 @@ import { createStatusApi } from '../api/statusApi';
 import { createUserApi } from '../api/userApi';
 import { apiActors } from '../api/actors/fromApi';
 import { readLocal, writeLocal } from '../api/actors/browser/storage';
-import { channelRowAction, fetchChannelPage } from '../api/actors/channelRows';
+import { channelRowAction } from '../api/actors/channelRows';
 import { listAllChannels, testChannelActor } from '../api/actors/channelTests';
 import type { ChannelRow, ChannelTagCount } from '../domain/channel';
 import type { Message } from '../domain/message';
@@ -25,7 +25,7 @@ export const wire = ({ client }: WiringRoot) => {
   return implementArea('channel', [
     implement<typeof channelTableMachine, 'channelTable'>('channelTable', {
       actors: {
-        fetchPage: fromApi<readonly ChannelRow[], FetchPageInput>((api) => fetchChannelPage(api.channel)),
+        fetchPage: fromApi<readonly ChannelRow[], FetchPageInput>((api) => ({ page }) => api.channel.list(page)),
         searchRows: fromApi<readonly ChannelRow[], SearchRowsInput>((api) => ({ keyword }) => api.channel.search(keyword)),
         runRowAction: fromApi((api) => channelRowAction(api.channel)),
         exportRows: fromPromise<Message | null, ExportRowsInput<ChannelRow>>(() => Promise.resolve(null)),

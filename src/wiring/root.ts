@@ -8,11 +8,3 @@ import type { ApiClient } from '../api/client';
 export interface WiringRoot {
   readonly client: ApiClient;
 }
-
-/** Where the console opened: the page whose first list an area may start at once (`primeFirstPage`). */
-export interface FirstAddress {
-  readonly pathname: string;
-  readonly search: string;
-  /** Whether the stored user (the session's first guess) is an admin; null when signed out. */
-  readonly admin: boolean | null;
-}

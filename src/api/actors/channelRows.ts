@@ -15,14 +15,8 @@ import {
   type ChannelRow,
 } from '../../domain/channel';
 import { msg, type Message } from '../../domain/message';
-import type { FetchPageInput, RowActionInput, RowActionOutcome } from '../../domain/rowAction';
+import type { RowActionInput, RowActionOutcome } from '../../domain/rowAction';
 import type { ChannelApi } from '../channelApi';
-
-/** The channel table's `fetchPage`: the plain list by server page (its filters and sorts are client-side). */
-export const fetchChannelPage =
-  (api: ChannelApi) =>
-  ({ page }: FetchPageInput): TaskEither<ApiError, Channel[]> =>
-    api.list(page);
 
 /**
  * What acts on the rows of the channel list: each action name of the list (row actions and bulk

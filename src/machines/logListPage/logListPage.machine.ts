@@ -5,7 +5,7 @@ import type { TableQuery } from '../../domain/tableQuery';
 import { logExportMachine, logStatMachine, logTableMachine } from '../logList';
 import { relayChildren } from '../pageRelay';
 import { followSession, readSessionFacts, type SessionChanged, type SessionRef } from '../sessionWatch';
-import type { QueryChanged, TableInput } from '../table';
+import type { QueryChanged } from '../table';
 
 export interface LogListPageInput {
   /** The app's session actor: whose logs the page lists follows the user's role. */
@@ -35,9 +35,6 @@ export const logListPageChildren = ['logTable', 'logStat', 'logExport'] as const
 
 /** Whose logs a user with this role sees. */
 export const scopeOf = (admin: boolean): LogScope => (admin ? 'admin' : 'self');
-
-/** The log table's input: the address's view, and whose logs as its fixed server parameter. */
-export const logTableInput = (query: TableQuery, scope: LogScope): TableInput => ({ query, baseParams: { [logScopeParam]: scope } });
 
 /**
  * The /log page: invokes the log table (filters as its server parameters, kept in the address),
@@ -107,7 +104,7 @@ export const logListPageMachine = setup({
         {
           id: 'logTable',
           src: 'logTable',
-          input: ({ context }) => logTableInput(context.query, context.scope),
+          input: ({ context }) => ({ query: context.query, baseParams: { [logScopeParam]: context.scope } }),
         },
         { id: 'logStat', src: 'logStat', input: ({ context }) => ({ scope: context.scope }) },
         { id: 'logExport', src: 'logExport', input: ({ context }) => ({ scope: context.scope }) },

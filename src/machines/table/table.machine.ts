@@ -167,19 +167,11 @@ const keepInView = <Row extends TableRow>(c: TableContext<Row>, rows: readonly R
 const errorMessage = (error: unknown): Message => describeError(error).message;
 
 /** `fetchPage`'s input: `params` only on lists that have server parameters. */
-const fetchInputOf = (c: Pick<TableContext<TableRow>, 'pagesLoaded' | 'query' | 'baseParams'>): FetchPageInput => {
+const fetchInputOf = <Row extends TableRow>(c: TableContext<Row>): FetchPageInput => {
   const base = { page: c.pagesLoaded, order: c.query.order };
   if (c.baseParams === undefined && c.query.params === undefined) return base;
   return { ...base, params: { ...c.baseParams, ...c.query.params } };
 };
-
-/**
- * The `fetchPage` input of a table's first load when it starts from `input`, or null when its
- * first load is a search (`searchRows`): what the composition root may start before the table
- * runs (the api client's `prime`), so the first load finds its answer on the way.
- */
-export const firstFetchInput = ({ query, baseParams }: TableInput): FetchPageInput | null =>
-  query.keyword !== '' ? null : fetchInputOf(baseParams === undefined ? { pagesLoaded: 0, query } : { pagesLoaded: 0, query, baseParams });
 
 /** A fresh start of the loader: nothing loaded, fill the current page. */
 const resetRows = <Row extends TableRow>(query: TableQuery): Partial<TableContext<Row>> => ({
