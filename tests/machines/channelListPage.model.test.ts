@@ -150,6 +150,19 @@ describe('channelListPage model', () => {
 // ---- real actors: the page with real children on stub actors ----
 
 const never = <T,>() => new Promise<T>(() => undefined);
+
+/** The channel test machine with nothing running: its current run answered by `currentRun`, every other call left pending. */
+const idleChannelTests = (currentRun: () => Promise<ChannelTestRun | null>) =>
+  channelTestMachine.provide({
+    actors: {
+      fetchCurrentRun: fromPromise<ChannelTestRun | null>(currentRun),
+      startTestRun: fromPromise(() => never<ChannelTestRun>()),
+      fetchTestRun: fromPromise(() => never<ChannelTestRun>()),
+      cancelTestRun: fromPromise(() => never<ChannelTestRun>()),
+      listAllChannels: fromPromise(() => never<Channel[]>()),
+      testChannel: fromPromise(() => never<ChannelTestOutcome>()),
+    },
+  });
 const channel = (id: number, name: string, over: Partial<ChannelRow> = {}): ChannelRow => ({
   id,
   type: 1,
@@ -195,16 +208,7 @@ function children(run: ChannelTestRun | null, stubs: Stubs, never_: boolean) {
     },
     actions: { storeShowDetail: () => undefined, storeNoticeDismissed: () => undefined },
   });
-  const tests = channelTestMachine.provide({
-    actors: {
-      fetchCurrentRun: fromPromise<ChannelTestRun | null>(() => (never_ ? never() : Promise.resolve(run))),
-      startTestRun: fromPromise(() => never<ChannelTestRun>()),
-      fetchTestRun: fromPromise(() => never<ChannelTestRun>()),
-      cancelTestRun: fromPromise(() => never<ChannelTestRun>()),
-      listAllChannels: fromPromise(() => never<Channel[]>()),
-      testChannel: fromPromise(() => never<ChannelTestOutcome>()),
-    },
-  });
+  const tests = idleChannelTests(() => (never_ ? never() : Promise.resolve(run)));
   const tags = channelTagsMachine.provide({
     actors: {
       fetchTags: fromPromise<readonly ChannelTagCount[]>(() => (never_ ? never() : Promise.resolve([{ tag: 'team-a', count: 2 }]))),
@@ -371,16 +375,7 @@ describe('channelListPage: the tag filter reaches every channel, and its count, 
       },
       actions: { storeShowDetail: () => undefined, storeNoticeDismissed: () => undefined },
     });
-    const tests = channelTestMachine.provide({
-      actors: {
-        fetchCurrentRun: fromPromise<ChannelTestRun | null>(() => Promise.resolve(null)),
-        startTestRun: fromPromise(() => never<ChannelTestRun>()),
-        fetchTestRun: fromPromise(() => never<ChannelTestRun>()),
-        cancelTestRun: fromPromise(() => never<ChannelTestRun>()),
-        listAllChannels: fromPromise(() => never<Channel[]>()),
-        testChannel: fromPromise(() => never<ChannelTestOutcome>()),
-      },
-    });
+    const tests = idleChannelTests(() => Promise.resolve(null));
     const tags = channelTagsMachine.provide({
       actors: {
         fetchTags: fromPromise<readonly ChannelTagCount[]>(() => {

@@ -454,13 +454,15 @@ describe('session model', () => {
     const chosen = shortestPaths(sessionMachine, model(signedOutInput, outInternal))
       .filter(isRealistic)
       .filter((p) => p.steps.length > 2);
-    it.each(chosen.map((p) => [describePath(p), p] as const))('%s', async (_, p) => {
+    /** Replays a path from `input`, checking each step against the path's own expectations. */
+    const replayFrom = (input: SessionInput) => async (_: string, p: (typeof chosen)[number]) => {
       await replay(
-        signedOutInput,
+        input,
         p.steps.map((s) => s.event),
         follows(p),
       );
-    });
+    };
+    it.each(chosen.map((p) => [describePath(p), p] as const))('%s', replayFrom(signedOutInput));
 
     it('a login stores the user, says so and goes to the guard origin', async () => {
       const r = await replay(signedOutInput, [{ type: 'xstate.init' }, statusLoaded, aliceLogin, loggedIn]);
@@ -506,13 +508,7 @@ describe('session model', () => {
     const restoredAdmin = shortestPaths(sessionMachine, model(adminRestoredInput, [...enrolmentChecks, loggedOut]))
       .filter(isRealistic)
       .filter((p) => p.steps.length <= 3 && p.steps.some((s) => s.event.type.endsWith('.checkEnrolment')));
-    it.each(restoredAdmin.map((p) => [describePath(p), p] as const))('restored admin: %s', async (_, p) => {
-      await replay(
-        adminRestoredInput,
-        p.steps.map((s) => s.event),
-        follows(p),
-      );
-    });
+    it.each(restoredAdmin.map((p) => [describePath(p), p] as const))('restored admin: %s', replayFrom(adminRestoredInput));
 
     it('a restored admin who must enrol is warned as after the login, and nothing is stored', async () => {
       const r = await replay(adminRestoredInput, [{ type: 'xstate.init' }, mustEnrolRestored]);
