@@ -3,6 +3,7 @@ import { parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
 import { changeWatchOf } from '../db/connect';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
+import { TurnReads } from '../db/turnReads';
 import { clusterGeneration } from '../services/clusterSync';
 import { optionValues, readOptions } from '../services/options';
 
@@ -81,10 +82,13 @@ export async function relaySettings(db: Db): Promise<RelaySettings> {
   const generation = watch === undefined ? clusterGeneration(db, 'options') : watch.generation('options');
   const cached = settingsCache.get(db);
   if (generation !== undefined && cached?.generation === generation) return cached.settings;
-  const settings = await readRelaySettings(db);
+  const settings = await settingsReads.run(db, '');
   if (generation !== undefined) settingsCache.set(db, { generation, settings });
   return settings;
 }
+
+/** PostgreSQL: the requests of one turn share one read of the options (see TurnReads). */
+const settingsReads = new TurnReads<RelaySettings>((db) => readRelaySettings(db));
 
 /** Reads the relay's options in one query. */
 async function readRelaySettings(db: Db): Promise<RelaySettings> {

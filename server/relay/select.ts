@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
+import { TurnReads } from '../db/turnReads';
 import { clusterGeneration } from '../services/clusterSync';
 import { relayChannelColumns, relayError, type RelayChannel, type RelayError } from './types';
 
@@ -96,24 +97,30 @@ const tierCache = new WeakMap<Db, { generation: string; readonly tiers: Map<stri
 /** Distinct (group, model) pairs kept at most; past that the cache starts over. */
 const tierCacheLimit = 2048;
 
+/** PostgreSQL: the first draws of one turn for one (group, model) share one read (see TurnReads); the key is `[group, model]` as JSON. */
+const tierReads = new TurnReads<TierRows>((db, key) => {
+  const [group, model] = JSON.parse(key) as [string, string];
+  return topTier.readRows(db, group, model);
+});
+
 /**
  * The top tier of (`group`, `model`) for a first draw. With Redis (several processes announcing
  * their channel changes, services/clusterSync.ts) it is kept in memory until a channel or ability
  * change is announced anywhere (automatic disabling included) or SYNC_FREQUENCY passes; else read
- * every time.
+ * every time (the requests of one turn sharing the read on PostgreSQL).
  */
 async function firstDraw(db: Db, group: string, model: string): Promise<TierRows> {
   const generation = clusterGeneration(db, 'channels');
-  if (generation === undefined) return topTier.readRows(db, group, model);
+  const key = JSON.stringify([group, model]);
+  if (generation === undefined) return tierReads.run(db, key);
   let cache = tierCache.get(db);
   if (cache === undefined || cache.generation !== generation) {
     cache = { generation, tiers: new Map() };
     tierCache.set(db, cache);
   }
-  const key = `${group}\u0000${model}`;
   const kept = cache.tiers.get(key);
   if (kept !== undefined) return kept;
-  const rows = await topTier.readRows(db, group, model);
+  const rows = await tierReads.run(db, key);
   // A change announced while reading: the rows may be older than it, do not keep them.
   if (clusterGeneration(db, 'channels') !== generation) return rows;
   if (cache.tiers.size >= tierCacheLimit) cache.tiers.clear();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/schema';
+import { TurnReads } from '../../server/db/turnReads';
 import { StatementGroups } from '../../server/relay/pgBatch';
 
 /**
@@ -8,7 +9,8 @@ import { StatementGroups } from '../../server/relay/pgBatch';
  * of one event-loop turn become one statement: the calls of one turn go together, sorted; each
  * gets its own result; a group the database refuses (rolled back) is run again item by item, so
  * only the item at fault fails; a group whose outcome is unknown (connection lost) fails whole,
- * never run twice.
+ * never run twice. And shared reads (server/db/turnReads.ts): the requests of one turn asking for
+ * the same thing get one read, sent after all of them asked.
  */
 
 type Db = Kysely<Database>;
@@ -66,5 +68,36 @@ describe('statement groups', () => {
     const outcomes = await Promise.allSettled([1, 2, 3].map((i) => batches.run(db, i)));
     expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
     expect(singles).toBe(0);
+  });
+});
+
+describe('reads shared per turn', () => {
+  it('the asks of one turn for one key share one read, sent after they asked; a later ask gets a read of its own', async () => {
+    const sent: string[] = [];
+    let version = 1;
+    const reads = new TurnReads<string>((_db, key) => {
+      sent.push(key);
+      return Promise.resolve(`${key} v${version}`);
+    });
+    const db = fakeDb();
+    const first = [reads.run(db, 'a'), reads.run(db, 'b'), reads.run(db, 'a')];
+    // Nothing is sent in the turn of the asks: a write committed in it is seen by the read.
+    expect(sent).toEqual([]);
+    version = 2;
+    expect(await Promise.all(first)).toEqual(['a v2', 'b v2', 'a v2']);
+    expect(sent).toEqual(['a', 'b']);
+    version = 3;
+    expect(await reads.run(db, 'a')).toBe('a v3');
+    expect(sent).toEqual(['a', 'b', 'a']);
+  });
+
+  it('a failed read fails every ask that shared it, and the next turn reads again', async () => {
+    let fail = true;
+    const reads = new TurnReads<number>(() => (fail ? Promise.reject(new Error('connection lost')) : Promise.resolve(7)));
+    const db = fakeDb();
+    const outcomes = await Promise.allSettled([reads.run(db, ''), reads.run(db, '')]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await reads.run(db, '')).toBe(7);
   });
 });
