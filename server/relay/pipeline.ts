@@ -590,13 +590,17 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
       queue.push(raw ?? `data: ${data}\n\n`);
     },
   });
-  const readMore = async (): Promise<boolean> => {
-    const value = await upstream.read();
-    if (value === null) return false;
+  /** Splits one chunk of the upstream into events. */
+  const absorb = (value: Uint8Array): void => {
     unfinished += value.byteLength;
     splitter.feed(decoder.decode(value, streaming));
     // an upstream that never ends its event would make the parser buffer without limit
     if (unfinished > maxEventBytes) throw new Error(`upstream event larger than ${maxEventBytes / 1024 / 1024} MB`);
+  };
+  const readMore = async (): Promise<boolean> => {
+    const value = await upstream.read();
+    if (value === null) return false;
+    absorb(value);
     return true;
   };
 
@@ -641,16 +645,17 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
   let reading = false;
   let idle: NodeJS.Timeout | null = null;
   void pumpEvents(req, sink, {
-    readMore: async () => {
-      if (idleMs <= 0) return readMore();
-      if (idle === null) idle = setTimeout(() => (reading ? abort.abort(new TimeoutAbort(idleMs)) : undefined), idleMs);
-      else idle.refresh();
-      reading = true;
-      try {
-        return await readMore();
-      } finally {
-        reading = false;
+    read: () => {
+      if (idleMs > 0) {
+        if (idle === null) idle = setTimeout(() => (reading ? abort.abort(new TimeoutAbort(idleMs)) : undefined), idleMs);
+        else idle.refresh();
+        reading = true;
       }
+      return upstream.read();
+    },
+    absorb: (value) => {
+      reading = false;
+      absorb(value);
     },
     take: () => {
       if (queue.length === 0) return '';
@@ -680,8 +685,15 @@ async function streamAnswer(c: Ctx, req: Request, upstream: UpstreamResponse, pa
 
 /** What `pumpEvents` reads from its stream. */
 interface EventSource {
-  /** Reads more of the upstream; false at its end. */
-  readMore(): Promise<boolean>;
+  /**
+   * The next chunk of the upstream (null at its end), with RELAY_TIMEOUT watching the wait; it
+   * is handed to `absorb` next. One promise per chunk: the async steps wrapped around the read
+   * before (an idle-timer step and a parse step, each awaited) were two more promises and
+   * microtask turns per token, thousands a second with thousands of streams.
+   */
+  read(): Promise<Uint8Array | null>;
+  /** Splits a chunk `read` gave into events (throws on an event too large). */
+  absorb(chunk: Uint8Array): void;
   /** The events parsed and not yet sent, as one text (in the client's format). */
   take(): string;
   /** The gateway's own closing event (`[DONE]` or an error) in the client's format. */
@@ -706,7 +718,9 @@ async function pumpEvents(req: Request, sink: EventSink, source: EventSource): P
       const events = source.take();
       const written = events === '' || sink.write(events);
       if (written !== true && !(await written)) break;
-      if (!(await source.readMore())) break;
+      const chunk = await source.read();
+      if (chunk === null) break;
+      source.absorb(chunk);
     }
     if (!source.done() && source.malformed() > 0) console.warn(`[relay] request ${req.requestId}: dropped ${source.malformed()} malformed event(s)`);
   } catch (error) {

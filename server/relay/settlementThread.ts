@@ -49,8 +49,8 @@ export interface WorkerData {
   readonly intervalMs: number;
 }
 
-/** Messages to the worker. */
-export type ToWorker = { readonly kind: 'settle'; readonly job: SettlementJob } | { readonly kind: 'close' };
+/** Messages to the worker: the settlements sent in one turn of the event loop, in order, or the close. */
+export type ToWorker = { readonly kind: 'settle'; readonly jobs: readonly SettlementJob[] } | { readonly kind: 'close' };
 /** Messages from the worker: `ready` once its connection is open, then the outcomes of each batch. */
 export type FromWorker = 'ready' | readonly SettlementDone[];
 
@@ -97,15 +97,34 @@ export function startSettlementThread(
   const waiting = new Map<number, { readonly resolve: (done: Settled) => void; readonly reject: (error: Error) => void }>();
   let nextId = firstId;
   let running = true;
+  /**
+   * The settlements of this turn of the event loop, sent together at its end: a message each
+   * (its clone, the worker's wake-up) cost about 2.7 % of the gateway's time with 5,000 streams
+   * ending within seconds (bench/relay, many-streams scenario). The worker gathers them for
+   * `settlementIntervalMs` anyway, and their holds are in the ledger from the start.
+   */
+  let outbox: SettlementJob[] = [];
+  let flushing: NodeJS.Immediate | null = null;
+  const flush = (): void => {
+    if (flushing !== null) clearImmediate(flushing);
+    flushing = null;
+    if (outbox.length === 0) return;
+    const message: ToWorker = { kind: 'settle', jobs: outbox };
+    outbox = [];
+    worker.postMessage(message);
+  };
   let closed: Promise<void> | undefined;
 
   /** Whether the worker has opened its connection (before that, it cannot have committed anything). */
   let ready = false;
   const stopped = (reason: string): void => {
     running = false;
-    for (const [, pending] of waiting) {
+    // Not sent yet: nothing of them can have been written (a retry may settle them elsewhere).
+    const unsent = new Set(outbox.map((job) => job.id));
+    outbox = [];
+    for (const [id, pending] of waiting) {
       pending.reject(
-        ready
+        ready && !unsent.has(id)
           ? new SettlementLost(`settlement worker stopped (${reason}): the settlement may or may not have been committed`)
           : new Error(`settlement worker failed to start (${reason}): nothing was written`),
       );
@@ -149,8 +168,8 @@ export function startSettlementThread(
           return;
         }
         waiting.set(id, { resolve, reject });
-        const message: ToWorker = { kind: 'settle', job: { ...job, id } };
-        worker.postMessage(message);
+        outbox.push({ ...job, id });
+        flushing ??= setImmediate(flush);
       });
       return { id, done };
     },
@@ -159,7 +178,10 @@ export function startSettlementThread(
         const message: ToWorker = { kind: 'close' };
         // Kept alive until the worker has applied what it was sent and closed its connection.
         worker.ref();
-        if (running) worker.postMessage(message);
+        if (running) {
+          flush();
+          worker.postMessage(message);
+        }
         running = false;
         closed = exited;
       }

@@ -153,7 +153,7 @@ port.on('message', (/** @type {Incoming} */ message) => {
     timer = setTimeout(drain, 0);
     return;
   }
-  queue.push(message.job);
+  for (const job of message.jobs) queue.push(job);
   if (queue.length >= maxBatch) {
     clearTimeout(timer);
     timer = setTimeout(drain, 0);

@@ -395,6 +395,9 @@ for (const target of dbTargets) {
             // a's settlement first, then b's: once b's shows committed, so has a's batch.
             const failing = settle(deps(), rA, charge(a, 600));
             const passing = settle(deps(), rB, charge(b, 100));
+            // The settlements of one event-loop turn leave for the thread together at its end
+            // (settlementThread.ts): one turn, before the thread can even have applied them.
+            await new Promise((resolve) => setImmediate(resolve));
             const read = syncRunnerOf(db())!;
             const bUsed = () => Number((read('select used_quota from users where id = ?', [b.userId])[0] as { used_quota: number }).used_quota);
             // Wait without yielding to the event loop, so the thread's report cannot be handled meanwhile.
