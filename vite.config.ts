@@ -48,6 +48,30 @@ const productionBuilds: Plugin = {
 };
 
 /**
+ * Components and part lists that libraries make at the top of their modules with calls carrying
+ * no pure annotation (React Router's `React.forwardRef` / `React.memo` / `React.createContext`,
+ * Chakra's and Ark's `withContext` / `createRecipeContext` / `chakra(...)`, Zag's and Chakra's
+ * `createAnatomy(...)` / `.extendWith(...)` / `.build()`), and then name with `X.displayName =`
+ * statements. The bundler cannot tell those calls are free of side effects (React is a CommonJS
+ * package), so every such component and anatomy stayed in the bundle whether used or not
+ * (NavLink, Form, the framework-mode Link prefetching, the anatomies of every Chakra component).
+ * They are pure factories: marking the top-level calls pure and dropping the names (they only
+ * label components in React's developer tools) lets the bundle keep what the console uses.
+ */
+const pureFactories = ['forwardRef', 'memo', 'createContext', 'createAnatomy', 'extendWith', 'build', 'createRecipeContext', 'createSlotRecipeContext', 'withContext', 'withProvider', 'withRootProvider', 'chakra'];
+const topLevelFactoryCall = new RegExp(`^((?:const|let|var) (?:[\\w$]+|\\{[^}]*\\}) = )(?=(?:[\\w$]+\\.)?(?:${pureFactories.join('|')})\\()`, 'gm');
+const pureLibraryFile = /\/node_modules\/(?:react-router\/dist\/production|@chakra-ui\/react\/dist\/esm|@ark-ui\/react\/dist|@zag-js\/[^/]+\/dist)\/.*\.m?js$/;
+const pureLibraryCalls: Plugin = {
+  name: 'pure-library-calls',
+  apply: 'build',
+  transform(code, id) {
+    if (!pureLibraryFile.test(id.replace(/\\/g, '/'))) return null;
+    const marked = code.replace(/^[\w$]+\.displayName = "[^"\n]*";$/gm, '').replace(topLevelFactoryCall, '$1/* @__PURE__ */ ');
+    return marked === code ? null : { code: marked, map: null };
+  },
+};
+
+/**
  * The lazy chunks a first paint needs beyond the entry, by the page's path. Signed out, a guarded
  * route shows the login page; every page shows the footer.
  */
@@ -168,7 +192,7 @@ const isLaterRecipe = (id: string): boolean => {
 };
 
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, productionBuilds, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, firstPaintPreload],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),

@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from './RouterLink';
 import { Box, Button, Flex, HStack, IconButton, Image, Link, Text, useRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import type { ColorMode, Lang } from '../../domain/preferences';
 import { loadAfterPage } from './afterPage';

@@ -1,4 +1,4 @@
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from './RouterLink';
 import { Button, Portal } from '@chakra-ui/react';
 import { Menu } from './laterComponents';
 import { useT } from './i18n';

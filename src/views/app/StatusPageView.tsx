@@ -1,4 +1,4 @@
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from './RouterLink';
 import { Container, EmptyState, Heading, Link } from '@chakra-ui/react';
 
 /** A page that only says why there is nothing to show (not found, no access) and links home. */

@@ -1,5 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from '../app/RouterLink';
 import { Alert, Button, Card, Field, Flex, Heading, Input, Link, Separator, Stack, Text } from '@chakra-ui/react';
 import type { LoginOffer } from '../../domain/loginMethods';
 import { useT } from '../app/i18n';

@@ -1,5 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from '../app/RouterLink';
 import { Button, Card, Field, Flex, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { useT } from '../app/i18n';
 

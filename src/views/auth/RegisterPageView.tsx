@@ -1,5 +1,5 @@
 import { useEffect, useRef, type FormEvent, type MouseEvent, type ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from '../app/RouterLink';
 import { Button, Card, Field, Flex, Group, Heading, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { firstErrorField, registrationFieldOrder, type FieldErrors, type RegistrationField } from '../../domain/accountRules';
 import type { RegistrationValues } from '../../machines/register';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Flex, Heading, Stack } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from '../app/RouterLink';
 import type { TableRow } from '../../machines/table';
 import { useT } from '../app/i18n';
 import { DataTableView, type Column, type DataTableSelection } from '../table/DataTableView';

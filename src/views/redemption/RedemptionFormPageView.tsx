@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { Alert, Button, Card, Field, Flex, Heading, Input, Spinner, Stack, Text } from '@chakra-ui/react';
 import { Code, List } from '../app/laterComponents';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from '../app/RouterLink';
 import { quotaEquivalent, type QuotaDisplay } from '../../domain/format';
 import type { Message } from '../../domain/message';
 import type { RedemptionField, RedemptionForm } from '../../machines/redemptionForm';

@@ -1,5 +1,5 @@
 import { Button, HStack, Text } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from '../app/RouterLink';
 import { canToggleRedemption, redemptionStatusOf, redemptionStatuses, redemptionStatusUnused } from '../../domain/constants';
 import { formatQuota, formatTimestamp, renderRedeemedTime, type QuotaDisplay } from '../../domain/format';
 import type { Redemption } from '../../domain/redemption';

@@ -1,6 +1,6 @@
 import { Button, Group, HStack, IconButton, Portal, Text } from '@chakra-ui/react';
 import { Menu } from '../app/laterComponents';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouterLink } from '../app/RouterLink';
 import { chatClients, chatUrl, copyFormats, type ChatLinkInput, type CopyFormat } from '../../domain/chatLinks';
 import { tokenStatusEnabled, tokenStatuses, tokenStatusOf } from '../../domain/constants';
 import { formatQuota, formatTimestamp, renderExpiry, renderRemainQuota, type QuotaDisplay } from '../../domain/format';
