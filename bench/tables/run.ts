@@ -4,7 +4,9 @@
 // typed in the search box, a client-side filter and clearing it, selecting the page and
 // unselecting it. Each is timed in the page from its event to the next paint ("first") and to
 // the first paint with every row of the page drawn ("all": the table no longer marked aria-busy,
-// a full page's row count), 20 repetitions after one warm-up, at page size 10 and 100 (the list
+// a full page's row count, and for a windowed table, one that draws only the rows near the
+// viewport, no spacer row in the viewport: every row the viewport must show is drawn; "DOM rows"
+// says how many body rows were in the DOM then), 20 repetitions after one warm-up, at page size 10 and 100 (the list
 // opened at that size: `?size=`). Figures only: nothing fails on them. `--no-build` reuses
 // bench/out/tables; `--reps N` changes the repetitions; `--list channel|user` measures one list
 // only; `--page-sizes 10,100` the page sizes; `--no-small` skips the 100-row runs; `--no-minify`
@@ -226,13 +228,15 @@ const quantile = (values: readonly number[], q: number): number => {
 const ms = (n: number) => (Number.isNaN(n) ? 'n/a' : n < 0 ? '-' : n.toFixed(1));
 const stats = (got: BenchResult['samples'][string] | undefined) => {
   const samples: readonly Sample[] = got === undefined || !Array.isArray(got) ? [] : got;
-  if (samples.length === 0) return { first: NaN, median: NaN, p95: NaN, commit: NaN };
+  if (samples.length === 0) return { first: NaN, median: NaN, p95: NaN, commit: NaN, rows: NaN };
   const commits = samples.map((s) => s.commit).filter((c) => c >= 0);
   return {
     first: quantile(samples.map((s) => s.paint), 0.5),
     median: quantile(samples.map((s) => s.all), 0.5),
     p95: quantile(samples.map((s) => s.all), 0.95),
     commit: commits.length === 0 ? -1 : quantile(commits, 0.5),
+    // samples from a build before the count was kept have none
+    rows: quantile(samples.map((s) => s.rows ?? NaN), 0.5),
   };
 };
 
@@ -243,6 +247,7 @@ const head = [
   'all med'.padStart(8),
   'all p95'.padStart(8),
   'commit'.padStart(7),
+  'DOM rows'.padStart(8),
   `${small} rows`.padStart(9),
   'ratio'.padStart(6),
   'base all'.padStart(9),
@@ -277,6 +282,7 @@ for (const list of listNames) {
           ms(l.median).padStart(8),
           ms(l.p95).padStart(8),
           ms(l.commit).padStart(7),
+          (Number.isNaN(l.rows) ? 'n/a' : String(l.rows)).padStart(8),
           ms(s.median).padStart(9),
           (l.median / s.median).toFixed(2).padStart(6),
           ms(b.median).padStart(9),
