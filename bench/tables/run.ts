@@ -296,7 +296,9 @@ for (const list of listNames) {
   }
 }
 console.log(
-  `\n"first": median ms to the first paint showing the change; "all": to the first paint with every row of the page drawn (median, p95); ` +
+  `\n"first": median ms to the first paint showing the change; "all": to the first paint with every row of the page drawn (median, p95), ` +
+    `"every row" being every row the viewport must show (a windowed table draws only the rows near the viewport: its aria-rowcount is the page's and no spacer row is in the viewport); ` +
+    `"DOM rows": median body rows in the DOM at that paint (spacer rows not counted); ` +
     `"commit": median ms until the last DOM change before that paint (script and React commit, no paint); "${small} rows": the all-rows median with ${small} rows loaded, "ratio" ${big} over it. ` +
     `"base all": the all-rows median of the baseline (--baseline, the same run, turn about), "x base": this tree's over it. ` +
     `Target: every interaction's all-rows median under ${targetMs} ms at ${big} rows ("met" when its p95 is under too). ` +
