@@ -4,6 +4,12 @@
  * sees the change, then a message posted from it, which runs once that frame is painted). The
  * time of the last DOM mutation before that paint is kept too (script + commit, without paint).
  * Controls are found by role and accessible name, as a person would find them.
+ *
+ * "All rows drawn" means every row that the viewport must show is in the DOM: for a table that
+ * draws every row of its page, all of the page's rows; for a windowed table (one that says its
+ * row count with `aria-rowcount` and draws only the rows near the viewport, spacer rows standing
+ * for the others), the page's row count is right and no spacer row lies in the viewport. Each
+ * sample also keeps how many body rows were in the DOM at that paint.
  */
 
 export interface Sample {
@@ -16,6 +22,8 @@ export interface Sample {
   readonly all: number;
   /** Until the last DOM mutation seen before the paint (-1 when the change mutated nothing). */
   readonly commit: number;
+  /** Body rows in the DOM at the all-rows paint (spacer rows of a windowed table not counted). */
+  readonly rows: number;
 }
 
 /** One step of a cycle: timed under `name`, or untimed (getting back to where the cycle starts). */
@@ -34,8 +42,10 @@ export type Samples = Record<string, Sample[] | { readonly error: string }>;
 const maxWait = 20_000;
 
 /**
- * Every row of the page is drawn: no busy mark on the table or around it, and a page followed by
- * another (its "next" button enabled) holds as many rows as the page size says.
+ * Every row that the viewport must show is drawn: no busy mark on the table or around it, a page
+ * followed by another (its "next" button enabled) holds as many rows as the page size says
+ * (`pageRows`), and, in a windowed table, no spacer row (standing for rows not drawn) is in the
+ * viewport.
  */
 const allDrawn = (): boolean => {
   const t = findTable();
@@ -43,7 +53,11 @@ const allDrawn = (): boolean => {
   if (t.closest('[aria-busy="true"]') !== null) return false;
   const next = byLabel<HTMLButtonElement>('button', '下一页');
   const size = byLabel<HTMLSelectElement>('select', '每页条数');
-  return next === null || next.disabled || size === null || bodyRows().length === Number(size.value);
+  if (!(next === null || next.disabled || size === null || pageRows() === Number(size.value))) return false;
+  return spacers().every((r) => {
+    const box = r.getBoundingClientRect();
+    return box.height < 1 || box.bottom <= 0 || box.top >= innerHeight;
+  });
 };
 
 /**
@@ -98,7 +112,7 @@ async function time(act: () => void, done: () => boolean): Promise<Sample> {
   const t1 = await paintedWhen(done, t0, allDrawn);
   observer.takeRecords();
   observer.disconnect();
-  return { paint: t1.first - t0, all: t1.all - t0, commit: last < 0 ? -1 : last - t0 };
+  return { paint: t1.first - t0, all: t1.all - t0, commit: last < 0 ? -1 : last - t0, rows: bodyRows().length };
 }
 
 // ---- the page, found as a person finds it ----
@@ -111,7 +125,15 @@ const must = <E>(e: E | null, what: string): E => {
 const findTable = (): HTMLTableElement | null =>
   [...document.querySelectorAll('table')].sort((a, b) => (b.tBodies[0]?.rows.length ?? 0) - (a.tBodies[0]?.rows.length ?? 0))[0] ?? null;
 const table = (): HTMLTableElement => must(findTable(), 'a table');
-const bodyRows = (): HTMLTableRowElement[] => [...(findTable()?.tBodies[0]?.rows ?? [])];
+const allBodyRows = (): HTMLTableRowElement[] => [...(findTable()?.tBodies[0]?.rows ?? [])];
+/** The body rows drawn (a windowed table's spacer rows, hidden from assistive technology, left out). */
+const bodyRows = (): HTMLTableRowElement[] => allBodyRows().filter((r) => r.getAttribute('aria-hidden') !== 'true');
+const spacers = (): HTMLTableRowElement[] => allBodyRows().filter((r) => r.getAttribute('aria-hidden') === 'true');
+/** The page's rows: the table's `aria-rowcount` less the header row when it says it (windowed), else the rows drawn. */
+const pageRows = (): number => {
+  const count = findTable()?.getAttribute('aria-rowcount');
+  return count === null || count === undefined ? bodyRows().length : Number(count) - 1;
+};
 const loaded = (): boolean => {
   const rows = bodyRows();
   return rows.length > 0 && rows[0]!.cells.length > 1;
@@ -190,8 +212,8 @@ export function cycles(): Cycle[] {
   const from = Number(sizeSelect().value);
   const to = from === 10 ? 100 : 10;
   list.push([
-    { name: `page size ${from} -> ${to}`, act: () => choose(sizeSelect(), String(to)), done: () => Number(sizeSelect().value) === to && (to > from ? bodyRows().length > from : bodyRows().length === to) },
-    { name: `page size ${to} -> ${from}`, act: () => choose(sizeSelect(), String(from)), done: () => Number(sizeSelect().value) === from && (from > to ? bodyRows().length > to : bodyRows().length === from) },
+    { name: `page size ${from} -> ${to}`, act: () => choose(sizeSelect(), String(to)), done: () => Number(sizeSelect().value) === to && (to > from ? pageRows() > from : pageRows() === to) },
+    { name: `page size ${to} -> ${from}`, act: () => choose(sizeSelect(), String(from)), done: () => Number(sizeSelect().value) === from && (from > to ? pageRows() > to : pageRows() === from) },
   ]);
   if (searchBox()) {
     list.push([

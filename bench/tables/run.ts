@@ -4,7 +4,9 @@
 // typed in the search box, a client-side filter and clearing it, selecting the page and
 // unselecting it. Each is timed in the page from its event to the next paint ("first") and to
 // the first paint with every row of the page drawn ("all": the table no longer marked aria-busy,
-// a full page's row count), 20 repetitions after one warm-up, at page size 10 and 100 (the list
+// a full page's row count, and for a windowed table, one that draws only the rows near the
+// viewport, no spacer row in the viewport: every row the viewport must show is drawn; "DOM rows"
+// says how many body rows were in the DOM then), 20 repetitions after one warm-up, at page size 10 and 100 (the list
 // opened at that size: `?size=`). Figures only: nothing fails on them. `--no-build` reuses
 // bench/out/tables; `--reps N` changes the repetitions; `--list channel|user` measures one list
 // only; `--page-sizes 10,100` the page sizes; `--no-small` skips the 100-row runs; `--no-minify`
@@ -226,13 +228,15 @@ const quantile = (values: readonly number[], q: number): number => {
 const ms = (n: number) => (Number.isNaN(n) ? 'n/a' : n < 0 ? '-' : n.toFixed(1));
 const stats = (got: BenchResult['samples'][string] | undefined) => {
   const samples: readonly Sample[] = got === undefined || !Array.isArray(got) ? [] : got;
-  if (samples.length === 0) return { first: NaN, median: NaN, p95: NaN, commit: NaN };
+  if (samples.length === 0) return { first: NaN, median: NaN, p95: NaN, commit: NaN, rows: NaN };
   const commits = samples.map((s) => s.commit).filter((c) => c >= 0);
   return {
     first: quantile(samples.map((s) => s.paint), 0.5),
     median: quantile(samples.map((s) => s.all), 0.5),
     p95: quantile(samples.map((s) => s.all), 0.95),
     commit: commits.length === 0 ? -1 : quantile(commits, 0.5),
+    // samples from a build before the count was kept have none
+    rows: quantile(samples.map((s) => s.rows ?? NaN), 0.5),
   };
 };
 
@@ -243,6 +247,7 @@ const head = [
   'all med'.padStart(8),
   'all p95'.padStart(8),
   'commit'.padStart(7),
+  'DOM rows'.padStart(8),
   `${small} rows`.padStart(9),
   'ratio'.padStart(6),
   'base all'.padStart(9),
@@ -277,6 +282,7 @@ for (const list of listNames) {
           ms(l.median).padStart(8),
           ms(l.p95).padStart(8),
           ms(l.commit).padStart(7),
+          (Number.isNaN(l.rows) ? 'n/a' : String(l.rows)).padStart(8),
           ms(s.median).padStart(9),
           (l.median / s.median).toFixed(2).padStart(6),
           ms(b.median).padStart(9),
@@ -290,7 +296,9 @@ for (const list of listNames) {
   }
 }
 console.log(
-  `\n"first": median ms to the first paint showing the change; "all": to the first paint with every row of the page drawn (median, p95); ` +
+  `\n"first": median ms to the first paint showing the change; "all": to the first paint with every row of the page drawn (median, p95), ` +
+    `"every row" being every row the viewport must show (a windowed table draws only the rows near the viewport: its aria-rowcount is the page's and no spacer row is in the viewport); ` +
+    `"DOM rows": median body rows in the DOM at that paint (spacer rows not counted); ` +
     `"commit": median ms until the last DOM change before that paint (script and React commit, no paint); "${small} rows": the all-rows median with ${small} rows loaded, "ratio" ${big} over it. ` +
     `"base all": the all-rows median of the baseline (--baseline, the same run, turn about), "x base": this tree's over it. ` +
     `Target: every interaction's all-rows median under ${targetMs} ms at ${big} rows ("met" when its p95 is under too). ` +

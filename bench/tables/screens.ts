@@ -1,7 +1,8 @@
 // Compares the list pages of two table-harness builds pixel for pixel: this tree's
 // (bench/out/tables) and the baseline's (bench/out/tables-baseline, `npm run bench:tables --
 // --baseline <ref> --build-only`), channel and user lists, light and dark, 1366 px wide (a table
-// of 100 rows) and 375 px (cards, 20 rows). Prints the differing pixels of each pair and keeps
+// of 100 rows: the screen at the top of the page, one scrolled halfway and one at the bottom, as a
+// windowed table draws only the rows near the viewport) and 375 px (cards, 20 rows, the whole page). Prints the differing pixels of each pair and keeps
 // the screenshots of a pair that differs in bench/out/screens (every pair with KEEP_ALL=1).
 import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -30,7 +31,7 @@ await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
 
-async function shot(page: Page, which: 'now' | 'base', list: string, width: number, dark: boolean): Promise<Buffer> {
+async function shot(page: Page, which: 'now' | 'base', list: string, width: number, dark: boolean, at: number): Promise<Buffer> {
   const size = width < 768 ? 20 : 100;
   await page.setViewportSize({ width, height: 900 });
   await page.goto(`${origin}/${which}/?list=${list}&rows=${size}&size=${size}`);
@@ -40,14 +41,19 @@ async function shot(page: Page, which: 'now' | 'base', list: string, width: numb
   });
   await page.waitForFunction(
     ([n, cards]) =>
-      (cards ? document.querySelectorAll('ul[role="list"] > li').length : document.querySelectorAll('table tbody tr').length) === n &&
+      (cards
+        ? document.querySelectorAll('ul[role="list"] > li').length
+        : document.querySelector('table[aria-rowcount]') !== null
+          ? Number(document.querySelector('table[aria-rowcount]')!.getAttribute('aria-rowcount')) - 1
+          : document.querySelectorAll('table tbody tr').length) === n &&
       document.querySelector('[aria-busy="true"]') === null,
     [size, width < 768] as const,
   );
   await page.mouse.move(0, 0);
+  if (width >= 768) await page.evaluate((f) => scrollTo(0, f * (document.documentElement.scrollHeight - innerHeight)), at);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.waitForTimeout(300);
-  return page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+  return page.screenshot({ fullPage: width < 768, animations: 'disabled', caret: 'hide' });
 }
 
 let differing = 0;
@@ -55,14 +61,15 @@ try {
   const page = await browser.newPage();
   for (const list of ['channel', 'user'])
     for (const width of [1366, 375])
-      for (const dark of [false, true]) {
-        const a = PNG.sync.read(await shot(page, 'base', list, width, dark));
-        const bBuf = await shot(page, 'now', list, width, dark);
+      for (const dark of [false, true])
+        for (const at of width < 768 ? [0] : [0, 0.5, 1]) {
+        const a = PNG.sync.read(await shot(page, 'base', list, width, dark, at));
+        const bBuf = await shot(page, 'now', list, width, dark, at);
         const b = PNG.sync.read(bBuf);
         let diff = 0;
         if (a.width !== b.width || a.height !== b.height) diff = -1;
         else for (let i = 0; i < a.data.length; i += 4) if (a.data.readUInt32LE(i) !== b.data.readUInt32LE(i)) diff++;
-        const name = `${list}-${width}-${dark ? 'dark' : 'light'}`;
+        const name = `${list}-${width}-${dark ? 'dark' : 'light'}${width < 768 ? '' : `-at${at}`}`;
         console.log(`${name.padEnd(20)} ${a.width}x${a.height} vs ${b.width}x${b.height}: ${diff < 0 ? 'sizes differ' : `${diff} pixels differ`}`);
         if (diff !== 0) differing++;
         if (diff !== 0 || process.env.KEEP_ALL === '1') {

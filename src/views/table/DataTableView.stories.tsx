@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Badge } from '../app/laterComponents';
-import { expect, fn, userEvent, within } from 'storybook/test';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { DataTableView, type Column } from './DataTableView';
 
 interface DemoChannel {
@@ -371,5 +371,70 @@ export const Cards375SortInteraction: Story = {
     await expect(args.onSort).toHaveBeenLastCalledWith('priority');
     await userEvent.click(c.getByRole('checkbox', { name: '选择 moonshot' }));
     await expect(args.selection?.onToggleRow).toHaveBeenCalledWith(5);
+  },
+};
+
+const hundred: readonly DemoChannel[] = Array.from({ length: 100 }, (_, i) => ({
+  id: i + 1,
+  name: `channel-${i + 1}`,
+  group: i % 3 === 0 ? 'default,vip' : 'default',
+  status: i % 7 === 0 ? 2 : 1,
+  priority: i % 5,
+  balance: (i * 7.3) % 100,
+}));
+
+const drawnRows = (table: HTMLElement) => [...table.querySelectorAll<HTMLTableRowElement>('tbody tr')].filter((r) => r.getAttribute('aria-hidden') !== 'true');
+
+/**
+ * A page of 100 rows is windowed: the table says it has 101 rows (the header's and the page's),
+ * only the rows near the viewport are drawn, each with its index, striped by it, and spacer rows
+ * (hidden, no cell read out) stand for the others.
+ */
+export const Windowed100: Story = {
+  args: { rows: hundred, selection: selection([2]) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const table = c.getByRole('table', { name: '渠道' });
+    await expect(table).toHaveAttribute('aria-rowcount', '101');
+    await expect(within(table).getAllByRole('row')[0]).toHaveAttribute('aria-rowindex', '1');
+    const drawn = drawnRows(table);
+    await expect(drawn.length).toBeGreaterThan(5);
+    await expect(drawn.length).toBeLessThan(100);
+    for (const [i, r] of drawn.entries()) {
+      await expect(r).toHaveAttribute('aria-rowindex', String(i + 2));
+      await expect(r.hasAttribute('data-odd')).toBe(i % 2 === 0);
+    }
+    const spacers = [...table.querySelectorAll('tbody tr[aria-hidden="true"]')];
+    await expect(spacers.length).toBeGreaterThan(0);
+    for (const s of spacers) await expect(s.textContent).toBe('');
+    await expect(c.getByRole('checkbox', { name: '选择 channel-2' })).toBeChecked();
+  },
+};
+
+/**
+ * Keyboard over a windowed page: Tab from the last drawn row reaches the next row's box, and the
+ * row holding the focus stays drawn (and focused) when the page scrolls far away from it.
+ */
+export const Windowed100FocusInteraction: Story = {
+  args: { rows: hundred, selection: selection([]) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const table = c.getByRole('table', { name: '渠道' });
+    const last = drawnRows(table).at(-1)!;
+    const at = Number(last.getAttribute('aria-rowindex'));
+    await expect(at).toBeLessThan(101);
+    within(last).getByRole('checkbox').focus();
+    await userEvent.tab();
+    await waitFor(() => expect(document.activeElement?.closest('tr')?.getAttribute('aria-rowindex')).toBe(String(at + 1)));
+    // back to the top (the focus had scrolled the page to the row it reached)
+    window.scrollTo(0, 0);
+    const box = await c.findByRole('checkbox', { name: '选择 channel-1' });
+    box.focus();
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    await waitFor(() => expect(table.querySelector('tr[aria-rowindex="101"]')).not.toBeNull());
+    await expect(box).toBeInTheDocument();
+    await expect(document.activeElement).toBe(box);
+    await expect(box.closest('tr')).toHaveAttribute('aria-rowindex', '2');
+    window.scrollTo(0, 0);
   },
 };

@@ -1,4 +1,5 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { defaultRangeExtractor, useWindowVirtualizer, type Range } from '@tanstack/react-virtual';
 import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents';
 import type { SortState } from '../../domain/paging';
@@ -87,7 +88,10 @@ const skeletonRows = [0, 1, 2, 3, 4];
  * page loads, an error with retry, and an empty text. Wide tables scroll sideways on phones,
  * unless `cards` makes each row a card there (`DataCardsView`). Every row of the page is drawn in
  * one commit (a page of 100 rows no longer comes in two frames: the second pass cost more than it
- * saved, and the table was busy in between).
+ * saved, and the table was busy in between). A page of more than `windowAbove` rows is windowed
+ * (`WindowedBody`): only the rows near the viewport are in the page, with spacer rows keeping
+ * its height; the table then says how many rows it has (`aria-rowcount`) and which each drawn
+ * row is (`aria-rowindex`).
  */
 export function DataTableView<Row extends { readonly id: number }>({
   caption,
@@ -137,6 +141,7 @@ export function DataTableView<Row extends { readonly id: number }>({
     );
   }
   const colSpan = columns.length + (selection ? 1 : 0);
+  const windowed = !firstLoad && rows.length > windowAbove;
   return (
     <HintScope>
       <TableStyles />
@@ -147,6 +152,7 @@ export function DataTableView<Row extends { readonly id: number }>({
           striped
           interactive={!firstLoad}
           aria-label={caption}
+          aria-rowcount={windowed ? rows.length + 1 : undefined}
           className={`${tableClass} ${cellPartsClass}`}
           data-interactive={firstLoad ? undefined : ''}
         >
@@ -159,7 +165,11 @@ export function DataTableView<Row extends { readonly id: number }>({
             onTogglePage={selection?.onTogglePage}
             pageBoxDisabled={disabled || rows.length === 0}
             disabled={disabled}
+            rowIndexed={windowed}
           />
+          {windowed ? (
+            <WindowedBody<Row> rows={rows} columns={columns} selection={selection} busy={busy} disabled={disabled} colSpan={colSpan} />
+          ) : (
           <Table.Body>
             {firstLoad ? (
               skeletonRows.map((i) => (
@@ -193,6 +203,7 @@ export function DataTableView<Row extends { readonly id: number }>({
               ))
             )}
           </Table.Body>
+          )}
         </Table.Root>
       </Box>
     </HintScope>
@@ -208,6 +219,8 @@ interface DataTableHeadProps<Row> {
   readonly onTogglePage: (() => void) | undefined;
   readonly pageBoxDisabled: boolean;
   readonly disabled: boolean;
+  /** The body is windowed: the header row says it is the table's first (`aria-rowindex`). */
+  readonly rowIndexed: boolean;
 }
 
 /** The header row (memoized: drawn again only when the columns, the sort or the inert state change). */
@@ -220,11 +233,12 @@ const DataTableHead = memo(function DataTableHead<Row>({
   onTogglePage,
   pageBoxDisabled,
   disabled,
+  rowIndexed,
 }: DataTableHeadProps<Row>) {
   const t = useT();
   return (
     <Table.Header>
-      <Table.Row>
+      <Table.Row aria-rowindex={rowIndexed ? 1 : undefined}>
         {selectable && (
           <Table.ColumnHeader w="10">
             <Checkbox.Root size="sm" checked={pageSelected} disabled={pageBoxDisabled} onCheckedChange={() => onTogglePage?.()}>
@@ -271,6 +285,8 @@ const DataTableHead = memo(function DataTableHead<Row>({
 
 const tableClass = 'oa-data-table';
 const rowClass = 'oa-data-row';
+/** A row of a windowed body: striped by its index in the page (`data-odd`), not its place among the drawn rows. */
+const windowedRowClass = 'oa-data-wrow';
 const cellClass = 'oa-data-cell';
 const busyClass = 'oa-data-busy';
 
@@ -287,6 +303,8 @@ const TableStyles = memo(function TableStyles() {
     return {
       [`& tr.${rowClass}`]: still.row ?? {},
       [`&[data-interactive] tr.${rowClass}`]: live.row ?? {},
+      [`& tr.${windowedRowClass}`]: byIndex(still.row ?? {}),
+      [`&[data-interactive] tr.${windowedRowClass}`]: byIndex(live.row ?? {}),
       [`& td.${cellClass}`]: still.cell ?? {},
       [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
       [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
@@ -294,6 +312,10 @@ const TableStyles = memo(function TableStyles() {
   }, [table]);
   return <ScopedStyles className={tableClass} styles={styles} />;
 });
+
+/** A row style whose stripes follow `data-odd` (the row's index in the page) instead of `:nth-of-type(odd)`. */
+const byIndex = (style: SystemStyleObject): SystemStyleObject =>
+  Object.fromEntries(Object.entries(style).map(([key, value]) => [key.replaceAll(':nth-of-type(odd)', '[data-odd]'), value as unknown])) as SystemStyleObject;
 
 interface DataTableRowProps<Row extends { readonly id: number }> {
   readonly row: Row;
@@ -304,6 +326,10 @@ interface DataTableRowProps<Row extends { readonly id: number }> {
   readonly onToggleRow: ((id: number) => void) | undefined;
   readonly rowLabel: ((row: Row) => string) | undefined;
   readonly disabled: boolean;
+  /** In a windowed body: the row's index in the page (its `aria-rowindex` is one more than the header's) ... */
+  readonly index?: number;
+  /** ... and the virtualizer's measure of its height. */
+  readonly measure?: (row: HTMLTableRowElement | null) => void;
 }
 
 /**
@@ -321,10 +347,20 @@ const DataTableRow = memo(function DataTableRow<Row extends { readonly id: numbe
   onToggleRow,
   rowLabel,
   disabled,
+  index,
+  measure,
 }: DataTableRowProps<Row>) {
   const t = useT();
   return (
-    <tr className={rowClass} aria-busy={rowBusy} data-selected={selected ? '' : undefined}>
+    <tr
+      ref={measure}
+      className={index === undefined ? rowClass : windowedRowClass}
+      aria-busy={rowBusy}
+      data-selected={selected ? '' : undefined}
+      data-index={index}
+      data-odd={index !== undefined && index % 2 === 0 ? '' : undefined}
+      aria-rowindex={index === undefined ? undefined : index + 2}
+    >
       {selectable && (
         <td className={cellClass}>
           <span className={busyClass}>
@@ -337,6 +373,125 @@ const DataTableRow = memo(function DataTableRow<Row extends { readonly id: numbe
     </tr>
   );
 }) as <Row extends { readonly id: number }>(props: DataTableRowProps<Row>) => ReactNode;
+
+/** A page of more rows than this is windowed (`WindowedBody`); smaller pages draw every row. */
+export const windowAbove = 30;
+/**
+ * A row's height before it is measured (px): a row of extra-small buttons at size `sm`, as the
+ * channel and user lists draw them; the rows not drawn count this much in the spacers.
+ */
+const rowEstimate = 49;
+/** Rows drawn beyond each edge of the viewport, so that fast scrolling shows no blank. */
+const overscan = 12;
+
+interface WindowedBodyProps<Row extends { readonly id: number }> {
+  readonly rows: readonly Row[];
+  readonly columns: readonly Column<Row>[];
+  readonly selection: DataTableSelection<Row> | undefined;
+  readonly busy: Readonly<Record<number, string>>;
+  readonly disabled: boolean;
+  readonly colSpan: number;
+}
+
+/**
+ * The body of a long page: only the rows in or near the viewport (the page itself scrolls), each
+ * measured as drawn, and between them spacer rows (hidden from assistive technology, no cell read
+ * out) as tall as the rows they stand for, so the page keeps its height. The row holding the focus
+ * and its neighbours stay drawn wherever the viewport is, so the focus is not lost when it scrolls
+ * away and Tab reaches the next row's controls. Column widths follow the drawn rows' content, as
+ * the full table's do.
+ */
+function WindowedBody<Row extends { readonly id: number }>({ rows, columns, selection, busy, disabled, colSpan }: WindowedBodyProps<Row>) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  // where the body starts in the page (the virtualizer's offsets are the window's)
+  const [margin, setMargin] = useState(0);
+  // the id of the row that holds the focus
+  const [focusedId, setFocusedId] = useState<number | null>(null);
+  const focusedIndex = focusedId === null ? -1 : rows.findIndex((r) => r.id === focusedId);
+  const virtualizer = useWindowVirtualizer<HTMLTableRowElement>({
+    count: rows.length,
+    estimateSize: () => rowEstimate,
+    overscan,
+    scrollMargin: margin,
+    getItemKey: useCallback((i: number) => rows[i]?.id ?? -i - 1, [rows]),
+    initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
+    rangeExtractor: (range: Range) => {
+      const drawn = defaultRangeExtractor(range);
+      if (focusedIndex < 0) return drawn;
+      const kept = [focusedIndex - 1, focusedIndex, focusedIndex + 1].filter((i) => i >= 0 && i < range.count && !drawn.includes(i));
+      return kept.length === 0 ? drawn : [...drawn, ...kept].sort((a, b) => a - b);
+    },
+  });
+  useLayoutEffect(() => {
+    const el = body.current;
+    if (el === null) return;
+    // placed again whenever the page's height changes (a bar above the table, the rows measured)
+    const place = () => {
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      setMargin((was) => (Math.abs(top - was) > 0.5 ? top : was));
+    };
+    place();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(place);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+  const rowOf = (e: FocusEvent): number | null => {
+    const tr = e.target.closest('tr[data-index]');
+    const row = tr === null ? undefined : rows[Number(tr.getAttribute('data-index'))];
+    return row?.id ?? null;
+  };
+  const onFocus = (e: FocusEvent) => {
+    const id = rowOf(e);
+    if (id !== focusedId) setFocusedId(id);
+  };
+  const onBlur = (e: FocusEvent) => {
+    if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setFocusedId(null);
+  };
+
+  const items = virtualizer.getVirtualItems();
+  const start0 = virtualizer.options.scrollMargin;
+  const out: ReactNode[] = [];
+  let end = 0;
+  for (const item of items) {
+    const row = rows[item.index];
+    if (row === undefined) continue;
+    const top = item.start - start0;
+    if (top > end + 0.5) out.push(<SpacerRow key={`gap-${out.length === 0 ? 'top' : item.index}`} height={top - end} colSpan={colSpan} />);
+    out.push(
+      <DataTableRow<Row>
+        key={row.id}
+        row={row}
+        columns={columns}
+        rowBusy={busy[row.id] !== undefined}
+        selected={selection?.selected.has(row.id) === true}
+        selectable={selection !== undefined}
+        onToggleRow={selection?.onToggleRow}
+        rowLabel={selection?.rowLabel}
+        disabled={disabled}
+        index={item.index}
+        measure={virtualizer.measureElement}
+      />,
+    );
+    end = item.end - start0;
+  }
+  const total = virtualizer.getTotalSize();
+  if (total > end + 0.5) out.push(<SpacerRow key="gap-end" height={total - end} colSpan={colSpan} />);
+  return (
+    <Table.Body ref={body} onFocus={onFocus} onBlur={onBlur}>
+      {out}
+    </Table.Body>
+  );
+}
+
+/** Stands for rows not drawn: as tall as they are, hidden from assistive technology. */
+function SpacerRow({ height, colSpan }: { readonly height: number; readonly colSpan: number }) {
+  return (
+    <tr aria-hidden="true" data-spacer="">
+      <td colSpan={colSpan} style={{ height, padding: 0, border: 0 }} />
+    </tr>
+  );
+}
 
 interface DataTableCellsProps<Row> {
   readonly row: Row;
