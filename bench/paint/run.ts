@@ -4,7 +4,9 @@
 // per sample) at 1x and 4x CPU throttling: "ready" is the login input visible, or the table's
 // first row visible, in ms from navigation start. Prints medians of 3 per page, ours / bare as a
 // multiple, and the targets (<= 6x at 1x CPU, <= 4x at 4x CPU). Figures only: nothing fails on
-// them. `--no-build` reuses bench/out/paint/console; `--runs N` changes the samples.
+// them. `--no-build` reuses bench/out/paint/console; `--runs N` changes the samples; `--requests`
+// also prints, per page of ours, what was requested before it was ready (deterministic counts: the
+// files and their bytes, and when each /api request and each file not preloaded started).
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,8 +102,11 @@ const barePage = `<!doctype html>
 </script></body></html>
 `;
 
-/** One cold sample: a new browser, the CPU throttled, ms from navigation start to `ready` visible. */
-async function sample(base: string, page: (typeof pages)[number], rate: number): Promise<number> {
+/** A resource the page requested before it was ready: path, start and end (ms from navigation start), bytes, initiator. */
+type Requested = readonly [path: string, start: number, end: number, bytes: number, initiator: string];
+
+/** One cold sample: a new browser, the CPU throttled, ms from navigation start to `ready` visible (and what was requested until then). */
+async function sample(base: string, page: (typeof pages)[number], rate: number, requests?: Requested[]): Promise<number> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -124,7 +129,19 @@ async function sample(base: string, page: (typeof pages)[number], rate: number):
       page.ready,
       { polling: 'raf', timeout: 60_000 },
     );
-    return (await handle.jsonValue()) as number;
+    const ready = (await handle.jsonValue()) as number;
+    if (requests !== undefined) {
+      // 'preloaded': an entry script or a modulepreload link (the first-paint script's, or one Vite's import() helper added); else the browser's initiator
+      const seen = await tab.evaluate(() => {
+        const preloaded = new Set([...document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>('link[rel=modulepreload], script[src]')].map((e) => ('href' in e ? e.href : e.src)));
+        return performance.getEntriesByType('resource').map((e) => {
+          const r = e as PerformanceResourceTiming;
+          return [r.name.replace(location.origin, ''), r.startTime, r.responseEnd, r.encodedBodySize, preloaded.has(r.name) ? 'preloaded' : r.initiatorType] as const;
+        });
+      });
+      requests.push(...seen.filter(([, start]) => start <= ready));
+    }
+    return ready;
   } finally {
     await browser.close();
   }
@@ -162,6 +179,18 @@ async function main(): Promise<void> {
         console.log(
           `${page.name.padEnd(10)} ${`${rate}x`.padStart(4)} ${b.toFixed(0).padStart(9)} ${o.toFixed(0).padStart(9)} ${`${multiple.toFixed(1)}x`.padStart(9)} ${`<= ${target}x`.padStart(8)}${multiple <= target ? '' : '  (over)'}`,
         );
+      }
+    }
+    if (argv.includes('--requests')) {
+      console.log('\nrequested before ready (ours, 1x CPU, one cold sample): files, KB as sent; /api requests and files without a modulepreload link (from the first-paint script or from Vite) or an entry script, by start');
+      for (const page of pages) {
+        const requests: Requested[] = [];
+        const ready = await sample(urlOf(ours), page, 1, requests);
+        const files = requests.filter(([path]) => !path.startsWith('/api/'));
+        const late = requests.filter(([, , , , initiator]) => initiator !== 'preloaded');
+        const kb = files.reduce((sum, [, , , bytes]) => sum + bytes, 0) / 1024;
+        console.log(`${page.name.padEnd(10)} ready ${ready.toFixed(0)} ms, ${files.length} files ${kb.toFixed(1)} KB`);
+        for (const [path, start, end, , initiator] of late) console.log(`  ${start.toFixed(0).padStart(6)}-${end.toFixed(0).padEnd(6)} ${initiator.padEnd(6)} ${path}`);
       }
     }
   } finally {
