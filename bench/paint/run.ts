@@ -40,8 +40,15 @@ const admin = (() => {
   const self = JSON.parse(fixture('user-self.json')) as { data: Record<string, unknown> };
   return { ...self.data, role: 100, username: 'root', id: 1 };
 })();
+const statusOfThisBuild = (() => {
+  const status = JSON.parse(fixture('status.json')) as { data: Record<string, unknown> };
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  return JSON.stringify({ ...status, data: { ...status.data, version: `v${version}` } });
+})();
 const apiAnswers: readonly (readonly [RegExp, () => string])[] = [
-  [/^\/api\/status\b/, () => fixture('status.json')],
+  // The status of the server that serves this build (the same version): a fixture of another
+  // version made every run show the "new version" notice and load what it needs before the page.
+  [/^\/api\/status\b/, () => statusOfThisBuild],
   [/^\/api\/user\/self\b/, () => JSON.stringify({ success: true, message: '', data: admin })],
   [/^\/api\/channel\/?(\?|$)/, () => fixture('channel-list.json')],
   [/^\/api\/log\/stat\b/, () => fixture('log-stat.json')],
