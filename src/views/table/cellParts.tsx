@@ -1,5 +1,5 @@
 import { forwardRef, memo, useMemo, type ComponentPropsWithoutRef, type MouseEvent, type ReactNode } from 'react';
-import { useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { useChakraContext, useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
 import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
@@ -59,15 +59,28 @@ const visuallyHidden: SystemStyleObject = {
   borderWidth: 0,
 };
 
+/**
+ * Of a palette's custom properties (`--…-color-palette-fg: var(--…-red-fg)`, …), those that the
+ * resolved rules `used` read (`var(--…-color-palette-fg)`): the parts' look is the same, with
+ * fewer properties declared on each part.
+ */
+function paletteVarsUsed(palette: SystemStyleObject, used: string): SystemStyleObject {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(palette)) {
+    if (!name.startsWith('--') || used.includes(`var(${name})`) || used.includes(`var(${name},`)) kept[name] = value;
+  }
+  return kept as SystemStyleObject;
+}
+
 /** The nested rules every part needs, for the `css` of the element that holds the rows. */
 export function useCellPartsCss(): SystemStyleObject {
   const button = useRecipe({ key: 'button' });
   const badge = useRecipe({ key: 'badge' });
   const checkbox = useSlotRecipe({ key: 'checkbox' });
   const input = useRecipe({ key: 'input' });
+  const { css } = useChakraContext();
   return useMemo(() => {
     const rules: Record<string, SystemStyleObject> = {};
-    for (const p of palettes) rules[`& [data-palette=${p}]`] = { colorPalette: p };
     for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v });
     for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v });
     rules[`& .${cls.badge}[data-nowrap]`] = { whiteSpace: 'nowrap' };
@@ -84,8 +97,13 @@ export function useCellPartsCss(): SystemStyleObject {
       // the native box is the one focused: its ring is drawn on the visible control
       'input:focus-visible + &': { outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
     };
+    // A part's palette sets only the palette's colours the parts' rules read (a handful of the
+    // palette's custom properties, not all of them): every badge and button of every row declares
+    // them, and each one declared is resolved again for every such element on a page change.
+    const used = JSON.stringify(css(rules));
+    for (const p of palettes) rules[`& [data-palette=${p}]`] = paletteVarsUsed(css({ colorPalette: p }), used);
     return rules;
-  }, [button, badge, checkbox, input]);
+  }, [button, badge, checkbox, input, css]);
 }
 
 export { ScopedStyles };
