@@ -207,6 +207,7 @@ export default defineConfig({
       'react-dom',
       'react-dom/client',
       'react-router-dom',
+      '@tanstack/react-virtual',
       '@chakra-ui/react',
       '@chakra-ui/react/theme',
       '@emotion/react',

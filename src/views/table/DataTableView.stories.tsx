@@ -416,6 +416,7 @@ export const Windowed100: Story = {
  * row holding the focus stays drawn (and focused) when the page scrolls far away from it.
  */
 export const Windowed100FocusInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
   args: { rows: hundred, selection: selection([]) },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

@@ -301,10 +301,10 @@ const TableStyles = memo(function TableStyles() {
     const still = table({ size: 'sm', striped: true, interactive: false }) as Record<string, SystemStyleObject>;
     const live = table({ size: 'sm', striped: true, interactive: true }) as Record<string, SystemStyleObject>;
     return {
-      [`& tr.${rowClass}`]: still.row ?? {},
-      [`&[data-interactive] tr.${rowClass}`]: live.row ?? {},
-      [`& tr.${windowedRowClass}`]: byIndex(still.row ?? {}),
-      [`&[data-interactive] tr.${windowedRowClass}`]: byIndex(live.row ?? {}),
+      [`& tr.${rowClass}`]: ownSelected(still.row ?? {}),
+      [`&[data-interactive] tr.${rowClass}`]: ownSelected(live.row ?? {}),
+      [`& tr.${windowedRowClass}`]: ownSelected(byIndex(still.row ?? {})),
+      [`&[data-interactive] tr.${windowedRowClass}`]: ownSelected(byIndex(live.row ?? {})),
       [`& td.${cellClass}`]: still.cell ?? {},
       [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
       [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
@@ -312,6 +312,15 @@ const TableStyles = memo(function TableStyles() {
   }, [table]);
   return <ScopedStyles className={tableClass} styles={styles} />;
 });
+
+/**
+ * A row style whose selected state reads the row's own `data-row-selected` instead of the shared
+ * `data-selected`: other rules of the page read `data-selected` on an element's ancestors, so
+ * Chromium restyled every element of a row whose `data-selected` changed (selecting a page of 100
+ * rows restyled about 4,000 elements); nothing else reads this one, so only the row is restyled.
+ */
+const ownSelected = (style: SystemStyleObject): SystemStyleObject =>
+  Object.fromEntries(Object.entries(style).map(([key, value]) => [key.replaceAll('[data-selected]', '[data-row-selected]'), value as unknown])) as SystemStyleObject;
 
 /** A row style whose stripes follow `data-odd` (the row's index in the page) instead of `:nth-of-type(odd)`. */
 const byIndex = (style: SystemStyleObject): SystemStyleObject =>
@@ -356,7 +365,7 @@ const DataTableRow = memo(function DataTableRow<Row extends { readonly id: numbe
       ref={measure}
       className={index === undefined ? rowClass : windowedRowClass}
       aria-busy={rowBusy}
-      data-selected={selected ? '' : undefined}
+      data-row-selected={selected ? '' : undefined}
       data-index={index}
       data-odd={index !== undefined && index % 2 === 0 ? '' : undefined}
       aria-rowindex={index === undefined ? undefined : index + 2}
@@ -381,8 +390,8 @@ export const windowAbove = 30;
  * channel and user lists draw them; the rows not drawn count this much in the spacers.
  */
 const rowEstimate = 49;
-/** Rows drawn beyond each edge of the viewport, so that fast scrolling shows no blank. */
-const overscan = 12;
+/** Rows drawn beyond each edge of the viewport (about a third of a 768 px screen), so that scrolling shows no blank. */
+const overscan = 6;
 
 interface WindowedBodyProps<Row extends { readonly id: number }> {
   readonly rows: readonly Row[];
