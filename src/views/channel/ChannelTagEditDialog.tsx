@@ -5,7 +5,6 @@ import { channelTagEditFields, type ChannelTagCount, type ChannelTagEditField } 
 import type { Message } from '../../domain/message';
 import type { ChannelTagsEvent, TagEditDraft } from '../../machines/channelTags';
 import { useRenderMessage, useT } from '../app/i18n';
-import { OpenedOnce } from '../app/OpenedOnce';
 
 /** Where the edit-by-tag dialog is. */
 export type TagEditStep = 'closed' | 'editing' | 'confirming' | 'saving';
@@ -61,94 +60,92 @@ export function ChannelTagEditDialog({ step, draft, problem, tags, count, onTags
     </NativeSelect.Root>
   );
   return (
-    <OpenedOnce open={step !== 'closed'}>
-      <Dialog.Root open={step !== 'closed'} onOpenChange={(d) => !d.open && step !== 'saving' && cancel()} placement="center" size={{ base: 'xs', sm: 'md' }}>
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              {step !== 'closed' && (
-                <form onSubmit={submit} noValidate>
-                  <Dialog.Header>
-                    <Dialog.Title>{step === 'editing' ? t('channels.tagEdit.title') : t('channels.tagEdit.confirmTitle')}</Dialog.Title>
-                  </Dialog.Header>
-                  <Dialog.Body>
-                    {step === 'editing' ? (
-                      <Stack gap={4}>
-                        <Field.Root invalid={problem !== null && 'key' in problem && problem.key === 'channels.tagEdit.needTag'}>
-                          <Field.Label>{t('channels.tagEdit.tag')}</Field.Label>
-                          {tags.length === 0 ? (
-                            <Text color="fg.muted">{t('channels.tagEdit.noTags')}</Text>
-                          ) : (
-                            <NativeSelect.Root>
-                              <NativeSelect.Field value={draft.tag} onChange={(e) => onTags({ type: 'tagEdit.tag', tag: e.currentTarget.value })}>
-                                {tags.map((tag) => (
-                                  <option key={tag.tag} value={tag.tag}>
-                                    {t('channels.tagEdit.tagOption', { tag: tag.tag, count: tag.count })}
-                                  </option>
-                                ))}
-                              </NativeSelect.Field>
-                              <NativeSelect.Indicator />
-                            </NativeSelect.Root>
-                          )}
-                        </Field.Root>
-                        <Fieldset.Root>
-                          <Fieldset.Legend>{t('channels.tagEdit.fields')}</Fieldset.Legend>
-                          <Stack gap={2}>
-                            {channelTagEditFields.map((field) => [
-                              <Checkbox.Root
-                                key={field}
-                                checked={chosen(field)}
-                                onCheckedChange={(d) => onTags({ type: 'tagEdit.field', field, on: d.checked === true })}
-                              >
-                                <Checkbox.HiddenInput />
-                                <Checkbox.Control />
-                                <Checkbox.Label>{t(`channels.tagEdit.field.${field}`)}</Checkbox.Label>
-                              </Checkbox.Root>,
-                              chosen(field) ? (field === 'status' ? statusInput : valueInput(field)) : null,
-                            ])}
-                          </Stack>
-                        </Fieldset.Root>
-                        {problem && (
-                          <Text role="alert" color="red.fg" fontSize="sm">
-                            {render(problem)}
-                          </Text>
+    <Dialog.Root open={step !== 'closed'} onOpenChange={(d) => !d.open && step !== 'saving' && cancel()} placement="center" size={{ base: 'xs', sm: 'md' }}>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            {step !== 'closed' && (
+              <form onSubmit={submit} noValidate>
+                <Dialog.Header>
+                  <Dialog.Title>{step === 'editing' ? t('channels.tagEdit.title') : t('channels.tagEdit.confirmTitle')}</Dialog.Title>
+                </Dialog.Header>
+                <Dialog.Body>
+                  {step === 'editing' ? (
+                    <Stack gap={4}>
+                      <Field.Root invalid={problem !== null && 'key' in problem && problem.key === 'channels.tagEdit.needTag'}>
+                        <Field.Label>{t('channels.tagEdit.tag')}</Field.Label>
+                        {tags.length === 0 ? (
+                          <Text color="fg.muted">{t('channels.tagEdit.noTags')}</Text>
+                        ) : (
+                          <NativeSelect.Root>
+                            <NativeSelect.Field value={draft.tag} onChange={(e) => onTags({ type: 'tagEdit.tag', tag: e.currentTarget.value })}>
+                              {tags.map((tag) => (
+                                <option key={tag.tag} value={tag.tag}>
+                                  {t('channels.tagEdit.tagOption', { tag: tag.tag, count: tag.count })}
+                                </option>
+                              ))}
+                            </NativeSelect.Field>
+                            <NativeSelect.Indicator />
+                          </NativeSelect.Root>
                         )}
-                      </Stack>
-                    ) : (
-                      <Text>{t('channels.tagEdit.confirmBody', { tag: draft.tag.trim(), count })}</Text>
-                    )}
-                  </Dialog.Body>
-                  <Dialog.Footer>
-                    {step === 'editing' ? (
-                      <>
-                        <Button variant="outline" onClick={cancel}>
-                          {t('channels.tagEdit.cancel')}
-                        </Button>
-                        <Button type="submit" colorPalette="blue">
-                          {t('channels.tagEdit.next')}
-                        </Button>
-                      </>
-                    ) : (
-                      <>
-                        <Button variant="outline" disabled={step === 'saving'} onClick={() => onTags({ type: 'tagEdit.back' })}>
-                          {t('channels.tagEdit.back')}
-                        </Button>
-                        <Button type="submit" colorPalette="blue" loading={step === 'saving'} loadingText={t('channels.tagEdit.apply')}>
-                          {t('channels.tagEdit.apply')}
-                        </Button>
-                      </>
-                    )}
-                  </Dialog.Footer>
-                </form>
-              )}
-              <Dialog.CloseTrigger asChild>
-                <CloseButton size="sm" aria-label={t('channels.tagEdit.cancel')} disabled={step === 'saving'} />
-              </Dialog.CloseTrigger>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
-    </OpenedOnce>
+                      </Field.Root>
+                      <Fieldset.Root>
+                        <Fieldset.Legend>{t('channels.tagEdit.fields')}</Fieldset.Legend>
+                        <Stack gap={2}>
+                          {channelTagEditFields.map((field) => [
+                            <Checkbox.Root
+                              key={field}
+                              checked={chosen(field)}
+                              onCheckedChange={(d) => onTags({ type: 'tagEdit.field', field, on: d.checked === true })}
+                            >
+                              <Checkbox.HiddenInput />
+                              <Checkbox.Control />
+                              <Checkbox.Label>{t(`channels.tagEdit.field.${field}`)}</Checkbox.Label>
+                            </Checkbox.Root>,
+                            chosen(field) ? (field === 'status' ? statusInput : valueInput(field)) : null,
+                          ])}
+                        </Stack>
+                      </Fieldset.Root>
+                      {problem && (
+                        <Text role="alert" color="red.fg" fontSize="sm">
+                          {render(problem)}
+                        </Text>
+                      )}
+                    </Stack>
+                  ) : (
+                    <Text>{t('channels.tagEdit.confirmBody', { tag: draft.tag.trim(), count })}</Text>
+                  )}
+                </Dialog.Body>
+                <Dialog.Footer>
+                  {step === 'editing' ? (
+                    <>
+                      <Button variant="outline" onClick={cancel}>
+                        {t('channels.tagEdit.cancel')}
+                      </Button>
+                      <Button type="submit" colorPalette="blue">
+                        {t('channels.tagEdit.next')}
+                      </Button>
+                    </>
+                  ) : (
+                    <>
+                      <Button variant="outline" disabled={step === 'saving'} onClick={() => onTags({ type: 'tagEdit.back' })}>
+                        {t('channels.tagEdit.back')}
+                      </Button>
+                      <Button type="submit" colorPalette="blue" loading={step === 'saving'} loadingText={t('channels.tagEdit.apply')}>
+                        {t('channels.tagEdit.apply')}
+                      </Button>
+                    </>
+                  )}
+                </Dialog.Footer>
+              </form>
+            )}
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={t('channels.tagEdit.cancel')} disabled={step === 'saving'} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
   );
 }

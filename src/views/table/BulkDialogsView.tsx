@@ -3,7 +3,6 @@ import { Dialog, List, Progress } from '../app/laterComponents';
 import type { BulkRun } from '../../machines/table';
 import { useRenderMessage, useT } from '../app/i18n';
 import { ConfirmDialogView } from './ConfirmDialogView';
-import { OpenedOnce } from '../app/OpenedOnce';
 
 export interface BulkDialogsViewProps {
   readonly toConfirm: BulkRun | null;
@@ -51,84 +50,82 @@ export function BulkDialogsView({
         onConfirm={onConfirm}
         onCancel={onCancel}
       />
-      <OpenedOnce open={progress !== null}>
-        <Dialog.Root
-          open={progress !== null}
-          role="alertdialog"
-          closeOnEscape={report !== null}
-          closeOnInteractOutside={false}
-          onOpenChange={(d) => !d.open && report !== null && onDismiss()}
-          placement="center"
-          size={{ base: 'xs', sm: 'md' }}
-        >
-          <Portal>
-            <Dialog.Backdrop />
-            <Dialog.Positioner>
-              <Dialog.Content>
-                {progress && (
-                  <>
-                    <Dialog.Header>
-                      <Dialog.Title>
-                        {report
-                          ? t('table.bulk.reportTitle', { action: actionLabel(progress) })
-                          : t('table.bulk.running', { action: actionLabel(progress), done: progress.done, total: progress.ids.length })}
-                      </Dialog.Title>
-                    </Dialog.Header>
-                    <Dialog.Body>
-                      <Stack gap={3}>
-                        <Progress.Root
-                          value={progress.ids.length === 0 ? 100 : Math.round((progress.done / progress.ids.length) * 100)}
-                          colorPalette={progress.failures.length > 0 ? 'orange' : 'green'}
-                        >
-                          <Progress.Label>{t('table.bulk.running', { action: actionLabel(progress), done: progress.done, total: progress.ids.length })}</Progress.Label>
-                          <Progress.Track>
-                            <Progress.Range />
-                          </Progress.Track>
-                        </Progress.Root>
-                        <Text aria-live="polite">
-                          {t('table.bulk.reportSummary', { ok: progress.succeeded.length, failed: progress.failures.length })}
-                        </Text>
-                        {report && report.cancelled && report.done < report.ids.length && (
-                          <Text color="orange.fg">{t('table.bulk.notRun', { count: report.ids.length - report.done })}</Text>
-                        )}
-                        {progress.failures.length > 0 && (
-                          <Stack gap={1}>
-                            <Text fontWeight="semibold">{t('table.bulk.failuresCaption')}</Text>
-                            <List.Root ps={4} maxH="60" overflowY="auto" fontSize="sm">
-                              {progress.failures.map((f) => (
-                                <List.Item key={f.id}>
-                                  {rowLabel(f.id)}: {render(f.message)}
-                                </List.Item>
-                              ))}
-                            </List.Root>
-                          </Stack>
-                        )}
-                      </Stack>
-                    </Dialog.Body>
-                    <Dialog.Footer>
-                      {running && (
-                        <Button variant="outline" onClick={onStop} disabled={running.cancelled}>
-                          {t('table.bulk.stop')}
-                        </Button>
+      <Dialog.Root
+        open={progress !== null}
+        role="alertdialog"
+        closeOnEscape={report !== null}
+        closeOnInteractOutside={false}
+        onOpenChange={(d) => !d.open && report !== null && onDismiss()}
+        placement="center"
+        size={{ base: 'xs', sm: 'md' }}
+      >
+        <Portal>
+          <Dialog.Backdrop />
+          <Dialog.Positioner>
+            <Dialog.Content>
+              {progress && (
+                <>
+                  <Dialog.Header>
+                    <Dialog.Title>
+                      {report
+                        ? t('table.bulk.reportTitle', { action: actionLabel(progress) })
+                        : t('table.bulk.running', { action: actionLabel(progress), done: progress.done, total: progress.ids.length })}
+                    </Dialog.Title>
+                  </Dialog.Header>
+                  <Dialog.Body>
+                    <Stack gap={3}>
+                      <Progress.Root
+                        value={progress.ids.length === 0 ? 100 : Math.round((progress.done / progress.ids.length) * 100)}
+                        colorPalette={progress.failures.length > 0 ? 'orange' : 'green'}
+                      >
+                        <Progress.Label>{t('table.bulk.running', { action: actionLabel(progress), done: progress.done, total: progress.ids.length })}</Progress.Label>
+                        <Progress.Track>
+                          <Progress.Range />
+                        </Progress.Track>
+                      </Progress.Root>
+                      <Text aria-live="polite">
+                        {t('table.bulk.reportSummary', { ok: progress.succeeded.length, failed: progress.failures.length })}
+                      </Text>
+                      {report && report.cancelled && report.done < report.ids.length && (
+                        <Text color="orange.fg">{t('table.bulk.notRun', { count: report.ids.length - report.done })}</Text>
                       )}
-                      {report && report.failures.length > 0 && (
-                        <Button variant="outline" colorPalette="orange" onClick={onRetry}>
-                          {t('table.bulk.retry')}
-                        </Button>
+                      {progress.failures.length > 0 && (
+                        <Stack gap={1}>
+                          <Text fontWeight="semibold">{t('table.bulk.failuresCaption')}</Text>
+                          <List.Root ps={4} maxH="60" overflowY="auto" fontSize="sm">
+                            {progress.failures.map((f) => (
+                              <List.Item key={f.id}>
+                                {rowLabel(f.id)}: {render(f.message)}
+                              </List.Item>
+                            ))}
+                          </List.Root>
+                        </Stack>
                       )}
-                      {report && (
-                        <Button colorPalette="blue" onClick={onDismiss}>
-                          {t('table.bulk.close')}
-                        </Button>
-                      )}
-                    </Dialog.Footer>
-                  </>
-                )}
-              </Dialog.Content>
-            </Dialog.Positioner>
-          </Portal>
-        </Dialog.Root>
-      </OpenedOnce>
+                    </Stack>
+                  </Dialog.Body>
+                  <Dialog.Footer>
+                    {running && (
+                      <Button variant="outline" onClick={onStop} disabled={running.cancelled}>
+                        {t('table.bulk.stop')}
+                      </Button>
+                    )}
+                    {report && report.failures.length > 0 && (
+                      <Button variant="outline" colorPalette="orange" onClick={onRetry}>
+                        {t('table.bulk.retry')}
+                      </Button>
+                    )}
+                    {report && (
+                      <Button colorPalette="blue" onClick={onDismiss}>
+                        {t('table.bulk.close')}
+                      </Button>
+                    )}
+                  </Dialog.Footer>
+                </>
+              )}
+            </Dialog.Content>
+          </Dialog.Positioner>
+        </Portal>
+      </Dialog.Root>
     </>
   );
 }

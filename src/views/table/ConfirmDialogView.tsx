@@ -1,7 +1,6 @@
 import { Alert, Button, CloseButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog } from '../app/laterComponents';
 import { useT } from '../app/i18n';
-import { OpenedOnce } from '../app/OpenedOnce';
 
 export interface ConfirmDialogViewProps {
   readonly open: boolean;
@@ -21,43 +20,41 @@ export interface ConfirmDialogViewProps {
 export function ConfirmDialogView({ open, title, body, warning = null, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
   const t = useT();
   return (
-    <OpenedOnce open={open}>
-      <Dialog.Root open={open} role="alertdialog" onOpenChange={(d) => !d.open && onCancel()} placement="center" size={{ base: 'xs', sm: 'sm' }}>
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>{title ?? t('table.confirm.title')}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap={3}>
-                  <Dialog.Description asChild>
-                    <Text>{body}</Text>
-                  </Dialog.Description>
-                  {warning !== null && (
-                    <Alert.Root status="warning">
-                      <Alert.Indicator />
-                      <Alert.Description>{warning}</Alert.Description>
-                    </Alert.Root>
-                  )}
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={onCancel} disabled={busy}>
-                  {t('table.confirm.cancel')}
-                </Button>
-                <Button colorPalette={danger ? 'red' : 'blue'} onClick={onConfirm} loading={busy} loadingText={confirmLabel ?? t('table.confirm.accept')}>
-                  {confirmLabel ?? t('table.confirm.accept')}
-                </Button>
-              </Dialog.Footer>
-              <Dialog.CloseTrigger asChild>
-                <CloseButton size="sm" aria-label={t('table.confirm.cancel')} disabled={busy} />
-              </Dialog.CloseTrigger>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
-    </OpenedOnce>
+    <Dialog.Root open={open} role="alertdialog" onOpenChange={(d) => !d.open && onCancel()} placement="center" size={{ base: 'xs', sm: 'sm' }}>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Dialog.Title>{title ?? t('table.confirm.title')}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap={3}>
+                <Dialog.Description asChild>
+                  <Text>{body}</Text>
+                </Dialog.Description>
+                {warning !== null && (
+                  <Alert.Root status="warning">
+                    <Alert.Indicator />
+                    <Alert.Description>{warning}</Alert.Description>
+                  </Alert.Root>
+                )}
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={onCancel} disabled={busy}>
+                {t('table.confirm.cancel')}
+              </Button>
+              <Button colorPalette={danger ? 'red' : 'blue'} onClick={onConfirm} loading={busy} loadingText={confirmLabel ?? t('table.confirm.accept')}>
+                {confirmLabel ?? t('table.confirm.accept')}
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={t('table.confirm.cancel')} disabled={busy} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
   );
 }
