@@ -110,6 +110,23 @@ export const bodyMessages = {
   tooMany: (limit: number) => ({ en: `request body has too many values: at most ${limit} array items and object members`, zh: `请求体的值过多：数组元素与对象成员最多 ${limit} 个` }),
 } as const;
 
+/** The largest refused body (declared length) read and dropped before the refusal, and how long that may take. */
+const drainedBytes = 8 * 1024 * 1024;
+const drainedMs = 2000;
+
+/** Reads `body` to its end and drops it, for at most `ms`; never throws. */
+async function drain(body: ReadableStream<Uint8Array>, ms: number): Promise<void> {
+  const reader = body.getReader();
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), ms);
+  try {
+    for (;;) if ((await reader.read()).done) break;
+  } catch {
+    // cancelled or broken: the refusal goes out anyway
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Reads a body of unknown length (chunked); null as soon as it exceeds `maxBytes` (the rest is not read). */
 export async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer | null> {
   const chunks: Uint8Array[] = [];
@@ -146,7 +163,12 @@ export function guardApiBody(limitsOf: (method: string, path: string) => BodyLim
     const chunked = raw.headers.has('Transfer-Encoding');
     let text: string;
     if (declared !== null && !chunked) {
-      if (!(Number(declared) <= limits.maxBytes)) return refuse(bodyMessages.tooLarge(limits.maxBytes), true);
+      if (!(Number(declared) <= limits.maxBytes)) {
+        // Read and dropped first when it is not huge: closing the connection while the client was
+        // still sending made the kernel reset it, and the client often lost the refusal.
+        if (Number(declared) <= drainedBytes) await drain(raw.body, drainedMs);
+        return refuse(bodyMessages.tooLarge(limits.maxBytes), true);
+      }
       text = await c.req.text();
     } else {
       const bytes = await readLimited(raw.body, limits.maxBytes);
