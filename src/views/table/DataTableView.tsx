@@ -189,17 +189,7 @@ export function DataTableView<Row extends { readonly id: number }>({
               </Table.Row>
             ) : (
               rows.map((row) => (
-                <DataTableRow<Row>
-                  key={row.id}
-                  row={row}
-                  columns={columns}
-                  rowBusy={busy[row.id] !== undefined}
-                  selected={selection?.selected.has(row.id) === true}
-                  selectable={selection !== undefined}
-                  onToggleRow={selection?.onToggleRow}
-                  rowLabel={selection?.rowLabel}
-                  disabled={disabled}
-                />
+                <DataTableRow<Row> key={row.id} columns={columns} {...rowStateOf(row, selection, busy, disabled)} />
               ))
             )}
           </Table.Body>
@@ -341,6 +331,22 @@ interface DataTableRowProps<Row extends { readonly id: number }> {
   readonly measure?: (row: HTMLTableRowElement | null) => void;
 }
 
+/** A body row's props that follow from the table's state (the same for a full and a windowed body). */
+const rowStateOf = <Row extends { readonly id: number }>(
+  row: Row,
+  selection: DataTableSelection<Row> | undefined,
+  busy: Readonly<Record<number, string>>,
+  disabled: boolean,
+): Omit<DataTableRowProps<Row>, 'columns' | 'index' | 'measure'> => ({
+  row,
+  rowBusy: busy[row.id] !== undefined,
+  selected: selection?.selected.has(row.id) === true,
+  selectable: selection !== undefined,
+  onToggleRow: selection?.onToggleRow,
+  rowLabel: selection?.rowLabel,
+  disabled,
+});
+
 /**
  * One body row. Memoized: a row whose props did not change (another row selected, a key typed in
  * the search box) is not rendered again, when the list keeps its columns and callbacks stable.
@@ -470,14 +476,8 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
     out.push(
       <DataTableRow<Row>
         key={row.id}
-        row={row}
         columns={columns}
-        rowBusy={busy[row.id] !== undefined}
-        selected={selection?.selected.has(row.id) === true}
-        selectable={selection !== undefined}
-        onToggleRow={selection?.onToggleRow}
-        rowLabel={selection?.rowLabel}
-        disabled={disabled}
+        {...rowStateOf(row, selection, busy, disabled)}
         index={item.index}
         measure={virtualizer.measureElement}
       />,
