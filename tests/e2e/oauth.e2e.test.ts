@@ -4,7 +4,7 @@ import { insertUser } from '../server/support/db';
 import { startFakeProviders, type FakeProviders } from '../server/support/oauthProvider';
 import { setOptions, startGateway, type GatewayUnderTest } from './support/gateway';
 import { startFakeAuthorize, type FakeAuthorize } from './support/oauthAuthorize';
-import { expectNoUnexpectedErrors, watchToasts } from './support/toasts';
+import { expectNoUnexpectedErrors, watchToasts, type SeenToasts } from './support/toasts';
 
 /** GitHub and Lark login and bind in Chromium: real gateway, fake providers on loopback. */
 
@@ -32,6 +32,32 @@ afterAll(async () => {
   await authorize.stop();
   await providers.stop();
 });
+
+/**
+ * How long a callback may take to finish: a cold console load, the callback page's chunk, the
+ * server's two provider calls and, after a failed exchange, the retries (2 s, then 4 s). Under a
+ * full CI run (two cores shared with the story browser and the server suites) that took over 15 s;
+ * with the page's CPU slowed 6x it took 3 to 12 s and always finished.
+ */
+const callbackTimeout = 60_000;
+
+/** What a callback page shows and what it said, for a failure message. */
+async function whereIs(page: Page, toasts: SeenToasts): Promise<string> {
+  const main = await page
+    .locator('main')
+    .innerText({ timeout: 1_000 })
+    .catch(() => '(no main)');
+  return `at ${page.url()}, page says ${JSON.stringify(main.slice(0, 300))}, toasts ${JSON.stringify(toasts.texts)}`;
+}
+
+/** Waits until `page` is at `url`, failing with what the page shows and the toasts seen. */
+async function arrives(page: Page, url: string, toasts: SeenToasts): Promise<void> {
+  try {
+    await page.waitForURL(url, { timeout: callbackTimeout });
+  } catch (error) {
+    throw new Error(`never reached ${url}: ${await whereIs(page, toasts)}`, { cause: error });
+  }
+}
 
 /** A context whose provider URLs lead to the fake authorisation pages. */
 async function providerContext(): Promise<BrowserContext> {
@@ -69,7 +95,7 @@ describe('OAuth in the browser', () => {
     const page = await context.newPage();
     authorize.nextGitHub = { login: 'octo-walker', name: 'Octo Walker', email: 'octo@example.com' };
     const popup = await launch(context, page, '使用 GitHub 登录');
-    await popup.waitForURL(`${gw.url}/`);
+    await arrives(popup, `${gw.url}/`, toasts);
     await popup.getByRole('button', { name: '账户菜单：Octo Walker' }).waitFor();
     // the login page that opened the window follows the stored user
     await page.getByRole('button', { name: '账户菜单：Octo Walker' }).waitFor();
@@ -95,7 +121,7 @@ describe('OAuth in the browser', () => {
     const page = await context.newPage();
     authorize.nextLark = { open_id: 'ou_walker', name: 'Lark Walker' };
     const popup = await launch(context, page, '使用飞书登录');
-    await popup.waitForURL(`${gw.url}/`);
+    await arrives(popup, `${gw.url}/`, toasts);
     await popup.getByRole('button', { name: '账户菜单：Lark Walker' }).waitFor();
     expect(toasts.texts).toContain('登录成功！');
 
@@ -125,8 +151,9 @@ describe('OAuth in the browser', () => {
         const back = q(`${gw.url}/oauth/lark`);
         await page.goto(`${authorize.url}/open-apis/authen/v1/index?redirect_uri=${back}&app_id=${q(providers.larkClient.id)}&state=${q(state)}`);
       }
+      await arrives(page, `${gw.url}/setting`, toasts);
+      // the toast is emitted with the navigation; it renders a moment later
       await expect.poll(() => toasts.texts, { timeout: 15_000 }).toContain('绑定成功！');
-      await page.waitForURL(`${gw.url}/setting`);
       // still the same user, still signed in
       await page.getByRole('button', { name: `账户菜单：${username}` }).waitFor();
       const row = await gw.database.db.selectFrom('users').select(['github_id', 'lark_id']).where('username', '=', username).executeTakeFirstOrThrow();
