@@ -72,6 +72,41 @@ const pureLibraryCalls: Plugin = {
 };
 
 /**
+ * The console renders its routes with the declarative `<BrowserRouter>` / `<Routes>` (no data
+ * router: no `RouterProvider`, loaders, actions or route error boundaries). React Router's route
+ * rendering still carries the data router's paths, reached only with a data router's state: the
+ * route error boundary with its default error screen and the server-component error decoding,
+ * the hydration fallbacks, and the data router's `useNavigate`. Its own `<Routes>` passes no data
+ * router state (only `RouterProvider`'s routes do), so in the production build that state is
+ * fixed to none and the bundler drops those paths. Each edit must match the shipped file: a
+ * React Router update that changes them stops the build, to be looked at again.
+ */
+const declarativeRouterEdits: readonly (readonly [from: string, to: string])[] = [
+  // useNavigate: a route rendered by <Routes> is never a data route
+  ['  let { isDataRoute } = React2.useContext(RouteContext);\n  return isDataRoute ? useNavigateStable() : useNavigateUnstable();', '  return useNavigateUnstable();'],
+  // <Routes> calls useRoutesImpl(routes, location) without data router options
+  ['function useRoutesImpl(routes, locationArg, dataRouterOpts) {', 'function useRoutesImpl(routes, locationArg) {\n  const dataRouterOpts = void 0;'],
+  ['function _renderMatches(matches, parentMatches = [], dataRouterOpts) {\n  let dataRouterState = dataRouterOpts?.state;', 'function _renderMatches(matches, parentMatches = []) {\n  const dataRouterOpts = void 0;\n  const dataRouterState = void 0;'],
+  // the route error boundary (now unused) gets its context type in its class body instead of by
+  // a statement after it, so the bundler can drop it
+  ['var RenderErrorBoundary = class extends React2.Component {\n', 'var RenderErrorBoundary = class extends React2.Component {\n  static contextType = RSCRouterContext;\n'],
+  ['RenderErrorBoundary.contextType = RSCRouterContext;\n', ''],
+];
+const declarativeRouter: Plugin = {
+  name: 'declarative-router',
+  apply: 'build',
+  transform(code, id) {
+    if (!/\/node_modules\/react-router\/dist\/production\/chunk-[A-Z0-9]+\.mjs$/.test(id.replace(/\\/g, '/')) || !code.includes('function _renderMatches(')) return null;
+    let edited = code;
+    for (const [from, to] of declarativeRouterEdits) {
+      if (!edited.includes(from)) this.error(`declarative-router: React Router changed, no longer found: ${from.split('\n')[0]}`);
+      edited = edited.replace(from, to);
+    }
+    return { code: edited, map: null };
+  },
+};
+
+/**
  * The lazy chunks a first paint needs beyond the entry, by the page's path. Signed out, a guarded
  * route shows the login page; every page shows the footer.
  */
@@ -192,7 +227,7 @@ const isLaterRecipe = (id: string): boolean => {
 };
 
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, firstPaintPreload],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),
