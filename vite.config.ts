@@ -206,6 +206,34 @@ var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=documen
   },
 };
 
+/**
+ * The files a lazily imported chunk needs, which Vite lists (in the importing chunk) to preload
+ * alongside it, less two kinds that preloading cannot speed up: the chunk itself (the import
+ * fetches it at the same moment) and the files the entry loaded statically (loaded before any
+ * lazy import runs). The lists are the bulk of the preload table the shell carries for every page,
+ * catalogue and wiring area; shorter lists change nothing that is fetched, nor when.
+ */
+let entryFiles: ReadonlySet<string> = new Set();
+const entryClosure: Plugin = {
+  name: 'entry-closure',
+  apply: 'build',
+  generateBundle: {
+    order: 'pre',
+    handler(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const imported of chunks.find((c) => c.fileName === file)?.imports ?? []) visit(imported);
+      };
+      for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
+      entryFiles = seen;
+    },
+  },
+};
+const preloadMissing = (file: string, deps: readonly string[]): string[] => deps.filter((dep) => dep !== file && !entryFiles.has(dep));
+
 /** The console's own code the entry loads statically, but not the entry module itself (src/main.tsx). */
 const isShellModule = (id: string): boolean => {
   const path = id.replace(/\\/g, '/');
@@ -227,7 +255,7 @@ const isLaterRecipe = (id: string): boolean => {
 };
 
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, entryClosure, firstPaintPreload],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),
@@ -271,6 +299,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     manifest: true,
+    modulePreload: { resolveDependencies: preloadMissing },
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
