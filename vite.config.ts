@@ -107,6 +107,27 @@ const declarativeRouter: Plugin = {
 };
 
 /**
+ * io-ts (its ES build, compiled by TypeScript to ES5) makes each codec class with a function call
+ * (`/** @class *\/ (function (_super) { ... }(Type))`) and each ready-made codec with `new`, at the
+ * top of its module, with no pure annotation; the bundler kept every class and codec of the
+ * library (functions, never, bigint, tagged unions, strict types...), used or not. Both are free
+ * of side effects: marked pure, only the codecs the console uses stay. `Int` and `Integer` are
+ * made by calls too.
+ */
+const pureIoTs: Plugin = {
+  name: 'pure-io-ts',
+  apply: 'build',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/node_modules/io-ts/es6/index.js')) return null;
+    const marked = code
+      .replace(/^(var \w+ = \/\*\* @class \*\/ )(\(function \()/gm, '$1/* @__PURE__ */ $2')
+      .replace(/^(export var \w+ = )(new \w+\(\);|brand\(|refinement\()/gm, '$1/* @__PURE__ */ $2');
+    if (marked === code) this.warn('io-ts changed: its classes and codecs may no longer be tree-shaken');
+    return { code: marked, map: null };
+  },
+};
+
+/**
  * The lazy chunks a first paint needs beyond the entry, by the page's path. Signed out, a guarded
  * route shows the login page; every page shows the footer.
  */
@@ -255,7 +276,7 @@ const isLaterRecipe = (id: string): boolean => {
 };
 
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, entryClosure, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, pureIoTs, entryClosure, firstPaintPreload],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),
