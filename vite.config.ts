@@ -91,6 +91,11 @@ const declarativeRouterEdits: readonly (readonly [from: string, to: string])[] =
   // a statement after it, so the bundler can drop it
   ['var RenderErrorBoundary = class extends React2.Component {\n', 'var RenderErrorBoundary = class extends React2.Component {\n  static contextType = RSCRouterContext;\n'],
   ['RenderErrorBoundary.contextType = RSCRouterContext;\n', ''],
+  // a rendered route records the deepest error boundary only for a static (server) data router
+  [
+    'function RenderedRoute({ routeContext, match, children }) {\n  let dataRouterContext = React2.useContext(DataRouterContext);\n  if (dataRouterContext && dataRouterContext.static && dataRouterContext.staticContext && (match.route.errorElement || match.route.ErrorBoundary)) {\n    dataRouterContext.staticContext._deepestRenderedBoundaryId = match.route.id;\n  }\n',
+    'function RenderedRoute({ routeContext, match, children }) {\n',
+  ],
 ];
 const declarativeRouter: Plugin = {
   name: 'declarative-router',
