@@ -258,7 +258,9 @@ const entryClosure: Plugin = {
     },
   },
 };
-const preloadMissing = (file: string, deps: readonly string[]): string[] => deps.filter((dep) => dep !== file && !entryFiles.has(dep));
+// index.html's own preload links (the entry's static imports) stay as they are.
+const preloadMissing = (file: string, deps: readonly string[], { hostType }: { hostType: 'html' | 'js' }): string[] =>
+  hostType === 'html' ? [...deps] : deps.filter((dep) => dep !== file && !entryFiles.has(dep));
 
 /** The console's own code the entry loads statically, but not the entry module itself (src/main.tsx). */
 const isShellModule = (id: string): boolean => {
