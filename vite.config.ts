@@ -193,9 +193,10 @@ const firstPaintPreload: Plugin = {
       if (bundle === undefined) return html;
       const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
       // Only the console's own page (Storybook builds its preview with this config too). The
-      // entry chunk's facade is index.html; src/main.tsx is one of its modules.
+      // entry chunk's facade is index.html; src/main.tsx is in the shell chunk it imports.
       const isMain = (id: string) => id.replace(/\\/g, '/').endsWith('src/main.tsx');
-      const entry = chunks.find((c) => c.isEntry && c.moduleIds.some(isMain));
+      const hasMain = (file: string) => chunks.find((c) => c.fileName === file)?.moduleIds.some(isMain) === true;
+      const entry = chunks.find((c) => c.isEntry && (hasMain(c.fileName) || c.imports.some(hasMain)));
       if (entry === undefined) return html;
       const closure = (file: string, seen = new Set<string>()): Set<string> => {
         if (seen.has(file)) return seen;
@@ -204,6 +205,12 @@ const firstPaintPreload: Plugin = {
         return seen;
       };
       const inEntry = closure(entry.fileName);
+      // main.tsx (in the shell chunk) awaits a catalogue before the first render: a catalogue
+      // chunk that imported the shell would wait for that await, which waits for it
+      const mainFile = chunks.find((c) => c.moduleIds.some(isMain))?.fileName;
+      for (const c of chunks)
+        if (/src\/i18n\/(?:zh|en)\/areas\//.test(c.facadeModuleId?.replace(/\\/g, '/') ?? '') && mainFile !== undefined && closure(c.fileName).has(mainFile))
+          throw new Error(`first-paint preload: the catalogue ${c.facadeModuleId} imports the shell chunk (src/main.tsx awaits it: a deadlock)`);
       const filesOf = (module: string): string[] => {
         const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module) === true);
         if (chunk === undefined) throw new Error(`first-paint preload: no chunk for ${module}`);
@@ -262,11 +269,16 @@ const entryClosure: Plugin = {
 const preloadMissing = (file: string, deps: readonly string[], { hostType }: { hostType: 'html' | 'js' }): string[] =>
   hostType === 'html' ? [...deps] : deps.filter((dep) => dep !== file && !entryFiles.has(dep));
 
-/** The console's own code the entry loads statically, but not the entry module itself (src/main.tsx). */
+/**
+ * The console's own code the entry loads statically, the entry module (src/main.tsx) included: the
+ * entry chunk is then only index.html's script importing the shell (no second file of the
+ * console's code, nor the imports and exports between the two). main.tsx awaits the active
+ * language's catalogue before the first render, so a catalogue chunk must never import the shell.
+ */
 const isShellModule = (id: string): boolean => {
   const path = id.replace(/\\/g, '/');
   if (path.includes('/node_modules/')) return false;
-  return (path.includes('/src/') && !path.endsWith('/src/main.tsx')) || path.endsWith('vite/preload-helper.js');
+  return path.includes('/src/') || path.endsWith('vite/preload-helper.js');
 };
 
 /**
