@@ -72,6 +72,67 @@ const pureLibraryCalls: Plugin = {
 };
 
 /**
+ * The console renders its routes with the declarative `<BrowserRouter>` / `<Routes>` (no data
+ * router: no `RouterProvider`, loaders, actions or route error boundaries). React Router's route
+ * rendering still carries the data router's paths, reached only with a data router's state: the
+ * route error boundary with its default error screen and the server-component error decoding,
+ * the hydration fallbacks, and the data router's `useNavigate`. Its own `<Routes>` passes no data
+ * router state (only `RouterProvider`'s routes do), so in the production build that state is
+ * fixed to none and the bundler drops those paths. Each edit must match the shipped file: a
+ * React Router update that changes them stops the build, to be looked at again.
+ */
+const declarativeRouterEdits: readonly (readonly [from: string, to: string])[] = [
+  // useNavigate: a route rendered by <Routes> is never a data route
+  ['  let { isDataRoute } = React2.useContext(RouteContext);\n  return isDataRoute ? useNavigateStable() : useNavigateUnstable();', '  return useNavigateUnstable();'],
+  // <Routes> calls useRoutesImpl(routes, location) without data router options
+  ['function useRoutesImpl(routes, locationArg, dataRouterOpts) {', 'function useRoutesImpl(routes, locationArg) {\n  const dataRouterOpts = void 0;'],
+  ['function _renderMatches(matches, parentMatches = [], dataRouterOpts) {\n  let dataRouterState = dataRouterOpts?.state;', 'function _renderMatches(matches, parentMatches = []) {\n  const dataRouterOpts = void 0;\n  const dataRouterState = void 0;'],
+  // the route error boundary (now unused) gets its context type in its class body instead of by
+  // a statement after it, so the bundler can drop it
+  ['var RenderErrorBoundary = class extends React2.Component {\n', 'var RenderErrorBoundary = class extends React2.Component {\n  static contextType = RSCRouterContext;\n'],
+  ['RenderErrorBoundary.contextType = RSCRouterContext;\n', ''],
+  // a rendered route records the deepest error boundary only for a static (server) data router
+  [
+    'function RenderedRoute({ routeContext, match, children }) {\n  let dataRouterContext = React2.useContext(DataRouterContext);\n  if (dataRouterContext && dataRouterContext.static && dataRouterContext.staticContext && (match.route.errorElement || match.route.ErrorBoundary)) {\n    dataRouterContext.staticContext._deepestRenderedBoundaryId = match.route.id;\n  }\n',
+    'function RenderedRoute({ routeContext, match, children }) {\n',
+  ],
+];
+const declarativeRouter: Plugin = {
+  name: 'declarative-router',
+  apply: 'build',
+  transform(code, id) {
+    if (!/\/node_modules\/react-router\/dist\/production\/chunk-[A-Z0-9]+\.mjs$/.test(id.replace(/\\/g, '/')) || !code.includes('function _renderMatches(')) return null;
+    let edited = code;
+    for (const [from, to] of declarativeRouterEdits) {
+      if (!edited.includes(from)) this.error(`declarative-router: React Router changed, no longer found: ${from.split('\n')[0]}`);
+      edited = edited.replace(from, to);
+    }
+    return { code: edited, map: null };
+  },
+};
+
+/**
+ * io-ts (its ES build, compiled by TypeScript to ES5) makes each codec class with a function call
+ * (`/** @class *\/ (function (_super) { ... }(Type))`) and each ready-made codec with `new`, at the
+ * top of its module, with no pure annotation; the bundler kept every class and codec of the
+ * library (functions, never, bigint, tagged unions, strict types...), used or not. Both are free
+ * of side effects: marked pure, only the codecs the console uses stay. `Int` and `Integer` are
+ * made by calls too.
+ */
+const pureIoTs: Plugin = {
+  name: 'pure-io-ts',
+  apply: 'build',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/node_modules/io-ts/es6/index.js')) return null;
+    const marked = code
+      .replace(/^(var \w+ = \/\*\* @class \*\/ )(\(function \()/gm, '$1/* @__PURE__ */ $2')
+      .replace(/^(export var \w+ = )(new \w+\(\);|brand\(|refinement\()/gm, '$1/* @__PURE__ */ $2');
+    if (marked === code) this.warn('io-ts changed: its classes and codecs may no longer be tree-shaken');
+    return { code: marked, map: null };
+  },
+};
+
+/**
  * The lazy chunks a first paint needs beyond the entry, by the page's path. Signed out, a guarded
  * route shows the login page; every page shows the footer.
  */
@@ -132,9 +193,10 @@ const firstPaintPreload: Plugin = {
       if (bundle === undefined) return html;
       const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
       // Only the console's own page (Storybook builds its preview with this config too). The
-      // entry chunk's facade is index.html; src/main.tsx is one of its modules.
+      // entry chunk's facade is index.html; src/main.tsx is in the shell chunk it imports.
       const isMain = (id: string) => id.replace(/\\/g, '/').endsWith('src/main.tsx');
-      const entry = chunks.find((c) => c.isEntry && c.moduleIds.some(isMain));
+      const hasMain = (file: string) => chunks.find((c) => c.fileName === file)?.moduleIds.some(isMain) === true;
+      const entry = chunks.find((c) => c.isEntry && (hasMain(c.fileName) || c.imports.some(hasMain)));
       if (entry === undefined) return html;
       const closure = (file: string, seen = new Set<string>()): Set<string> => {
         if (seen.has(file)) return seen;
@@ -143,6 +205,12 @@ const firstPaintPreload: Plugin = {
         return seen;
       };
       const inEntry = closure(entry.fileName);
+      // main.tsx (in the shell chunk) awaits a catalogue before the first render: a catalogue
+      // chunk that imported the shell would wait for that await, which waits for it
+      const mainFile = chunks.find((c) => c.moduleIds.some(isMain))?.fileName;
+      for (const c of chunks)
+        if (/src\/i18n\/(?:zh|en)\/areas\//.test(c.facadeModuleId?.replace(/\\/g, '/') ?? '') && mainFile !== undefined && closure(c.fileName).has(mainFile))
+          throw new Error(`first-paint preload: the catalogue ${c.facadeModuleId} imports the shell chunk (src/main.tsx awaits it: a deadlock)`);
       const filesOf = (module: string): string[] => {
         const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module) === true);
         if (chunk === undefined) throw new Error(`first-paint preload: no chunk for ${module}`);
@@ -171,11 +239,46 @@ var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=documen
   },
 };
 
-/** The console's own code the entry loads statically, but not the entry module itself (src/main.tsx). */
+/**
+ * The files a lazily imported chunk needs, which Vite lists (in the importing chunk) to preload
+ * alongside it, less two kinds that preloading cannot speed up: the chunk itself (the import
+ * fetches it at the same moment) and the files the entry loaded statically (loaded before any
+ * lazy import runs). The lists are the bulk of the preload table the shell carries for every page,
+ * catalogue and wiring area; shorter lists change nothing that is fetched, nor when.
+ */
+let entryFiles: ReadonlySet<string> = new Set();
+const entryClosure: Plugin = {
+  name: 'entry-closure',
+  apply: 'build',
+  generateBundle: {
+    order: 'pre',
+    handler(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const imported of chunks.find((c) => c.fileName === file)?.imports ?? []) visit(imported);
+      };
+      for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
+      entryFiles = seen;
+    },
+  },
+};
+// index.html's own preload links (the entry's static imports) stay as they are.
+const preloadMissing = (file: string, deps: readonly string[], { hostType }: { hostType: 'html' | 'js' }): string[] =>
+  hostType === 'html' ? [...deps] : deps.filter((dep) => dep !== file && !entryFiles.has(dep));
+
+/**
+ * The console's own code the entry loads statically, the entry module (src/main.tsx) included: the
+ * entry chunk is then only index.html's script importing the shell (no second file of the
+ * console's code, nor the imports and exports between the two). main.tsx awaits the active
+ * language's catalogue before the first render, so a catalogue chunk must never import the shell.
+ */
 const isShellModule = (id: string): boolean => {
   const path = id.replace(/\\/g, '/');
   if (path.includes('/node_modules/')) return false;
-  return (path.includes('/src/') && !path.endsWith('/src/main.tsx')) || path.endsWith('vite/preload-helper.js');
+  return path.includes('/src/') || path.endsWith('vite/preload-helper.js');
 };
 
 /**
@@ -192,7 +295,7 @@ const isLaterRecipe = (id: string): boolean => {
 };
 
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, pureIoTs, entryClosure, firstPaintPreload],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),
@@ -236,9 +339,14 @@ export default defineConfig({
   build: {
     target: 'es2022',
     manifest: true,
+    modulePreload: { resolveDependencies: preloadMissing },
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
+        // Lazy and shared chunks are named by their content hash alone: their names are written
+        // into every import of them and into the shell's preload table (about 1.1 KB gzip of the
+        // /login first load). .vite/manifest.json maps each source module to its file.
+        chunkFileNames: 'assets/[hash].js',
         // What every page loads before its first paint (the entry's static closure) in two files,
         // the libraries and the console's shell, instead of the dozens of small shared chunks the
         // automatic split makes of it (each costs its own gzip overhead and request). The entry
