@@ -403,8 +403,8 @@ const overscan = 6;
  * The window's scroll offset as last seen (a passive scroll listener keeps it, from the first
  * windowed body on). The virtualizer reads `window.scrollY` in its first render, when the page
  * just committed is not laid out yet: that read laid the page out once more (a list page's first
- * render, then its rows). A stale value only costs a render: the virtualizer reads the real
- * offset again in its layout effect, once the page is laid out.
+ * render, then its rows). A stale value only costs a render: the body gives the virtualizer the
+ * real offset in a layout effect, once the page is laid out, before it attaches to the window.
  */
 let scrollSeen: number | null = null;
 const scrollOffsetSeen = (): number => {
@@ -527,9 +527,23 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
   if (total > end + 0.5) out.push(<SpacerRow key="gap-end" height={total - end} colSpan={colSpan} />);
   return (
     <Table.Body ref={body} onFocus={onFocus} onBlur={onBlur}>
+      <ScrollOffsetAtMount virtualizer={virtualizer} />
       {out}
     </Table.Body>
   );
+}
+
+/**
+ * The virtualizer's first render took the scroll offset as last seen (`scrollOffsetSeen`), and
+ * when it attaches to the window (in its layout effect) it scrolls the window to its offset: a
+ * child's layout effect runs before its parent's, so the real offset is given to it here, the
+ * page being laid out by then. Draws nothing.
+ */
+function ScrollOffsetAtMount({ virtualizer }: { readonly virtualizer: Virtualizer<Window, HTMLTableRowElement> }) {
+  useLayoutEffect(() => {
+    if (virtualizer.scrollElement === null) Object.assign(virtualizer, { scrollOffset: window.scrollY });
+  }, [virtualizer]);
+  return null;
 }
 
 /** Stands for rows not drawn: as tall as they are, hidden from assistive technology. */
