@@ -97,6 +97,8 @@ declare global {
   interface Window {
     benchInfo: BenchInfo;
     benchRun: (repetitions: number, warmup: number) => Promise<BenchResult>;
+    /** Unmounts (false) or mounts (true) the list page (bench/tables/profile.ts `mount`). */
+    benchShow: (on: boolean) => void;
   }
 }
 
@@ -155,12 +157,19 @@ function Bench() {
 }
 
 createRoot(document.getElementById('root')!).render(<Bench />);
+window.benchShow = show;
+
+/** `&only=a,b`: only the interactions whose name has one of these (run.ts `--only`). */
+const only = params.get('only')?.split(',').filter((o) => o !== '');
+const wanted = (name: string) => only === undefined || only.some((o) => name.includes(o));
 
 window.benchRun = async (repetitions, warmup) => {
   const samples: Samples = {};
+  const mount = 'first page rendered (mount)';
   await prepare();
-  samples['first page rendered (mount)'] = await measureMount(show, repetitions, warmup);
+  if (wanted(mount)) samples[mount] = await measureMount(show, repetitions, warmup);
   await prepare();
-  await measureCycles(cycles(), repetitions, warmup, samples);
+  const chosen = cycles().filter((c) => c.some((step) => step.name !== undefined && wanted(step.name)));
+  await measureCycles(chosen, repetitions, warmup, samples);
   return { info: window.benchInfo, samples };
 };

@@ -11,7 +11,8 @@
 // bench/out/tables; `--reps N` changes the repetitions; `--list channel|user` measures one list
 // only; `--page-sizes 10,100` the page sizes; `--no-small` skips the 100-row runs; `--no-minify`
 // builds readable code (for `tsx bench/tables/profile.ts`, which profiles that build); `--build-only`.
-// `--baseline <git ref>` builds a second harness on that commit's src/ (this bench's probe, the old
+// `--only mount,size` measures only the interactions whose name has one of these words (the
+// cycles that hold one, whole). `--baseline <git ref>` builds a second harness on that commit's src/ (this bench's probe, the old
 // pages) and measures it in the same run, turn about with this tree's: "x base" is this tree's
 // all-rows median over the baseline's (under 1: faster), a ratio that holds under load when the
 // absolute figures do not.
@@ -45,6 +46,8 @@ const pageSizesAt = argv.indexOf('--page-sizes');
 const pageSizes = (pageSizesAt >= 0 ? argv[pageSizesAt + 1]! : '10,100').split(',').map(Number);
 const baselineAt = argv.indexOf('--baseline');
 const baselineRef = baselineAt >= 0 ? argv[baselineAt + 1] : undefined;
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? `&only=${encodeURIComponent(argv[onlyAt + 1] ?? '')}` : '';
 
 /**
  * Medians (ms, 10,000 rows, page size 10 unless named) before the table rows were made cheap
@@ -204,7 +207,7 @@ try {
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       if (argv.includes('--verbose')) page.on('console', (m) => console.log(`  [${run.label}] ${m.text().slice(0, 200)}`));
-      await page.goto(`${base}${run.path}?list=${run.list}&rows=${run.rows}&size=${run.size}`);
+      await page.goto(`${base}${run.path}?list=${run.list}&rows=${run.rows}&size=${run.size}${only}`);
       const t = Date.now();
       try {
         const result = await page.evaluate(([r, w]) => window.benchRun(r, w), [perRound, warmup] as const);

@@ -1,5 +1,5 @@
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
-import { defaultRangeExtractor, useWindowVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, measureElement, useWindowVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents';
 import type { SortState } from '../../domain/paging';
@@ -399,6 +399,42 @@ const rowEstimate = 49;
 /** Rows drawn beyond each edge of the viewport (about a third of a 768 px screen), so that scrolling shows no blank. */
 const overscan = 6;
 
+/**
+ * The window's scroll offset as last seen (a passive scroll listener keeps it, from the first
+ * windowed body on). The virtualizer reads `window.scrollY` in its first render, when the page
+ * just committed is not laid out yet: that read laid the page out once more (a list page's first
+ * render, then its rows). A stale value only costs a render: the body gives the virtualizer the
+ * real offset in a layout effect, once the page is laid out, before it attaches to the window.
+ */
+let scrollSeen: number | null = null;
+const scrollOffsetSeen = (): number => {
+  if (scrollSeen === null) {
+    scrollSeen = window.scrollY;
+    window.addEventListener(
+      'scroll',
+      () => {
+        scrollSeen = window.scrollY;
+      },
+      { passive: true },
+    );
+  }
+  return scrollSeen;
+};
+
+/**
+ * Where the last windowed body started in the page: a new one (the list shown again, page size
+ * 10 -> 100) starts from it, and is drawn again only when its own place differs.
+ */
+let marginSeen = 0;
+
+/**
+ * A drawn row's height: while React commits (no observer entry) its size as last measured, else
+ * the estimate, without reading the layout (that read laid the whole page out in the middle of
+ * the commit); the row's ResizeObserver entry, after the page's layout, gives its real height.
+ */
+const measureRow = (row: HTMLTableRowElement, entry: ResizeObserverEntry | undefined, instance: Virtualizer<Window, HTMLTableRowElement>): number =>
+  entry === undefined ? (instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(row))) ?? rowEstimate) : measureElement(row, entry, instance);
+
 interface WindowedBodyProps<Row extends { readonly id: number }> {
   readonly rows: readonly Row[];
   readonly columns: readonly Column<Row>[];
@@ -419,7 +455,7 @@ interface WindowedBodyProps<Row extends { readonly id: number }> {
 function WindowedBody<Row extends { readonly id: number }>({ rows, columns, selection, busy, disabled, colSpan }: WindowedBodyProps<Row>) {
   const body = useRef<HTMLTableSectionElement>(null);
   // where the body starts in the page (the virtualizer's offsets are the window's)
-  const [margin, setMargin] = useState(0);
+  const [margin, setMargin] = useState(() => marginSeen);
   // the id of the row that holds the focus
   const [focusedId, setFocusedId] = useState<number | null>(null);
   const focusedIndex = focusedId === null ? -1 : rows.findIndex((r) => r.id === focusedId);
@@ -430,6 +466,8 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
     scrollMargin: margin,
     getItemKey: useCallback((i: number) => rows[i]?.id ?? -i - 1, [rows]),
     initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
+    initialOffset: scrollOffsetSeen,
+    measureElement: measureRow,
     rangeExtractor: (range: Range) => {
       const drawn = defaultRangeExtractor(range);
       if (focusedIndex < 0) return drawn;
@@ -443,6 +481,7 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
     // placed again whenever the page's height changes (a bar above the table, the rows measured)
     const place = () => {
       const top = el.getBoundingClientRect().top + window.scrollY;
+      marginSeen = top;
       setMargin((was) => (Math.abs(top - was) > 0.5 ? top : was));
     };
     place();
@@ -488,9 +527,23 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
   if (total > end + 0.5) out.push(<SpacerRow key="gap-end" height={total - end} colSpan={colSpan} />);
   return (
     <Table.Body ref={body} onFocus={onFocus} onBlur={onBlur}>
+      <ScrollOffsetAtMount virtualizer={virtualizer} />
       {out}
     </Table.Body>
   );
+}
+
+/**
+ * The virtualizer's first render took the scroll offset as last seen (`scrollOffsetSeen`), and
+ * when it attaches to the window (in its layout effect) it scrolls the window to its offset: a
+ * child's layout effect runs before its parent's, so the real offset is given to it here, the
+ * page being laid out by then. Draws nothing.
+ */
+function ScrollOffsetAtMount({ virtualizer }: { readonly virtualizer: Virtualizer<Window, HTMLTableRowElement> }) {
+  useLayoutEffect(() => {
+    if (virtualizer.scrollElement === null) Object.assign(virtualizer, { scrollOffset: window.scrollY });
+  }, [virtualizer]);
+  return null;
 }
 
 /** Stands for rows not drawn: as tall as they are, hidden from assistive technology. */
