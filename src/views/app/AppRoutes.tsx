@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
+import { matchPath, Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { selectChatLink, selectIsAdmin, selectIsAccessPending, selectQuotaDisplay, selectRole, selectStatus } from '../../machines/session/session.selectors';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
@@ -12,22 +12,46 @@ import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
 
+/** A route page loaded on demand that can be asked to load before it renders. */
+type OnDemandPage<P extends object> = ((props: P) => ReactNode) & {
+  /** Starts loading the page (its module, wiring and messages) now; once done it renders without suspending. */
+  readonly preload: () => void;
+};
+
 /**
  * A route page loaded on demand, with the '加载{page}中...' placeholder meanwhile; it renders once
- * its module and its area's messages (fetched in parallel) are both there.
+ * its module and its area's messages (fetched in parallel) are both there. One load per page,
+ * whoever starts it: `preload` (the composition root, for the address being opened, so the page's
+ * code loads and runs while the session is checked) or its first render.
  */
-function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area) {
-  const Lazy = lazy(async () => ({ default: await withMessages(area, load)() }));
-  return function OnDemand(props: P) {
+function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area): OnDemandPage<P> {
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  let loaded: ComponentType<P> | undefined;
+  const start = () =>
+    (loading ??= withMessages(area, load)().then(
+      (component) => {
+        loaded = component;
+        return { default: component };
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const Lazy = lazy(start);
+  function OnDemand(props: P) {
+    // already loaded (preloaded): drawn in this render, not after a suspended one
+    const Page = loaded;
     return (
       <PageErrorBoundary>
         <Suspense fallback={<PageLoading page={subject} />}>
-          <Lazy {...props} />
+          {Page === undefined ? <Lazy {...props} /> : <Page {...props} />}
           <PageShown />
         </Suspense>
       </PageErrorBoundary>
     );
-  };
+  }
+  return Object.assign(OnDemand, { preload: () => void start().catch(() => undefined) });
 }
 
 const HomePage = page(withWiring('home', () => import('../home/HomePage').then((m) => m.HomePage)), 'shell.page.home', 'home');
@@ -61,6 +85,50 @@ const PricingPage = page(withWiring('pricing', () => import('../pricing/PricingP
 const TopUpPage = page(withWiring('topup', () => import('../topup/TopUpPage').then((m) => m.TopUpPage)), 'topUp.title', 'topup');
 const TokenListPage = page(withWiring('token', () => import('../token/TokenListPage').then((m) => m.TokenListPage)), 'tokens.title', 'token');
 const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormPage').then((m) => m.TokenFormPage)), 'tokenForm.page', 'token');
+
+/**
+ * The pages a first load can open, by route path: `preloadRoute` starts the one of the address
+ * being opened (the signed-out login page for a guarded one) before the first render.
+ */
+const firstPages: readonly (readonly [path: string, page: OnDemandPage<never>, guarded: boolean])[] = [
+  ['/', HomePage, false],
+  ['/about', AboutPage, false],
+  ['/login', LoginPage, false],
+  ['/register', RegisterPage, false],
+  ['/reset', PasswordResetRequestPage, false],
+  ['/user/reset', PasswordResetConfirmPage, false],
+  ['/user/edit', ProfileEditPage, true],
+  ['/user', UserListPage, true],
+  ['/user/add', UserFormPage, true],
+  ['/user/edit/:id', UserFormPage, true],
+  ['/channel', ChannelListPage, true],
+  ['/channel/add', ChannelFormPage, true],
+  ['/channel/edit/:id', ChannelFormPage, true],
+  ['/channel/clone/:id', ChannelFormPage, true],
+  ['/redemption', RedemptionListPage, true],
+  ['/redemption/add', RedemptionFormPage, true],
+  ['/redemption/edit/:id', RedemptionFormPage, true],
+  ['/token', TokenListPage, true],
+  ['/token/add', TokenFormPage, true],
+  ['/token/edit/:id', TokenFormPage, true],
+  ['/topup', TopUpPage, true],
+  ['/pricing', PricingPage, true],
+  ['/setting', SettingsPage, true],
+  ['/log', LogListPage, true],
+  ['/dashboard', DashboardPage, true],
+];
+
+/**
+ * Starts loading the page `pathname` opens (a guarded one only for a stored user, else the login
+ * page the guard shows), so that its code, wiring and messages load and run while the entry
+ * renders the shell and the session is checked, instead of after.
+ */
+export function preloadRoute(pathname: string, signedIn: boolean): void {
+  const found = firstPages.find(([path]) => matchPath(path, pathname) !== null);
+  if (found === undefined) return;
+  const [, target, guarded] = found;
+  (guarded && !signedIn ? LoginPage : target).preload();
+}
 
 /**
  * The route guard (spec §2): without a stored user, go to /login and remember where from
