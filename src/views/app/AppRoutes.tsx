@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { matchPath, Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { selectChatLink, selectIsAdmin, selectIsAccessPending, selectQuotaDisplay, selectRole, selectStatus } from '../../machines/session/session.selectors';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
@@ -87,36 +87,21 @@ const TokenListPage = page(withWiring('token', () => import('../token/TokenListP
 const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormPage').then((m) => m.TokenFormPage)), 'tokenForm.page', 'token');
 
 /**
- * The pages a first load can open, by route path: `preloadRoute` starts the one of the address
- * being opened (the signed-out login page for a guarded one) before the first render.
+ * The pages a first load opens from the address (forms and other pages load when they render):
+ * `preloadRoute` starts the one being opened. Open to anyone, then behind the route guard.
  */
-const firstPages: readonly (readonly [path: string, page: OnDemandPage<never>, guarded: boolean])[] = [
-  ['/', HomePage, false],
-  ['/about', AboutPage, false],
-  ['/login', LoginPage, false],
-  ['/register', RegisterPage, false],
-  ['/reset', PasswordResetRequestPage, false],
-  ['/user/reset', PasswordResetConfirmPage, false],
-  ['/user/edit', ProfileEditPage, true],
-  ['/user', UserListPage, true],
-  ['/user/add', UserFormPage, true],
-  ['/user/edit/:id', UserFormPage, true],
-  ['/channel', ChannelListPage, true],
-  ['/channel/add', ChannelFormPage, true],
-  ['/channel/edit/:id', ChannelFormPage, true],
-  ['/channel/clone/:id', ChannelFormPage, true],
-  ['/redemption', RedemptionListPage, true],
-  ['/redemption/add', RedemptionFormPage, true],
-  ['/redemption/edit/:id', RedemptionFormPage, true],
-  ['/token', TokenListPage, true],
-  ['/token/add', TokenFormPage, true],
-  ['/token/edit/:id', TokenFormPage, true],
-  ['/topup', TopUpPage, true],
-  ['/pricing', PricingPage, true],
-  ['/setting', SettingsPage, true],
-  ['/log', LogListPage, true],
-  ['/dashboard', DashboardPage, true],
-];
+const publicPages: Readonly<Record<string, OnDemandPage<never>>> = { '/': HomePage, '/login': LoginPage, '/register': RegisterPage };
+const guardedPages: Readonly<Record<string, OnDemandPage<never>>> = {
+  '/channel': ChannelListPage,
+  '/redemption': RedemptionListPage,
+  '/user': UserListPage,
+  '/token': TokenListPage,
+  '/topup': TopUpPage,
+  '/pricing': PricingPage,
+  '/setting': SettingsPage,
+  '/log': LogListPage,
+  '/dashboard': DashboardPage,
+};
 
 /**
  * Starts loading the page `pathname` opens (a guarded one only for a stored user, else the login
@@ -124,10 +109,9 @@ const firstPages: readonly (readonly [path: string, page: OnDemandPage<never>, g
  * renders the shell and the session is checked, instead of after.
  */
 export function preloadRoute(pathname: string, signedIn: boolean): void {
-  const found = firstPages.find(([path]) => matchPath(path, pathname) !== null);
-  if (found === undefined) return;
-  const [, target, guarded] = found;
-  (guarded && !signedIn ? LoginPage : target).preload();
+  const path = pathname.replace(/\/+$/, '') || '/';
+  const guarded = guardedPages[path];
+  (publicPages[path] ?? (guarded === undefined ? undefined : signedIn ? guarded : LoginPage))?.preload();
 }
 
 /**
