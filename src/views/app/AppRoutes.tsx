@@ -14,7 +14,7 @@ import { SessionContext } from './sessionContext';
 
 /** A route page loaded on demand that can be asked to load before it renders. */
 type OnDemandPage<P extends object> = ((props: P) => ReactNode) & {
-  /** Starts loading the page (its module, wiring and messages) now; once done it renders without suspending. */
+  /** Starts loading the page (its module, wiring and messages) now; its first render then finds it loaded or on the way. */
   readonly preload: () => void;
 };
 
@@ -26,13 +26,9 @@ type OnDemandPage<P extends object> = ((props: P) => ReactNode) & {
  */
 function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area): OnDemandPage<P> {
   let loading: Promise<{ default: ComponentType<P> }> | undefined;
-  let loaded: ComponentType<P> | undefined;
   const start = () =>
     (loading ??= withMessages(area, load)().then(
-      (component) => {
-        loaded = component;
-        return { default: component };
-      },
+      (component) => ({ default: component }),
       (error: unknown) => {
         loading = undefined;
         throw error;
@@ -40,12 +36,10 @@ function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: 
     ));
   const Lazy = lazy(start);
   function OnDemand(props: P) {
-    // already loaded (preloaded): drawn in this render, not after a suspended one
-    const Page = loaded;
     return (
       <PageErrorBoundary>
         <Suspense fallback={<PageLoading page={subject} />}>
-          {Page === undefined ? <Lazy {...props} /> : <Page {...props} />}
+          <Lazy {...props} />
           <PageShown />
         </Suspense>
       </PageErrorBoundary>
