@@ -27,7 +27,6 @@ import { sessionMachine } from './machines/session';
 import type { wechatLoginMachine } from './machines/wechatLogin';
 import { loadCatalogue } from './i18n';
 import { App } from './views/app/App';
-import { preloadRoute } from './views/app/AppRoutes';
 import { implement, implementArea } from './views/app/machineRegistry';
 import { machineWiring } from './views/app/machineWiring';
 import type { WiringRoot } from './wiring/root';
@@ -126,9 +125,6 @@ machineWiring.connect(
     palette: () => import('./wiring/palette').then((m) => m.wire(root)),
   },
 );
-
-// The page of the address being opened loads (code, wiring, messages) beside the shell's catalogue.
-preloadRoute(window.location.pathname, storedUser !== null);
 
 const rootElement = document.getElementById('root');
 if (rootElement === null) throw new Error('index.html has no #root element');

@@ -12,30 +12,13 @@ import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
 
-/** A route page loaded on demand that can be asked to load before it renders. */
-type OnDemandPage<P extends object> = ((props: P) => ReactNode) & {
-  /** Starts loading the page (its module, wiring and messages) now; its first render then finds it loaded or on the way. */
-  readonly preload: () => void;
-};
-
 /**
  * A route page loaded on demand, with the '加载{page}中...' placeholder meanwhile; it renders once
- * its module and its area's messages (fetched in parallel) are both there. One load per page,
- * whoever starts it: `preload` (the composition root, for the address being opened, so the page's
- * code loads and runs while the session is checked) or its first render.
+ * its module and its area's messages (fetched in parallel) are both there.
  */
-function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area): OnDemandPage<P> {
-  let loading: Promise<{ default: ComponentType<P> }> | undefined;
-  const start = () =>
-    (loading ??= withMessages(area, load)().then(
-      (component) => ({ default: component }),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
-  const Lazy = lazy(start);
-  function OnDemand(props: P) {
+function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area) {
+  const Lazy = lazy(async () => ({ default: await withMessages(area, load)() }));
+  return function OnDemand(props: P) {
     return (
       <PageErrorBoundary>
         <Suspense fallback={<PageLoading page={subject} />}>
@@ -44,8 +27,7 @@ function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: 
         </Suspense>
       </PageErrorBoundary>
     );
-  }
-  return Object.assign(OnDemand, { preload: () => void start().catch(() => undefined) });
+  };
 }
 
 const HomePage = page(withWiring('home', () => import('../home/HomePage').then((m) => m.HomePage)), 'shell.page.home', 'home');
@@ -79,34 +61,6 @@ const PricingPage = page(withWiring('pricing', () => import('../pricing/PricingP
 const TopUpPage = page(withWiring('topup', () => import('../topup/TopUpPage').then((m) => m.TopUpPage)), 'topUp.title', 'topup');
 const TokenListPage = page(withWiring('token', () => import('../token/TokenListPage').then((m) => m.TokenListPage)), 'tokens.title', 'token');
 const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormPage').then((m) => m.TokenFormPage)), 'tokenForm.page', 'token');
-
-/**
- * The pages a first load opens from the address (forms and other pages load when they render):
- * `preloadRoute` starts the one being opened. Open to anyone, then behind the route guard.
- */
-const publicPages: Readonly<Record<string, OnDemandPage<never>>> = { '/': HomePage, '/login': LoginPage, '/register': RegisterPage };
-const guardedPages: Readonly<Record<string, OnDemandPage<never>>> = {
-  '/channel': ChannelListPage,
-  '/redemption': RedemptionListPage,
-  '/user': UserListPage,
-  '/token': TokenListPage,
-  '/topup': TopUpPage,
-  '/pricing': PricingPage,
-  '/setting': SettingsPage,
-  '/log': LogListPage,
-  '/dashboard': DashboardPage,
-};
-
-/**
- * Starts loading the page `pathname` opens (a guarded one only for a stored user, else the login
- * page the guard shows), so that its code, wiring and messages load and run while the entry
- * renders the shell and the session is checked, instead of after.
- */
-export function preloadRoute(pathname: string, signedIn: boolean): void {
-  const path = pathname.replace(/\/+$/, '') || '/';
-  const guarded = guardedPages[path];
-  (publicPages[path] ?? (guarded === undefined ? undefined : signedIn ? guarded : LoginPage))?.preload();
-}
 
 /**
  * The route guard (spec §2): without a stored user, go to /login and remember where from
