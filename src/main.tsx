@@ -6,8 +6,6 @@
  * the area modules of src/wiring for the rest, each loaded beside the pages needing it.
  */
 import { StrictMode } from 'react';
-import type { Either } from 'fp-ts/Either';
-import type { TaskEither } from 'fp-ts/TaskEither';
 import { createRoot } from 'react-dom/client';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { createAuthApi } from './api/authApi';
@@ -17,8 +15,6 @@ import { apiActors } from './api/actors/fromApi';
 import { openWindow } from './api/actors/browser/windows';
 import { createUnauthorizedSignal, watchSession } from './api/actors/browser/sessionWatch';
 import { defaultStorage, readLocal, readStoredFooter, readStoredStatus, readStoredUser, writeLocal } from './api/actors/browser/storage';
-import type { ApiError } from './domain/apiError';
-import { isAdmin } from './domain/constants';
 import { documentAppearanceOf, initialPreferences } from './domain/documentPreferences';
 import type { footerMachine } from './machines/footer';
 import type { oauthLaunchMachine } from './machines/oauthLaunch';
@@ -41,36 +37,13 @@ const client = createApiClient({
 // every API actor calls the server with its own abort signal: a stopped actor cancels its requests
 const fromApi = apiActors(client, (c) => ({ status: createStatusApi(c), auth: createAuthApi(c) }));
 
-const storage = defaultStorage();
-const storedUser = readStoredUser(storage);
-
-/**
- * A GET started now, in the entry, whose answer the first run of an actor takes (any later run
- * asks again): the session's first reads go out before React has drawn anything, instead of
- * after the shell's first commit. A 401 among them reaches the session all the same (the
- * unauthorized signal keeps it for its first listener).
- */
-const askedNow = <A,>(call: TaskEither<ApiError, A> | null) => {
-  let first: Promise<Either<ApiError, A>> | undefined = call === null ? undefined : call();
-  return (later: TaskEither<ApiError, A>): TaskEither<ApiError, A> =>
-    () => {
-      const answer = first ?? later();
-      first = undefined;
-      return answer;
-    };
-};
-const entryApi = { status: createStatusApi(client), auth: createAuthApi(client) };
-const firstStatus = askedNow(entryApi.status.getStatus());
-// a restored admin's enrolment check (the session's `checkingEnrolment`) holds the guarded pages back
-const firstEnrolment = askedNow(storedUser !== null && isAdmin(storedUser.role) ? entryApi.auth.enrolmentRequired() : null);
-
 const session = sessionMachine.provide({
   actors: {
-    loadStatus: fromApi((api) => () => firstStatus(api.status.getStatus())),
+    loadStatus: fromApi((api) => () => api.status.getStatus()),
     logIn: fromApi((api) => api.auth.login),
     verifySecondFactor: fromApi((api) => api.auth.loginSecondFactor),
     logOut: fromApi((api) => () => api.auth.logout()),
-    checkEnrolment: fromApi((api) => () => firstEnrolment(api.auth.enrolmentRequired())),
+    checkEnrolment: fromApi((api) => () => api.auth.enrolmentRequired()),
     watchSession: watchSession({ unauthorized }),
   },
 });
@@ -126,6 +99,7 @@ machineWiring.connect(
   },
 );
 
+const storage = defaultStorage();
 const rootElement = document.getElementById('root');
 if (rootElement === null) throw new Error('index.html has no #root element');
 const preferencesInput = initialPreferences(
@@ -140,7 +114,7 @@ createRoot(rootElement).render(
     <App
       session={session}
       sessionInput={{
-        user: storedUser,
+        user: readStoredUser(storage),
         status: readStoredStatus(storage),
         buildVersion: import.meta.env.VITE_APP_VERSION,
       }}

@@ -219,23 +219,6 @@ describe('unauthorized signal and watchSession', () => {
     expect(failing).toHaveBeenCalledTimes(2);
   });
 
-  it('keeps a 401 notified before anyone subscribed for the first subscribers (once), not one after they left', async () => {
-    const signal = createUnauthorizedSignal();
-    signal.notify();
-    signal.notify();
-    const a = vi.fn();
-    const unsubscribe = signal.subscribe(a);
-    expect(a).not.toHaveBeenCalled();
-    await Promise.resolve();
-    expect(a).toHaveBeenCalledTimes(1);
-    unsubscribe();
-    signal.notify();
-    const b = vi.fn();
-    signal.subscribe(b);
-    await Promise.resolve();
-    expect(b).not.toHaveBeenCalled();
-  });
-
   it('sends session.expired once per 401 the API client reports', async () => {
     const signal = createUnauthorizedSignal();
     const { received, actor } = startWatcher({ unauthorized: signal, target: new EventTarget(), storageArea: new FakeStorage() });

@@ -9,10 +9,7 @@ import { defaultStorage, parseStored, StorageKey, writeStoredStatus, writeStored
  * the stored user made by another tab.
  */
 
-/**
- * A tiny broadcast: the API client's `onUnauthorized` calls `notify`; the session watcher subscribes.
- * A 401 notified before the first subscription is kept for it (told once, just after it).
- */
+/** A tiny broadcast: the API client's `onUnauthorized` calls `notify`; the session watcher subscribes. */
 export interface UnauthorizedSignal {
   readonly notify: () => void;
   readonly subscribe: (listener: () => void) => () => void;
@@ -20,33 +17,21 @@ export interface UnauthorizedSignal {
 
 export function createUnauthorizedSignal(): UnauthorizedSignal {
   const listeners = new Set<() => void>();
-  const tell = (): void => {
-    for (const listener of [...listeners]) {
-      try {
-        listener();
-      } catch {
-        // One failing listener must not stop the others.
-      }
-    }
-  };
-  // A 401 reported before anyone ever listened (a call the entry started before the session
-  // actor) is told to the first listeners, a moment after the first one subscribes.
-  let subscribed = false;
-  let missed = false;
   return {
     notify: () => {
-      if (subscribed) tell();
-      else missed = true;
+      for (const listener of [...listeners]) {
+        try {
+          listener();
+        } catch {
+          // One failing listener must not stop the others.
+        }
+      }
     },
     subscribe: (listener) => {
       const own = (): void => {
         listener();
       };
       listeners.add(own);
-      if (!subscribed) {
-        subscribed = true;
-        if (missed) queueMicrotask(tell);
-      }
       return () => {
         listeners.delete(own);
       };
