@@ -3,33 +3,15 @@
 // thread's CPU time (trace `tdur`: less noisy than wall time, still not exact), this tree's build
 // (bench/out/tables) against the baseline's (bench/out/tables-baseline, `npm run bench:tables --
 // --baseline <ref> --build-only`), turn about. `tsx bench/tables/cpu.ts [reps] [rounds] [channel,user]`
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright';
-import { chromiumArgs } from '../../vitest.config';
+import type { Page } from 'playwright';
 import type {} from './harness';
+import { launchChromium, rowsDrawn, serveHarnesses } from './local';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dirs = { tree: resolve(here, '../out/tables'), base: resolve(here, '../out/tables-baseline') };
 const reps = Number(process.argv[2] ?? '6');
 const rounds = Number(process.argv[3] ?? '3');
 const lists = (process.argv[4] ?? 'channel,user').split(',');
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer((req, res) => {
-  const u = new URL(req.url ?? '/', 'http://x').pathname;
-  const root = u.startsWith('/base/') ? dirs.base : dirs.tree;
-  const path = u.replace(/^\/base\//, '/');
-  const file = join(root, path === '/' ? 'index.html' : path);
-  if (!existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
-});
-await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-const port = (server.address() as AddressInfo).port;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+const server = await serveHarnesses();
+const browser = await launchChromium();
 interface Ev {
   readonly name: string;
   readonly ph: string;
@@ -42,7 +24,6 @@ interface Ev {
 }
 const results: Record<string, number[]> = {};
 const add = (k: string, v: number) => ((results[k] ??= []).push(v));
-const shownJs = `(() => { const r = document.querySelectorAll('table tbody tr:not([aria-hidden])'); return r.length > 1 && r[0].cells.length > 1 && !document.querySelector('table').closest('[aria-busy="true"]'); })()`;
 async function measure(page: Page, label: string, act: () => Promise<void>, n: number, pre?: () => Promise<void>) {
   await browser.startTracing(page, { categories: ['devtools.timeline', 'blink.user_timing', 'disabled-by-default-devtools.timeline'] });
   for (let i = 0; i < n; i++) {
@@ -69,28 +50,33 @@ async function measure(page: Page, label: string, act: () => Promise<void>, n: n
     add(`${label} cpu`, cpu); add(`${label} style`, style); add(`${label} layout`, layout); add(`${label} styled els`, els);
   }
 }
-for (let r = 0; r < rounds; r++)
-  for (const list of lists)
-    for (const side of ['tree', 'base']) {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(`http://127.0.0.1:${port}/${side === 'base' ? 'base/' : ''}?list=${list}&rows=10000&size=100`);
-      await page.waitForFunction(shownJs);
-      await page.waitForTimeout(300);
-      // warm-up
-      for (let i = 0; i < 2; i++) { await page.evaluate('window.benchShow(false)'); await page.waitForTimeout(50); await page.evaluate('window.benchShow(true)'); await page.waitForFunction(shownJs); }
-      await measure(page, `${list} ${side} mount`, async () => {
-        await page.evaluate('window.benchShow(true)'); await page.waitForFunction(shownJs);
-      }, reps, async () => {
-        await page.evaluate('window.benchShow(false)'); await page.waitForFunction(`document.querySelector('table') === null`);
-        await page.waitForTimeout(100);
-      });
-      const sel = 'select[aria-label="每页条数"]';
-      for (let i = 0; i < reps; i++) {
-        await page.selectOption(sel, '10'); await page.waitForFunction(`document.querySelectorAll('table tbody tr').length === 10`); await page.waitForTimeout(100);
-        await measure(page, `${list} ${side} 10->100`, async () => { await page.selectOption(sel, '100'); await page.waitForFunction(shownJs); }, 1);
+try {
+  for (let r = 0; r < rounds; r++)
+    for (const list of lists)
+      for (const side of ['tree', 'base']) {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        await page.goto(`${server.url}/${side === 'base' ? 'baseline/' : ''}?list=${list}&rows=10000&size=100`);
+        await page.waitForFunction(rowsDrawn);
+        await page.waitForTimeout(300);
+        // warm-up
+        for (let i = 0; i < 2; i++) { await page.evaluate('window.benchShow(false)'); await page.waitForTimeout(50); await page.evaluate('window.benchShow(true)'); await page.waitForFunction(rowsDrawn); }
+        await measure(page, `${list} ${side} mount`, async () => {
+          await page.evaluate('window.benchShow(true)'); await page.waitForFunction(rowsDrawn);
+        }, reps, async () => {
+          await page.evaluate('window.benchShow(false)'); await page.waitForFunction(`document.querySelector('table') === null`);
+          await page.waitForTimeout(100);
+        });
+        const sel = 'select[aria-label="每页条数"]';
+        for (let i = 0; i < reps; i++) {
+          await page.selectOption(sel, '10'); await page.waitForFunction(`document.querySelectorAll('table tbody tr').length === 10`); await page.waitForTimeout(100);
+          await measure(page, `${list} ${side} 10->100`, async () => { await page.selectOption(sel, '100'); await page.waitForFunction(rowsDrawn); }, 1);
+        }
+        await page.close();
       }
-      await page.close();
-    }
+} finally {
+  await browser.close();
+  server.close();
+}
 const med = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor((s.length - 1) / 2)] ?? NaN; };
 const keys = [...new Set(Object.keys(results).map((k) => k.replace(/ (tree|base) /, ' @ ')))];
 console.log('metric'.padEnd(36), 'tree'.padStart(8), 'base'.padStart(8), 'ratio'.padStart(6), '(medians, ms of main-thread CPU; n)');
@@ -99,5 +85,3 @@ for (const k of keys) {
   if (t.length === 0) continue;
   console.log(k.padEnd(36), med(t).toFixed(1).padStart(8), med(b).toFixed(1).padStart(8), (med(t) / med(b)).toFixed(2).padStart(6), t.length);
 }
-await browser.close();
-server.close();

@@ -4,16 +4,9 @@
 // `tsx bench/tables/profile.ts [channel|user] [rounds] [--mount] [--size N]`: `--mount` profiles
 // the page shown and hidden again `rounds` times instead (each mount until its rows are drawn),
 // `--size N` opens the list at page size N.
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright';
-import { chromiumArgs } from '../../vitest.config';
 import type {} from './harness';
+import { launchChromium, rowsDrawn, serveHarnesses } from './local';
 
-const outDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../out/tables');
 const flags = process.argv.slice(2);
 const positional = flags.filter((a, i) => !a.startsWith('--') && flags[i - 1] !== '--size' && flags[i - 1] !== '--inclusive');
 const list = positional[0] ?? 'channel';
@@ -21,29 +14,17 @@ const rounds = Number(positional[1] ?? '10');
 const mount = flags.includes('--mount');
 const sizeAt = flags.indexOf('--size');
 const size = sizeAt >= 0 ? `&size=${flags[sizeAt + 1]}` : '';
-const types: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer((req, res) => {
-  const path = new URL(req.url ?? '/', 'http://x').pathname;
-  const file = join(outDir, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(outDir) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
-});
-await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+const server = await serveHarnesses();
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/?list=${list}&rows=10000${size}`);
+  await page.goto(`${server.url}/?list=${list}&rows=10000${size}`);
   await page.waitForSelector('select[aria-label="每页条数"]');
   await page.waitForTimeout(500);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-  const shown = () =>
-    page.waitForFunction(() => {
-      const rows = document.querySelectorAll('table tbody tr:not([aria-hidden])');
-      return rows.length > 1 && (rows[0] as HTMLTableRowElement).cells.length > 1 && !document.querySelector('table')?.closest('[aria-busy="true"]');
-    });
+  const shown = () => page.waitForFunction(rowsDrawn);
   const mounts = async () => {
     for (let i = 0; i < rounds; i++) {
       await page.evaluate(() => window.benchShow(false));

@@ -19,20 +19,16 @@
 // Each 10,000-row median is also compared with the figure recorded before the row work of
 // issue 22 (`before`, below): "x before" is this run's median over that one (under 1: faster).
 import { execFileSync } from 'node:child_process';
-import { cpSync, createReadStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { chromium } from 'playwright';
 import { build, type Plugin } from 'vite';
 import type { BenchResult } from './harness';
 import type { Sample } from './probe';
-import { chromiumArgs } from '../../vitest.config';
+import { baseOut, launchChromium, outDir, serveHarnesses } from './local';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const outDir = resolve(here, '../out/tables');
 const argv = process.argv.slice(2);
 const repsAt = argv.indexOf('--reps');
 const repetitions = repsAt >= 0 ? Number(argv[repsAt + 1]) : 20;
@@ -136,7 +132,6 @@ async function buildAll(label: string, root: string, harnessDir: string, out: st
 }
 
 const repoRoot = resolve(here, '../..');
-const baseOut = resolve(here, '../out/tables-baseline');
 if (!argv.includes('--no-build') || !existsSync(join(outDir, 'index.html'))) await buildAll('this tree', repoRoot, here, outDir);
 if (baselineRef !== undefined) {
   // the baseline's sources under bench/out (node_modules still found above), this tree's harness beside them
@@ -149,21 +144,8 @@ if (baselineRef !== undefined) {
 }
 if (argv.includes('--build-only')) process.exit(0);
 
-const types: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer((req, res) => {
-  const url = new URL(req.url ?? '/', 'http://x');
-  const root = url.pathname.startsWith('/baseline/') ? baseOut : outDir;
-  const path = normalize(decodeURIComponent(url.pathname.replace(/^\/baseline\//, '/'))).replace(/^(\.\.[/\\])+/, '');
-  const file = join(root, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
-});
-await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const server = await serveHarnesses();
+const base = server.url;
 
 interface Run {
   readonly key: string;
@@ -189,7 +171,7 @@ for (const list of listNames)
 const roundsAt = argv.indexOf('--rounds');
 const rounds = Math.max(1, roundsAt >= 0 ? Number(argv[roundsAt + 1]) : baselineRef === undefined ? 1 : 4);
 const perRound = Math.max(1, Math.ceil(repetitions / rounds));
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+const browser = await launchChromium();
 const results = new Map<string, BenchResult>();
 const merge = (key: string, got: BenchResult) => {
   const had = results.get(key);
