@@ -4,37 +4,23 @@
 // of 100 rows: the screen at the top of the page, one scrolled halfway and one at the bottom, as a
 // windowed table draws only the rows near the viewport) and 375 px (cards, 20 rows, the whole page). Prints the differing pixels of each pair and keeps
 // the screenshots of a pair that differs in bench/out/screens (every pair with KEEP_ALL=1).
-import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright';
+import type { Page } from 'playwright';
 import { PNG } from 'pngjs';
-import { chromiumArgs } from '../../vitest.config';
+import { launchChromium, serveHarnesses } from './local';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dirs = { now: resolve(here, '../out/tables'), base: resolve(here, '../out/tables-baseline') } as const;
-const keep = resolve(here, '../out/screens');
-const types: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer((req, res) => {
-  const url = new URL(req.url ?? '/', 'http://x');
-  const which = url.pathname.startsWith('/base/') ? 'base' : 'now';
-  const root = dirs[which];
-  const path = url.pathname.replace(/^\/(base|now)\//, '/');
-  const file = join(root, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
-});
-await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+const keep = resolve(fileURLToPath(new URL('.', import.meta.url)), '../out/screens');
+const server = await serveHarnesses();
+const browser = await launchChromium();
+/** Where each build is served: this tree's at the root, the baseline's under /baseline/. */
+const prefix = { now: '/', base: '/baseline/' } as const;
 
 async function shot(page: Page, which: 'now' | 'base', list: string, width: number, dark: boolean, at: number): Promise<Buffer> {
   const size = width < 768 ? 20 : 100;
   await page.setViewportSize({ width, height: 900 });
-  await page.goto(`${origin}/${which}/?list=${list}&rows=${size}&size=${size}`);
+  await page.goto(`${server.url}${prefix[which]}?list=${list}&rows=${size}&size=${size}`);
   if (dark) await page.evaluate(() => {
     document.documentElement.classList.add('dark');
     document.documentElement.style.colorScheme = 'dark';
