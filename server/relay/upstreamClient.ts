@@ -71,29 +71,36 @@ const drainLimitBytes = 64 * 1024;
 const drainLimitMs = 5_000;
 
 /**
- * The next-chunk reader of a body: what is buffered is taken at once (`read()`, which joins what
- * arrived since the last call), otherwise one promise waits for the next `readable`, end or error.
- * The body's own async iterator cost an async generator step, its promises and an end-of-stream
- * watcher per chunk: with thousands of streams a token each, a tenth of the relay's time in the
- * many-streams bench.
+ * The next-chunk reader of a body. The body flows (`data` events): a chunk goes straight to the
+ * read waiting for it; one that comes while no read waits is kept and the body paused until the
+ * next read takes it (what came meanwhile, joined). The body's own async iterator cost an async
+ * generator step, its promises and an end-of-stream watcher per chunk, and reading it in paused
+ * mode (`readable`, then `read()`) a `process.nextTick` and a buffer walk per chunk: with
+ * thousands of streams a token each, that was most of what the relay spent per token besides the
+ * writes (bench/relay, many-streams scenario).
  */
 function chunkReader(body: Dispatcher.ResponseData['body']): { read(): Promise<Uint8Array | null>; detach(): void } {
   let ended = false;
   let failure: Error | null = null;
+  /** Chunks that came while no read was waiting (the body is paused while there are any). */
+  let kept: Uint8Array[] = [];
   let waiter: { resolve: (chunk: Uint8Array | null) => void; reject: (error: Error) => void } | null = null;
+  const onData = (chunk: Uint8Array): void => {
+    const w = waiter;
+    if (w !== null) {
+      waiter = null;
+      w.resolve(chunk);
+      return;
+    }
+    kept.push(chunk);
+    body.pause();
+  };
   const wake = (): void => {
     const w = waiter;
     if (w === null) return;
-    if (failure !== null) {
-      waiter = null;
-      w.reject(failure);
-      return;
-    }
-    const chunk = body.read() as Uint8Array | null;
-    if (chunk !== null || ended) {
-      waiter = null;
-      w.resolve(chunk);
-    }
+    waiter = null;
+    if (failure !== null) w.reject(failure);
+    else w.resolve(null);
   };
   const onEnd = (): void => {
     ended = true;
@@ -108,19 +115,23 @@ function chunkReader(body: Dispatcher.ResponseData['body']): { read(): Promise<U
     if (!ended && failure === null) failure = body.errored ?? new Error('upstream body closed before its end');
     wake();
   };
-  body.on('readable', wake).on('end', onEnd).on('error', onError).on('close', onClose);
+  body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   return {
     read: () => {
       if (failure !== null) return Promise.reject(failure);
-      const chunk = body.read() as Uint8Array | null;
-      if (chunk !== null) return Promise.resolve(chunk);
+      if (kept.length > 0) {
+        const chunks = kept;
+        kept = [];
+        body.resume();
+        return Promise.resolve(chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks));
+      }
       if (ended || body.readableEnded) return Promise.resolve(null);
       return new Promise((resolve, reject) => {
         waiter = { resolve, reject };
       });
     },
     detach: () => {
-      body.off('readable', wake).off('end', onEnd).off('error', onError).off('close', onClose);
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
     },
   };
 }
