@@ -10,7 +10,7 @@ import { imageOptions, imageSizeRatio, mappedModel, upstreamBody, validateTextRe
 import { consumeLogContent, finalQuota, goFixed2, pricingOf, reservationRange, type Pricing } from './pricing';
 import { relaySettings, type RelaySettings } from './relaySettings';
 import type { Reservation } from './reservations';
-import { openEventSink, type EventSink } from './eventSink';
+import { clientWatchOf, openEventSink, type ClientWatch, type EventSink } from './eventSink';
 import { EventSplitter } from './eventSplitter';
 import { SettlementLost } from './settlementThread';
 import { ReservationGone } from './writtenReservations';
@@ -105,7 +105,8 @@ interface Request {
   readonly settings: RelaySettings;
   readonly started: number;
   readonly requestId: string;
-  readonly clientSignal: AbortSignal;
+  /** The client leaving (see `clientWatchOf`). */
+  readonly client: ClientWatch;
   readonly stream: boolean;
   /** The client's format (Anthropic's for /v1/messages: answers are translated on the way out). */
   readonly format: RelayFormat;
@@ -287,8 +288,8 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   const { deps, mode, body, settings } = req;
   const json = body.json ?? {};
   // A client gone before this attempt (while the body was read, or between retries) would not
-  // abort it (an aborted signal fires no more events): the upstream would be paid for nothing.
-  if (req.clientSignal.aborted) return fail(relayError(499, new ClientGone().message, 'client_closed_request'), false);
+  // abort it (a watch begun after the client left is never called): the upstream would be paid for nothing.
+  if (req.client.gone) return fail(relayError(499, new ClientGone().message, 'client_closed_request'), false);
   if (!isRelayableType(channel.type)) return fail(relayError(501, unsupportedTypeMessage(channel.type), 'channel_type_not_supported'), true);
   const model = mappedModel(channel.model_mapping, body.model);
   const target = upstreamTarget(channel, mode, model, req.stream);
@@ -350,11 +351,11 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   // The upstream call, aborted by the client leaving or by RELAY_TIMEOUT.
   const abort = new AbortController();
   const onClientGone = (): void => abort.abort(new ClientGone());
-  req.clientSignal.addEventListener('abort', onClientGone, { once: true });
-  // A client that left while the reservation was taken (an aborted signal fires no more events):
+  const unwatch = req.client.watch(onClientGone);
+  // A client that left while the reservation was taken (a watch begun after it left is never called):
   // the call is not made and the reservation comes back. Missed, the upstream answered a client
   // gone and the request stayed open until the shutdown gave its reservation back.
-  if (req.clientSignal.aborted) onClientGone();
+  if (req.client.gone) onClientGone();
   const timeoutMs = deps.config.relayTimeoutMs;
   const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(new TimeoutAbort(timeoutMs)), timeoutMs) : null;
   const stopTimer = (): void => {
@@ -362,7 +363,7 @@ async function attempt(c: Ctx, req: Request, channel: RelayChannel): Promise<Att
   };
   const release = (): void => {
     stopTimer();
-    req.clientSignal.removeEventListener('abort', onClientGone);
+    unwatch();
   };
   const abortedFailure = (error: unknown): Attempt => {
     const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;
@@ -766,7 +767,7 @@ export function relayHandler(mode: RelayMode): (c: Ctx) => Promise<Response> {
       settings,
       started,
       requestId: c.get('requestId'),
-      clientSignal: c.req.raw.signal,
+      client: clientWatchOf(c),
       stream: (mode === 'chat' || mode === 'completions') && json.stream === true,
       format: c.var.relayFormat ?? 'openai',
     };
