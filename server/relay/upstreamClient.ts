@@ -69,6 +69,35 @@ const dispatcher = new Agent({
 /** How much of an abandoned body is read (so its connection can be kept) before the connection is closed instead. */
 const drainLimitBytes = 64 * 1024;
 const drainLimitMs = 5_000;
+/** How often the bodies read to their end are checked against `drainLimitMs` (one may run that much longer). */
+const drainSweepMs = 1_000;
+
+/**
+ * The bodies being read to their end after a `cancel`, with when each is given up (destroyed).
+ * One sweep a second for all of them: a timer per body (nearly every stream is cancelled right
+ * after its `[DONE]`, before the end of its body arrives) was a timer created and cleared per
+ * stream.
+ */
+const draining = new Map<Dispatcher.ResponseData['body'], number>();
+let sweeper: NodeJS.Timeout | null = null;
+
+function sweepDraining(): void {
+  const now = performance.now();
+  for (const [body, deadline] of draining) {
+    if (deadline > now) continue;
+    draining.delete(body);
+    body.destroy();
+  }
+  if (draining.size === 0 && sweeper !== null) {
+    clearInterval(sweeper);
+    sweeper = null;
+  }
+}
+
+function drainUntil(body: Dispatcher.ResponseData['body'], deadline: number): void {
+  draining.set(body, deadline);
+  sweeper ??= setInterval(sweepDraining, drainSweepMs);
+}
 
 /**
  * The next-chunk reader of a body. The body flows (`data` events): a chunk goes straight to the
@@ -161,9 +190,9 @@ function responseOf(answer: Dispatcher.ResponseData): UpstreamResponse {
       // connection (and built an error with its stack each time). A rest that is too long or too
       // slow in coming closes it after all.
       let left = drainLimitBytes;
-      const timer = setTimeout(() => body.destroy(), drainLimitMs);
+      drainUntil(body, performance.now() + drainLimitMs);
       body
-        .on('close', () => clearTimeout(timer))
+        .on('close', () => draining.delete(body))
         .on('error', () => undefined)
         .on('data', (chunk: Uint8Array) => {
           left -= chunk.length;
