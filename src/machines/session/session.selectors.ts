@@ -33,8 +33,6 @@ export const selectIsSigningIn = (s: Snapshot): boolean => s.matches({ auth: 'si
  * enrolment is being checked (an admin who must enrol never sees an admin page, reload or not).
  */
 export const selectIsAccessPending = (s: Snapshot): boolean => s.matches({ auth: 'signingIn' }) || s.matches({ auth: 'checkingEnrolment' });
-/** A restored admin's enrolment is being checked (the guarded page may be prepared meanwhile, not shown). */
-export const selectIsCheckingEnrolment = (s: Snapshot): boolean => s.matches({ auth: 'checkingEnrolment' });
 /** The login's second step (TOTP or recovery code), or null when none is asked. */
 export const selectSecondFactor = (s: Snapshot): SecondFactorStep | null =>
   s.matches({ auth: 'secondFactor' }) || s.matches({ auth: 'verifyingSecondFactor' }) ? s.context.secondFactor : null;

@@ -1,14 +1,6 @@
-import { Activity, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import {
-  selectChatLink,
-  selectIsAdmin,
-  selectIsAccessPending,
-  selectIsCheckingEnrolment,
-  selectQuotaDisplay,
-  selectRole,
-  selectStatus,
-} from '../../machines/session/session.selectors';
+import { selectChatLink, selectIsAdmin, selectIsAccessPending, selectQuotaDisplay, selectRole, selectStatus } from '../../machines/session/session.selectors';
 import type { QuotaDisplay } from '../../domain/format';
 import { resolveServerAddress } from '../../domain/chatLinks';
 import { routeAccessOf, routeAudienceOf, routeIdOf } from '../../domain/shellRules';
@@ -75,26 +67,16 @@ const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormP
  * (`state.from`, read by the login page after signing in); a signed-in viewer below admin on an
  * admin route (src/domain/shellRules) sees the 403 page; while a login is in flight or a restored
  * admin's enrolment is checked, the loading state. The page stays mounted as long as the decision stays 'allow'.
- * While the enrolment is checked the page is already rendered, hidden (an `Activity`: its code
- * loads and runs, its first render is done, but no effect runs, so its machines neither start nor
- * request anything), and shows as it is once allowed: its modules and first render overlap the
- * check instead of following it. An admin who must enrol is sent away before it shows (AppShell).
  */
 export function RequireUser({ children }: { readonly children: ReactNode }) {
   const role = SessionContext.useSelector(selectRole);
   const pending = SessionContext.useSelector(selectIsAccessPending);
-  const checkingEnrolment = SessionContext.useSelector(selectIsCheckingEnrolment);
   const location = useLocation();
   const access = routeAccessOf(routeAudienceOf(location.pathname), { role, pending });
   if (access === 'login') return <Navigate to="/login" replace state={{ from: location }} />;
+  if (access === 'pending') return <PageLoading />;
   if (access === 'forbidden') return <ForbiddenView />;
-  // the same two places in every case, so that the page prepared while pending is the one shown
-  return (
-    <>
-      {access === 'pending' && <PageLoading />}
-      {(access === 'allow' || checkingEnrolment) && <Activity mode={access === 'allow' ? 'visible' : 'hidden'}>{children}</Activity>}
-    </>
-  );
+  return children;
 }
 
 /** How quotas are shown, from the server status (currency or raw quota). */
