@@ -112,6 +112,68 @@ const declarativeRouter: Plugin = {
 };
 
 /**
+ * Chakra's `createSystem` builds the token CSS (the custom property of every token, ~600, in a
+ * rule for the root and one per colour mode) at boot by passing each rule, with all its
+ * properties, through its style function: every property is sorted, resolved and transformed on
+ * its own, and the whole rule is hashed for the function's cache. A custom property comes out of
+ * that unchanged, unless its value refers to other tokens (`{colors.gray.900/10}` in the shadows);
+ * otherwise only the rule's selector path is computed. The edit passes one plain property of each
+ * rule and the few referring ones through the style function, to get that path and those values,
+ * and puts the rule's other properties under it as they are, in their order (a rule whose path is
+ * not a single chain of keys still takes the full way). The same CSS, about
+ * a third of `createSystem`'s time at boot; tests/unit/theme.test.ts runs Chakra's file with the
+ * edit and compares its global styles with the unedited ones. A Chakra update that changes the
+ * code stops the build, to be looked at again.
+ */
+export const chakraTokenCssEdits: readonly (readonly [from: string, to: string])[] = [
+  [
+    '      const cssObject = css(\n        serialize({\n          [selector]: isAtRule ? { [cssVarsRoot]: varsObj } : varsObj\n        })\n      );\n      mergeWith(result, cssObject);\n',
+    [
+      '      const plain = (value) => typeof value === "string" && !value.includes("{");',
+      '      const names = Object.keys(varsObj);',
+      '      const first = names.find((name) => plain(varsObj[name]));',
+      '      const probe = {};',
+      '      for (const name of names) if (name === first || !plain(varsObj[name])) probe[name] = varsObj[name];',
+      '      const probed = first === void 0 ? void 0 : css(serialize({ [selector]: isAtRule ? { [cssVarsRoot]: probe } : probe }));',
+      '      const path = [];',
+      '      let rule = probed;',
+      '      while (rule && typeof rule === "object" && !Object.hasOwn(rule, first) && Object.keys(rule).length === 1) {',
+      '        path.push(Object.keys(rule)[0]);',
+      '        rule = rule[path[path.length - 1]];',
+      '      }',
+      '      const chain = rule && typeof rule === "object" && rule[first] === varsObj[first] && Object.keys(rule).length === Object.keys(probe).length && Object.keys(probe).every((name) => Object.hasOwn(rule, name));',
+      '      let cssObject;',
+      '      if (chain) {',
+      '        const vars = {};',
+      '        for (const name of names) vars[name] = plain(varsObj[name]) ? varsObj[name] : rule[name];',
+      '        cssObject = path.reduceRight((inner, key) => ({ [key]: inner }), vars);',
+      '      } else {',
+      '        cssObject = css(',
+      '          serialize({',
+      '            [selector]: isAtRule ? { [cssVarsRoot]: varsObj } : varsObj',
+      '          })',
+      '        );',
+      '      }',
+      '      mergeWith(result, cssObject);',
+      '',
+    ].join('\n'),
+  ],
+];
+const chakraTokenCss: Plugin = {
+  name: 'chakra-token-css',
+  apply: 'build',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/node_modules/@chakra-ui/react/dist/esm/styled-system/system.js')) return null;
+    let edited = code;
+    for (const [from, to] of chakraTokenCssEdits) {
+      if (!edited.includes(from)) this.error(`chakra-token-css: Chakra changed, no longer found: ${from.split('\n')[0]}`);
+      edited = edited.replace(from, to);
+    }
+    return { code: edited, map: null };
+  },
+};
+
+/**
  * io-ts (its ES build, compiled by TypeScript to ES5) makes each codec class with a function call
  * (`/** @class *\/ (function (_super) { ... }(Type))`) and each ready-made codec with `new`, at the
  * top of its module, with no pure annotation; the bundler kept every class and codec of the
@@ -295,7 +357,7 @@ const isLaterRecipe = (id: string): boolean => {
 };
 
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, pureIoTs, entryClosure, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, chakraTokenCss, pureIoTs, entryClosure, firstPaintPreload],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),

@@ -1,7 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createSystem } from '@chakra-ui/react';
 import { animationStyles, globalCss, semanticTokens, tokens } from '@chakra-ui/react/theme';
+import { chakraTokenCssEdits } from '../../vite.config';
 import { contrastRatio, minTextContrast } from '../../src/views/app/contrast';
 import { toastLook } from '../../src/views/app/toastLook';
 import { recipes, saveButtonLook, slotRecipes, system } from '../../src/views/app/theme';
@@ -232,5 +235,28 @@ describe('the colours the source names', () => {
     expect(named.size).toBeGreaterThan(3);
     const missing = [...named].filter((p) => !['solid', 'fg', 'subtle', 'muted', 'contrast', 'focusRing', 'emphasized', 'border'].every((k) => isToken(`colors.${p}.${k}`)));
     expect(missing).toEqual([]);
+  });
+});
+
+describe("the build's edit of Chakra's token CSS (vite.config.ts)", () => {
+  it('gives the same global styles as Chakra unedited', async () => {
+    // Chakra's styled-system and utils, copied beside the project's node_modules (so that their
+    // package imports resolve), with the edit applied to system.js.
+    const from = 'node_modules/@chakra-ui/react/dist/esm';
+    const to = 'test-results/chakra-token-css';
+    rmSync(to, { recursive: true, force: true });
+    for (const dir of ['styled-system', 'utils']) cpSync(join(from, dir), join(to, dir), { recursive: true });
+    let code = readFileSync(join(to, 'styled-system/system.js'), 'utf8');
+    for (const [before, after] of chakraTokenCssEdits) {
+      expect(code).toContain(before);
+      code = code.replace(before, after);
+    }
+    writeFileSync(join(to, 'styled-system/system.js'), code);
+    const edited = (await import(/* @vite-ignore */ pathToFileURL(resolve(to, 'styled-system/system.js')).href)) as { createSystem: typeof createSystem };
+    const reference = createSystem(system._config);
+    const fast = edited.createSystem(system._config);
+    expect(JSON.stringify(fast._global)).toBe(JSON.stringify(reference._global));
+    expect(JSON.stringify(fast._global)).toBe(JSON.stringify(system._global));
+    expect(JSON.stringify(fast.getTokenCss()).length).toBeGreaterThan(10_000);
   });
 });
