@@ -56,29 +56,70 @@ function sortText(v: unknown): string {
   return JSON.stringify(v) ?? '';
 }
 
-/** Numbers compare numerically, other values as text; missing values go last. */
-function compareValues(a: unknown, b: unknown): number {
-  const aMissing = a === null || a === undefined;
-  const bMissing = b === null || b === undefined;
-  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+/** Text order: `localeCompare`'s (the default locale), through one collator instead of one per call. */
+let textOrder: ((a: string, b: string) => number) | null = null;
+const compareText = (a: string, b: string): number => (textOrder ??= new Intl.Collator().compare)(a, b);
+
+const isMissing = (v: unknown): boolean => v === null || v === undefined;
+
+/** Numbers compare numerically, other values as text (both present). */
+function comparePresent(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  return sortText(a).localeCompare(sortText(b));
+  return compareText(sortText(a), sortText(b));
 }
 
-/** A stable sort of rows by one field (ties keep their order; missing values always last). */
+/**
+ * A stable sort of rows by one field (ties keep their order; missing values always last). The
+ * field is read once per row, text values are made once, and a column of numbers compares as
+ * numbers without the general comparison (a list of 10,000 rows sorts in one comparison per pair).
+ */
 export function sortRows<T, K extends keyof T>(rows: readonly T[], key: K, direction: SortDirection): readonly T[] {
   const sign = direction === 'asc' ? 1 : -1;
-  return rows
-    .map((row, index) => ({ row, index }))
-    .sort((x, y) => {
-      const a = x.row[key];
-      const b = y.row[key];
-      const missing = a === null || a === undefined || b === null || b === undefined;
-      const c = missing ? compareValues(a, b) : sign * compareValues(a, b);
-      return c !== 0 ? c : x.index - y.index;
-    })
-    .map((x) => x.row);
+  const present: number[] = [];
+  const missing: number[] = [];
+  const values: unknown[] = new Array(rows.length);
+  let numbers = true;
+  let texts = true;
+  rows.forEach((row, i) => {
+    const v = row[key];
+    if (isMissing(v)) {
+      missing.push(i);
+      return;
+    }
+    present.push(i);
+    numbers &&= typeof v === 'number';
+    texts &&= typeof v !== 'number' && typeof v !== 'boolean';
+    values[i] = v;
+  });
+  if (texts) for (const i of present) values[i] = sortText(values[i]);
+  const compare: (a: unknown, b: unknown) => number = numbers
+    ? (a, b) => (a as number) - (b as number)
+    : texts
+      ? (a, b) => compareText(a as string, b as string)
+      : comparePresent;
+  present.sort((x, y) => sign * compare(values[x], values[y]) || x - y);
+  return [...present, ...missing].map((i) => rows[i]!);
+}
+
+/**
+ * Rows sorted by `key` (by `sortRows`, either way), sorted the other way: the runs of equal
+ * values in reverse order, each run (and the missing values, still last) keeping its order. The
+ * same rows as `sortRows` of the original rows in the other direction, in one comparison per row.
+ */
+export function reverseSorted<T, K extends keyof T>(sorted: readonly T[], key: K): readonly T[] {
+  let end = sorted.length;
+  while (end > 0 && isMissing(sorted[end - 1]![key])) end--;
+  const out: T[] = [];
+  let runEnd = end;
+  for (let i = end - 1; i >= 0; i--) {
+    if (i === 0 || comparePresent(sorted[i - 1]![key], sorted[i]![key]) !== 0) {
+      for (let j = i; j < runEnd; j++) out.push(sorted[j]!);
+      runEnd = i;
+    }
+  }
+  for (let j = end; j < sorted.length; j++) out.push(sorted[j]!);
+  return out;
 }
 
 /** Rows sorted by a SortState (unchanged when there is none). */

@@ -103,6 +103,40 @@ describe('client-side sort', () => {
   it('sorts booleans (false first) with missing last', () => {
     expect(ids(p.sortRows(rows, 'on', 'asc'))).toEqual([2, 1, 4, 3]);
   });
+  it('sorts as localeCompare does, stable, whatever the values (the general comparison)', () => {
+    let seed = 3;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = <V,>(list: readonly V[]): V => list[Math.floor(next() * list.length)]!;
+    const many = Array.from({ length: 400 }, (_, id) => ({
+      id,
+      text: pick(['b', 'a', 'B', 'ä', 'a-1', 'a10', 'a2', '渠道', '', null, undefined]),
+      num: pick([3, 1, 2, -1, 0.5, null]),
+      mixed: pick<unknown>([2, '10', 'x', true, false, null, { a: 1 }]),
+    }));
+    type Many = (typeof many)[number];
+    const reference = (key: keyof Many, direction: p.SortDirection) => {
+      const sign = direction === 'asc' ? 1 : -1;
+      const missing = (v: unknown) => v === null || v === undefined;
+      const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? ''));
+      const cmp = (a: unknown, b: unknown) =>
+        typeof a === 'number' && typeof b === 'number' ? a - b : typeof a === 'boolean' && typeof b === 'boolean' ? Number(a) - Number(b) : text(a).localeCompare(text(b));
+      return [...many]
+        .sort((x, y) => {
+          const a = x[key], b = y[key];
+          if (missing(a) || missing(b)) return missing(a) === missing(b) ? x.id - y.id : missing(a) ? 1 : -1;
+          return sign * cmp(a, b) || x.id - y.id;
+        })
+        .map((r) => r.id);
+    };
+    for (const key of ['text', 'num', 'mixed'] as const)
+      for (const direction of ['asc', 'desc'] as const) {
+        const sorted = p.sortRows(many, key, direction);
+        expect(sorted.map((r) => r.id)).toEqual(reference(key, direction));
+        // reversing a sorted list gives the other direction's sort of the original rows
+        expect(p.reverseSorted(sorted, key).map((r) => r.id)).toEqual(reference(key, direction === 'asc' ? 'desc' : 'asc'));
+      }
+    expect(p.reverseSorted([], 'id')).toEqual([]);
+  });
   it('does not touch the input', () => {
     const copy = [...rows];
     p.sortRows(rows, 'id', 'desc');
