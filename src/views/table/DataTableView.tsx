@@ -237,41 +237,61 @@ const DataTableHead = memo(function DataTableHead<Row>({
             </Checkbox.Root>
           </Table.ColumnHeader>
         )}
-        {columns.map((col) => {
-          const sorted = sort !== null && sort.key === col.key ? sort.direction : null;
-          return (
-            <Table.ColumnHeader
-              key={col.key}
-              textAlign={col.numeric ? 'end' : 'start'}
-              minW={col.minW}
-              whiteSpace="nowrap"
-              aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : col.sortable ? 'none' : undefined}
-            >
-              {col.sortable ? (
-                <Button
-                  variant="ghost"
-                  size="xs"
-                  px={1}
-                  fontWeight="semibold"
-                  disabled={disabled}
-                  onClick={() => onSort(col.key)}
-                  aria-label={t('table.sortBy', { column: col.header })}
-                >
-                  {col.header}
-                  <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
-                    {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-                  </Text>
-                </Button>
-              ) : (
-                col.header
-              )}
-            </Table.ColumnHeader>
-          );
-        })}
+        {columns.map((col) => (
+          <HeaderCell
+            key={col.key}
+            colKey={col.key}
+            header={col.header}
+            sortable={col.sortable === true}
+            numeric={col.numeric === true}
+            minW={col.minW}
+            sorted={sort !== null && sort.key === col.key ? sort.direction : null}
+            disabled={disabled}
+            onSort={onSort}
+          />
+        ))}
       </Table.Row>
     </Table.Header>
   );
 }) as <Row>(props: DataTableHeadProps<Row>) => ReactNode;
+
+interface HeaderCellProps {
+  readonly colKey: string;
+  readonly header: string;
+  readonly sortable: boolean;
+  readonly numeric: boolean;
+  readonly minW: string | undefined;
+  readonly sorted: 'asc' | 'desc' | null;
+  readonly disabled: boolean;
+  readonly onSort: (key: string) => void;
+}
+
+/**
+ * A column header (memoized: a sort draws again only the headers of the columns it leaves and
+ * takes, not every header's button).
+ */
+const HeaderCell = memo(function HeaderCell({ colKey, header, sortable, numeric, minW, sorted, disabled, onSort }: HeaderCellProps) {
+  const t = useT();
+  return (
+    <Table.ColumnHeader
+      textAlign={numeric ? 'end' : 'start'}
+      minW={minW}
+      whiteSpace="nowrap"
+      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : sortable ? 'none' : undefined}
+    >
+      {sortable ? (
+        <Button variant="ghost" size="xs" px={1} fontWeight="semibold" disabled={disabled} onClick={() => onSort(colKey)} aria-label={t('table.sortBy', { column: header })}>
+          {header}
+          <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
+            {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+          </Text>
+        </Button>
+      ) : (
+        header
+      )}
+    </Table.ColumnHeader>
+  );
+});
 
 const tableClass = 'oa-data-table';
 const rowClass = 'oa-data-row';
