@@ -1,47 +1,15 @@
-// CPU profile of one cold load (until ready) of a build of the console, with run.ts's stubbed /api:
+// CPU profile of one cold load (until ready) of a build of the console, with the paint bench's stubbed /api (stub.ts):
 // the functions with the most self time and the files they come from (an unminified build,
 // `vite build --minify false`, gives readable names). `tsx bench/paint/profile.ts DIR /channel [rate]`
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs } from '../../vitest.config';
+import { admin, dataRow, serve } from './stub';
 
-const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const [dirArg = 'bench/out/paint-prof', path = '/channel', rateArg = '4'] = process.argv.slice(2);
-const dir = resolve(dirArg);
-const fixture = (name: string): string => readFileSync(join(root, 'tests/fixtures/api', name), 'utf8');
-const admin = { ...(JSON.parse(fixture('user-self.json')) as { data: Record<string, unknown> }).data, role: 100, username: 'root', id: 1 };
-const status = (() => {
-  const s = JSON.parse(fixture('status.json')) as { data: Record<string, unknown> };
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  return JSON.stringify({ ...s, data: { ...s.data, version: `v${version}` } });
-})();
-const answers: readonly (readonly [RegExp, () => string])[] = [
-  [/^\/api\/status\b/, () => status],
-  [/^\/api\/channel\/?(\?|$)/, () => fixture('channel-list.json')],
-  [/^\/api\/log\/stat\b/, () => fixture('log-stat.json')],
-  [/^\/api\/log\/?(\?|$)/, () => fixture('log-list.json')],
-  [/^\/api\/group\b/, () => fixture('groups.json')],
-  [/^\/api\/notice\b/, () => fixture('notice.json')],
-];
-const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-const server = createServer((req, res) => {
-  const url = req.url ?? '/';
-  if (url.startsWith('/api/')) {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(answers.find(([p]) => p.test(url))?.[1]() ?? fixture('ok.json'));
-    return;
-  }
-  let file = join(dir, normalize(decodeURIComponent(url.split('?')[0] ?? '/')));
-  if (!existsSync(file) || statSync(file).isDirectory()) file = join(dir, 'index.html');
-  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
-});
-await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+const server = await serve(resolve(dirArg));
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   if (path !== '/login') await context.addInitScript((user: string) => localStorage.setItem('user', user), JSON.stringify(admin));
@@ -52,7 +20,7 @@ try {
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
   await tab.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, { waitUntil: 'commit' });
-  const ready = path === '/login' ? 'input[placeholder]' : ':not([aria-busy="true"]) > table > tbody > tr';
+  const ready = path === '/login' ? 'input[placeholder]' : dataRow;
   await tab.waitForSelector(ready, { timeout: 60_000 });
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
     profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } ; children?: number[]}[]; samples: number[]; timeDeltas: number[] };

@@ -1,19 +1,17 @@
 // Where a cold load's time goes, for figures that hold better than wall time on a shared machine:
 // two builds of the console (`--base DIR` and `--ours DIR`, e.g. bench/out/paint/console from
-// run.ts and a build of main), served with run.ts's stubbed /api, sampled turn about in a cold
+// run.ts and a build of main), served with the paint bench's stubbed /api (stub.ts), sampled turn about in a cold
 // Chromium per sample at one CPU throttling rate. Per page it prints medians of: ready (as run.ts),
 // first contentful paint, when each /api request started (ms from navigation start), and the main
 // thread's busy time until ready from a trace (all tasks, and script compile / evaluation, style,
 // layout, paint). `tsx bench/paint/trace.ts --base DIR --ours DIR [--rate 4] [--runs 5] [--page /channel]`
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs } from '../../vitest.config';
+import { admin, pages, serve } from './stub';
 
-const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {
   const at = argv.indexOf(name);
@@ -24,46 +22,7 @@ const rate = Number(flag('--rate', '4'));
 const runs = Number(flag('--runs', '5'));
 const onlyPage = flag('--page', '');
 
-const dataRow = ':not([aria-busy="true"]) > table > tbody > tr';
-const pages = [
-  { name: '/login', ready: 'input[placeholder]', signedIn: false },
-  { name: '/channel', ready: dataRow, signedIn: true },
-  { name: '/log', ready: dataRow, signedIn: true },
-].filter((p) => onlyPage === '' || p.name === onlyPage);
-
-const fixture = (name: string): string => readFileSync(join(root, 'tests/fixtures/api', name), 'utf8');
-const admin = { ...(JSON.parse(fixture('user-self.json')) as { data: Record<string, unknown> }).data, role: 100, username: 'root', id: 1 };
-const status = (() => {
-  const s = JSON.parse(fixture('status.json')) as { data: Record<string, unknown> };
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  return JSON.stringify({ ...s, data: { ...s.data, version: `v${version}` } });
-})();
-const answers: readonly (readonly [RegExp, () => string])[] = [
-  [/^\/api\/status\b/, () => status],
-  [/^\/api\/user\/self\b/, () => JSON.stringify({ success: true, message: '', data: admin })],
-  [/^\/api\/channel\/?(\?|$)/, () => fixture('channel-list.json')],
-  [/^\/api\/log\/stat\b/, () => fixture('log-stat.json')],
-  [/^\/api\/log\/?(\?|$)/, () => fixture('log-list.json')],
-  [/^\/api\/group\b/, () => fixture('groups.json')],
-  [/^\/api\/notice\b/, () => fixture('notice.json')],
-];
-const types: Readonly<Record<string, string>> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png' };
-
-function serve(dir: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (url.startsWith('/api/')) {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(answers.find(([p]) => p.test(url))?.[1]() ?? fixture('ok.json'));
-      return;
-    }
-    let file = join(dir, normalize(decodeURIComponent(url.split('?')[0] ?? '/')).replace(/^(\.\.[/\\])+/, ''));
-    if (!file.startsWith(dir) || !existsSync(file) || statSync(file).isDirectory()) file = join(dir, 'index.html');
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
+const timed = pages.filter((p) => onlyPage === '' || p.name === onlyPage);
 
 interface TraceEvent {
   readonly name: string;
@@ -80,7 +39,7 @@ interface TraceEvent {
 
 type Sample = Record<string, number>;
 
-async function sample(base: string, page: (typeof pages)[number]): Promise<Sample> {
+async function sample(base: string, page: (typeof timed)[number]): Promise<Sample> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -178,7 +137,7 @@ const servers = { base: await serve(dirs.base), ours: await serve(dirs.ours) };
 const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 try {
   console.log(`CPU ${rate}x, medians of ${runs} cold samples each (turn about); ms from navigation start / ms of main thread until ready`);
-  for (const page of pages) {
+  for (const page of timed) {
     const got = { base: [] as Sample[], ours: [] as Sample[] };
     for (let i = 0; i < runs; i += 1) {
       got.base.push(await sample(urlOf(servers.base), page));
