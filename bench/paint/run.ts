@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { build } from 'vite';
 import { chromiumArgs } from '../../vitest.config';
-import { admin, pages, serve } from './stub';
+import { admin, median, pages, readyAt, serve } from './stub';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = resolve(here, '../..');
@@ -68,17 +68,7 @@ async function sample(base: string, page: (typeof pages)[number], rate: number, 
     const cdp = await context.newCDPSession(tab);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate });
     await tab.goto(`${base}${page.path}`, { waitUntil: 'commit' });
-    const handle = await tab.waitForFunction(
-      (selector: string) => {
-        const el = document.querySelector(selector);
-        if (el === null) return false;
-        const box = el.getBoundingClientRect();
-        return box.width > 0 && box.height > 0 ? performance.now() : false;
-      },
-      page.ready,
-      { polling: 'raf', timeout: 60_000 },
-    );
-    const ready = (await handle.jsonValue()) as number;
+    const ready = await readyAt(tab, page.ready);
     if (requests !== undefined) {
       // 'preloaded': an entry script or a modulepreload link (the first-paint script's, or one Vite's import() helper added); else the browser's initiator
       const seen = await tab.evaluate(() => {
@@ -95,12 +85,6 @@ async function sample(base: string, page: (typeof pages)[number], rate: number, 
     await browser.close();
   }
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 async function main(): Promise<void> {
   mkdirSync(bareDir, { recursive: true });

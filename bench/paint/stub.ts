@@ -5,6 +5,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -73,3 +74,25 @@ export function serve(dir: string): Promise<Server> {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
+
+/** When (ms from navigation start, on the page's clock) `selector` first showed a box on `tab`, polled every frame. */
+export async function readyAt(tab: Page, selector: string): Promise<number> {
+  const handle = await tab.waitForFunction(
+    (wanted: string) => {
+      const el = document.querySelector(wanted);
+      if (el === null) return false;
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 ? performance.now() : false;
+    },
+    selector,
+    { polling: 'raf', timeout: 60_000 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+/** The median of `xs`. */
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};

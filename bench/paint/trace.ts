@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs } from '../../vitest.config';
-import { admin, pages, serve } from './stub';
+import { admin, median, pages, readyAt, serve } from './stub';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {
@@ -51,17 +51,7 @@ async function sample(base: string, page: (typeof timed)[number]): Promise<Sampl
       categories: ['toplevel', 'disabled-by-default-devtools.timeline', 'devtools.timeline', 'blink.user_timing', 'loading', '__metadata'],
     });
     await tab.goto(`${base}${page.name}`, { waitUntil: 'commit' });
-    const handle = await tab.waitForFunction(
-      (selector: string) => {
-        const el = document.querySelector(selector);
-        if (el === null) return false;
-        const box = el.getBoundingClientRect();
-        return box.width > 0 && box.height > 0 ? performance.now() : false;
-      },
-      page.ready,
-      { polling: 'raf', timeout: 60_000 },
-    );
-    const ready = (await handle.jsonValue()) as number;
+    const ready = await readyAt(tab, page.ready);
     const timing = await tab.evaluate(() => ({
       origin: performance.timeOrigin,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
@@ -126,12 +116,6 @@ async function sample(base: string, page: (typeof timed)[number]): Promise<Sampl
     await browser.close();
   }
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 const servers = { base: await serve(dirs.base), ours: await serve(dirs.ours) };
 const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
