@@ -2,7 +2,7 @@ import { assign, emit, enqueueActions, fromPromise, setup, spawnChild, type Acto
 import { describeError } from '../../domain/apiError';
 import { pageSize as defaultServerPageSize } from '../../domain/constants';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
-import { applySort, reverseSorted, toggleSort, type SortState } from '../../domain/paging';
+import { sortedKept, toggleSort } from '../../domain/paging';
 import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
 import { cleanParams, matchesFilters, sameParams, type TableQuery } from '../../domain/tableQuery';
 
@@ -128,32 +128,12 @@ export const maxPagesPerLoad = 10000;
 export const rowActorId = (id: number): string => `row.${id}`;
 
 /**
- * The loaded rows sorted by the last sort asked of them (one per rows array, gone with it): a
- * sort of 10,000 rows by a text column is the costliest step of a header click, and a filter
- * changed or cleared, or the same column clicked again, needs no new one.
- */
-const lastSorted = new WeakMap<readonly TableRow[], { readonly sort: NonNullable<SortState>; readonly sorted: readonly TableRow[] }>();
-
-/** `rows` sorted by `sort`: from the last sort of these rows when it was by the same column. */
-function sortedOf<Row extends TableRow>(rows: readonly Row[], sort: SortState): readonly Row[] {
-  if (sort === null) return rows;
-  const last = lastSorted.get(rows);
-  if (last !== undefined && last.sort.key === sort.key && last.sort.direction === sort.direction) return last.sorted as readonly Row[];
-  const sorted =
-    last !== undefined && last.sort.key === sort.key
-      ? reverseSorted(last.sorted as readonly (Row & Record<string, unknown>)[], sort.key)
-      : applySort(rows as readonly (Row & Record<string, unknown>)[], sort as never);
-  lastSorted.set(rows, { sort, sorted });
-  return sorted;
-}
-
-/**
  * The shown rows: the loaded rows sorted, then filtered (a stable sort of the filtered rows gives
  * the same order as the filtered sorted rows, and the sort of the whole list is kept for the next
  * filter).
  */
 const derive = <Row extends TableRow>(rows: readonly Row[], query: TableQuery): readonly Row[] => {
-  const sorted = sortedOf(rows, query.sort);
+  const sorted = sortedKept(rows, query.sort);
   return Object.keys(query.filters).length === 0 ? sorted : sorted.filter((r) => matchesFilters(r, query.filters));
 };
 

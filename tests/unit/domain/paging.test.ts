@@ -137,6 +137,15 @@ describe('client-side sort', () => {
       }
     expect(p.reverseSorted([], 'id')).toEqual([]);
   });
+  it('keeps the last sort of a rows array: the same sort again is the kept one, the other way is its reverse', () => {
+    const list = [...rows];
+    const asc = p.sortedKept(list, { key: 'name', direction: 'asc' });
+    expect(ids(asc)).toEqual(ids(p.sortRows(rows, 'name', 'asc')));
+    expect(p.sortedKept(list, { key: 'name', direction: 'asc' })).toBe(asc);
+    expect(ids(p.sortedKept(list, { key: 'name', direction: 'desc' }))).toEqual(ids(p.sortRows(rows, 'name', 'desc')));
+    expect(ids(p.sortedKept(list, { key: 'quota', direction: 'desc' }))).toEqual(ids(p.sortRows(rows, 'quota', 'desc')));
+    expect(p.sortedKept(list, null)).toBe(list);
+  });
   it('does not touch the input', () => {
     const copy = [...rows];
     p.sortRows(rows, 'id', 'desc');
