@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useLayoutEffect, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useActorRef } from '@xstate/react';
 import type { ActorRefFrom, AnyActorRef, AnyMachineSnapshot, AnyStateMachine, InputFrom, StateMachine } from 'xstate';
 import type { NavigateEvent, NotifyEvent } from '../../domain/message';
@@ -197,13 +197,10 @@ const noEffects: EffectHandlers = { notify: () => undefined, navigate: () => und
 const EffectsContext = createContext<EffectHandlers>(noEffects);
 export const EffectsProvider = EffectsContext.Provider;
 
-/**
- * Routes an actor's emitted notify/navigate events to the shell's toaster and router: listening
- * from the commit (a layout effect), before a page actor starts (`useMachineActor`).
- */
+/** Routes an actor's emitted notify/navigate events to the shell's toaster and router. */
 export function useMachineEffects(actorRef: AnyActorRef): void {
   const handlers = useContext(EffectsContext);
-  useLayoutEffect(() => {
+  useEffect(() => {
     const subs = [
       actorRef.on('notify', (e: NotifyEvent) => handlers.notify(e)),
       actorRef.on('navigate', (e: NavigateEvent) => handlers.navigate(e)),
@@ -217,9 +214,6 @@ export function useMachineEffects(actorRef: AnyActorRef): void {
 /**
  * A page-scoped actor for `machine`: the provided implementation, started from the story's
  * seeded snapshot when there is one, with its notify/navigate effects wired to the shell.
- * It starts in the commit that mounts the page (a layout effect; `useActorRef`'s own start, a
- * passive effect, ran only after the browser had painted the page's loading state), so that its
- * first requests go out before that paint. Its listeners are there first (declared before).
  */
 export function useMachineActor<M extends AnyStateMachine>(
   machine: M,
@@ -230,10 +224,6 @@ export function useMachineActor<M extends AnyStateMachine>(
   const snapshot = snapshots.get(machine.id);
   const actorRef = useActorRef(logic, snapshot ? { snapshot } : { input }) as ActorRefFrom<M>;
   useMachineEffects(actorRef);
-  // stopped (and kept for a restart) by useActorRef's cleanup; start() on a running actor does nothing
-  useLayoutEffect(() => {
-    (actorRef as AnyActorRef).start();
-  }, [actorRef]);
   return actorRef;
 }
 
