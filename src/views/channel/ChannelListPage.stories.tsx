@@ -178,6 +178,30 @@ export const ActionRefusedInteraction: Story = {
   },
 };
 
+/**
+ * A dialog mounted at its first opening (OpenedOnce) behaves as one mounted closed: focus moves
+ * into it, Escape closes it and gives the focus back, and it opens again.
+ */
+export const DialogKeyboardInteraction: Story = {
+  tags: ['interaction', '!autodocs'],
+  render: () => <Page snapshots={{ channelTable: seedTable({ ready: 'idle' }), channelListActions: seedActions() }} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(canvasElement.ownerDocument.body);
+    const opener = c.getByRole('button', { name: '删除禁用渠道' });
+    await expect(body.queryByRole('alertdialog')).toBeNull();
+    for (let round = 0; round < 2; round++) {
+      await userEvent.click(opener);
+      const dialog = await body.findByRole('alertdialog');
+      await expect(dialog).toHaveTextContent('将删除所有已禁用的渠道');
+      await waitFor(() => expect(dialog).toContainElement(canvasElement.ownerDocument.activeElement as HTMLElement));
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull());
+      await waitFor(() => expect(opener).toHaveFocus());
+    }
+  },
+};
+
 export const FirstLoad: Story = {
   tags: ['!dev', '!autodocs'],
   render: () => <Page snapshots={{ channelTable: seedTable('loading', { rows: [], shown: [], exhausted: false, pagesLoaded: 0 }) }} />,
