@@ -1,6 +1,8 @@
+import { memo } from 'react';
 import { Alert, Button, CloseButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog } from '../app/laterComponents';
 import { useT } from '../app/i18n';
+import { shallowSame } from './shallowSame';
 
 export interface ConfirmDialogViewProps {
   readonly open: boolean;
@@ -16,8 +18,12 @@ export interface ConfirmDialogViewProps {
   readonly onCancel: () => void;
 }
 
-/** A confirmation (delete, delete disabled, bulk actions): says what will change; Escape cancels. */
-export function ConfirmDialogView({ open, title, body, warning = null, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
+/**
+ * A confirmation (delete, delete disabled, bulk actions): says what will change; Escape cancels.
+ * Closed, it is not drawn again when the page around it is (a table page changed, a row
+ * selected): nothing of its props shows until it opens, and opening changes `open`.
+ */
+export const ConfirmDialogView = memo(function ConfirmDialogView({ open, title, body, warning = null, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
   const t = useT();
   return (
     <Dialog.Root open={open} role="alertdialog" onOpenChange={(d) => !d.open && onCancel()} placement="center" size={{ base: 'xs', sm: 'sm' }}>
@@ -57,4 +63,4 @@ export function ConfirmDialogView({ open, title, body, warning = null, confirmLa
       </Portal>
     </Dialog.Root>
   );
-}
+}, (was, now) => (!was.open && !now.open) || shallowSame(was, now));

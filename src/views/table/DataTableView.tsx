@@ -188,8 +188,9 @@ export function DataTableView<Row extends { readonly id: number }>({
                 </Table.Cell>
               </Table.Row>
             ) : (
-              rows.map((row) => (
-                <DataTableRow<Row> key={row.id} columns={columns} {...rowStateOf(row, selection, busy, disabled)} />
+              // keyed by place: a new page, a sort or a filter fills the same row elements (see `DataTableRow`)
+              rows.map((row, i) => (
+                <DataTableRow<Row> key={i} columns={columns} {...rowStateOf(row, selection, busy, disabled)} />
               ))
             )}
           </Table.Body>
@@ -371,7 +372,11 @@ const rowStateOf = <Row extends { readonly id: number }>(
  * One body row. Memoized: a row whose props did not change (another row selected, a key typed in
  * the search box) is not rendered again, when the list keeps its columns and callbacks stable.
  * Its cells are memoized apart from its checkbox: selecting the row (or the page) draws the
- * checkbox again, not the cells.
+ * checkbox again, not the cells. Rows are keyed by their place in the page, not their id: the
+ * next page, a sort or a filter gives the same row elements other rows (React sets the texts and
+ * attributes that differ) instead of removing every row and creating new ones. A row holds no
+ * state of its own (its checkbox and selects are controlled; a cell that keeps what was typed, the
+ * inline numbers, is keyed by its row's id).
  */
 const DataTableRow = memo(function DataTableRow<Row extends { readonly id: number }>({
   row,
@@ -534,7 +539,7 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
     if (top > end + 0.5) out.push(<SpacerRow key={`gap-${out.length === 0 ? 'top' : item.index}`} height={top - end} colSpan={colSpan} />);
     out.push(
       <DataTableRow<Row>
-        key={row.id}
+        key={item.index}
         columns={columns}
         {...rowStateOf(row, selection, busy, disabled)}
         index={item.index}
