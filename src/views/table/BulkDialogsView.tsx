@@ -3,7 +3,7 @@ import { Button, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog, List, Progress } from '../app/laterComponents';
 import type { BulkRun } from '../../machines/table';
 import { useRenderMessage, useT } from '../app/i18n';
-import { ConfirmDialogView } from './ConfirmDialogView';
+import { ConfirmDialogView, useOpenedOnce } from './ConfirmDialogView';
 import { shallowSame } from './shallowSame';
 
 export interface BulkDialogsViewProps {
@@ -29,7 +29,12 @@ export interface BulkDialogsViewProps {
  * While none is open it is not drawn again when the page around it is: its labels and callbacks
  * are read only by an open step, and opening one changes `toConfirm`, `running` or `report`.
  */
-export const BulkDialogsView = memo(function BulkDialogsView({
+export const BulkDialogsView = memo(function BulkDialogsView(props: BulkDialogsViewProps) {
+  // nothing drawn until a step first opens (see `ConfirmDialogView`)
+  return useOpenedOnce(!closed(props)) ? <BulkDialogs {...props} /> : null;
+}, (was, now) => (closed(was) && closed(now)) || shallowSame(was, now));
+
+function BulkDialogs({
   toConfirm,
   running,
   report,
@@ -132,6 +137,6 @@ export const BulkDialogsView = memo(function BulkDialogsView({
       </Dialog.Root>
     </>
   );
-}, (was, now) => (closed(was) && closed(now)) || shallowSame(was, now));
+}
 
 const closed = (p: BulkDialogsViewProps): boolean => p.toConfirm === null && p.running === null && p.report === null;
