@@ -5,7 +5,7 @@ import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents'
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
-import { CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles } from './cellParts';
+import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles } from './cellParts';
 
 /**
  * What a cell may need of its row's state besides the row: a row re-renders only when its row, its
@@ -269,28 +269,31 @@ interface HeaderCellProps {
 
 /**
  * A column header (memoized: a sort draws again only the headers of the columns it leaves and
- * takes, not every header's button).
+ * takes). A plain `th` and button with class names, as the body cells: the table's rules
+ * (`TableStyles`) give them the look of the recipe's column header and of a ghost extra-small
+ * button (`CellButton`), where a Chakra header and button per column resolved their styles on
+ * every mount of the page.
  */
 const HeaderCell = memo(function HeaderCell({ colKey, header, sortable, numeric, minW, sorted, disabled, onSort }: HeaderCellProps) {
   const t = useT();
   return (
-    <Table.ColumnHeader
-      textAlign={numeric ? 'end' : 'start'}
-      minW={minW}
-      whiteSpace="nowrap"
+    <th
+      className={headClass}
+      data-numeric={numeric ? '' : undefined}
+      style={minW === undefined ? undefined : { minWidth: minW }}
       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : sortable ? 'none' : undefined}
     >
       {sortable ? (
-        <Button variant="ghost" size="xs" px={1} fontWeight="semibold" disabled={disabled} onClick={() => onSort(colKey)} aria-label={t('table.sortBy', { column: header })}>
+        <CellButton variant="ghost" data-sort="" disabled={disabled} onClick={() => onSort(colKey)} aria-label={t('table.sortBy', { column: header })}>
           {header}
-          <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
+          <span aria-hidden data-sorted={sorted ? '' : undefined}>
             {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-          </Text>
-        </Button>
+          </span>
+        </CellButton>
       ) : (
         header
       )}
-    </Table.ColumnHeader>
+    </th>
   );
 });
 
@@ -299,6 +302,7 @@ const rowClass = 'oa-data-row';
 /** A row of a windowed body: striped by its index in the page (`data-odd`), not its place among the drawn rows. */
 const windowedRowClass = 'oa-data-wrow';
 const cellClass = 'oa-data-cell';
+const headClass = 'oa-data-head';
 const busyClass = 'oa-data-busy';
 
 /**
@@ -318,6 +322,13 @@ const TableStyles = memo(function TableStyles() {
       [`&[data-interactive] tr.${windowedRowClass}`]: ownSelected(byIndex(live.row ?? {})),
       [`& td.${cellClass}`]: still.cell ?? {},
       [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
+      // the header cells and their sort buttons (as the recipe's column header, and a ghost
+      // extra-small button with px 1 and a semibold label; the arrow muted until sorted)
+      [`& th.${headClass}`]: { ...(still.columnHeader ?? {}), textAlign: 'start', whiteSpace: 'nowrap' },
+      [`& th.${headClass}[data-numeric]`]: { textAlign: 'end' },
+      [`& th.${headClass} > button[data-sort]`]: { paddingInline: '1', fontWeight: 'semibold' },
+      [`& th.${headClass} > button[data-sort] > span`]: { color: 'fg.subtle' },
+      [`& th.${headClass} > button[data-sort] > span[data-sorted]`]: { color: 'fg' },
       [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
     };
   }, [table]);
