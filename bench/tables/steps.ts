@@ -7,7 +7,7 @@ const server = await serveHarnesses();
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${server.url}/?list=${list}&rows=10000&size=100`);
+  await page.goto(`${server.url}${process.env.BASE ? "/baseline/" : "/"}?list=${list}&rows=10000&size=100`);
   await page.waitForSelector('select[aria-label="每页条数"]');
   await page.waitForTimeout(800);
   // clicks as the bench does (element.click(), no scrolling into view)
@@ -52,7 +52,7 @@ try {
     process.exit(0);
   }
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 8; i++) {
     await page.evaluate(() => performance.mark('act'));
     await act(i);
     await page.waitForTimeout(400);
@@ -72,7 +72,8 @@ try {
       const fc = inner.find((e) => e.name === 'EventDispatch' || e.name === 'FunctionCall' || e.name === 'FireAnimationFrame' || e.name === 'TimerFire');
       line.push(`@${((t.ts - m) / 1000).toFixed(0)} ${(t.dur! / 1000).toFixed(1)}ms[${fc?.name ?? '?'}${fc?.args?.data?.type ? ':' + fc.args.data.type : ''} js=${(sum('FunctionCall') + sum('EventDispatch') + sum('FireAnimationFrame') + sum('TimerFire')).toFixed(1)} st=${sum('UpdateLayoutTree').toFixed(1)} lay=${sum('Layout').toFixed(1)} pp=${sum('PrePaint').toFixed(1)} pa=${sum('Paint').toFixed(1)}]`);
     }
-    console.log(`${what} #${k}: ${line.join(' ')}`);
+    const busy = tasks.filter((t) => t.ts >= m - 1 && t.ts < end && t.ts < m + 300_000).reduce((a, t) => a + t.dur!, 0) / 1000;
+    console.log(`${what} #${k}: busy ${busy.toFixed(1)} ms` + (process.env.VERBOSE ? ` ${line.join(' ')}` : ''));
   });
 } finally {
   await browser.close();

@@ -330,6 +330,11 @@ const TableStyles = memo(function TableStyles() {
       [`& th.${headClass} > button[data-sort] > span`]: { color: 'fg.subtle' },
       [`& th.${headClass} > button[data-sort] > span[data-sorted]`]: { color: 'fg' },
       [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
+      // a row's elements are reused for another row (rows keyed by place): a button whose palette
+      // or state differs takes its new colours at once, as a new button would, instead of
+      // fading for 200 ms (and Chromium running a transition per colour property); hovering
+      // one still fades in (the transition used is the hovered state's)
+      [`& td.${cellClass} button:not(:hover)`]: { transitionDuration: '0s' },
     };
   }, [table]);
   return <ScopedStyles className={tableClass} styles={styles} />;
