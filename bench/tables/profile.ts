@@ -39,7 +39,14 @@ try {
     for (let i = 0; i < rounds; i++) {
       for (const size of ['100', '10']) {
         await page.selectOption('select[aria-label="每页条数"]', size);
-        await page.waitForFunction((n) => document.querySelectorAll('table tbody tr').length === n && !document.querySelector('table')?.closest('[aria-busy="true"]'), Number(size));
+        // a windowed page (more than 30 rows) draws only the rows near the viewport: its aria-rowcount counts them all
+        await page.waitForFunction((n) => {
+          const table = document.querySelector('table');
+          if (table === null || table.closest('[aria-busy="true"]') !== null) return false;
+          const drawn = table.querySelectorAll('tbody tr:not([aria-hidden])').length;
+          const count = table.hasAttribute('aria-rowcount') ? Number(table.getAttribute('aria-rowcount')) - 1 : drawn;
+          return count === n && drawn > 1;
+        }, Number(size));
         await page.waitForTimeout(50);
       }
     }

@@ -127,24 +127,30 @@ export const applySort = <T, K extends keyof T & string>(rows: readonly T[], sta
   state === null ? rows : sortRows(rows, state.key, state.direction);
 
 /**
- * The last sort asked of each rows array (gone with it): a sort of 10,000 rows by a text column is
- * the costliest step of a header click, and a filter changed or cleared, or the same column
- * clicked again, needs no new one. The rows arrays are never changed in place.
+ * The sorts asked of each rows array (gone with it), by column then direction: a sort of 10,000
+ * rows by a text column is the costliest step of a header click, and a filter changed or cleared,
+ * a column clicked again, or a column sorted before (header A, then B, then A again) needs no new
+ * one. The rows arrays are never changed in place.
  */
-const lastSorted = new WeakMap<readonly object[], { readonly sort: NonNullable<SortState>; readonly sorted: readonly object[] }>();
+const sortsKept = new WeakMap<readonly object[], Map<string, Partial<Record<SortDirection, readonly object[]>>>>();
 
 /**
- * `rows` sorted by `sort` (as `applySort`), kept for the next call: the same sort of the same rows
- * is the kept one, the same column the other way is the kept one reversed (`reverseSorted`).
+ * `rows` sorted by `sort` (as `applySort`), kept with the rows: a sort asked before is the kept
+ * one, a column kept the other way is that one reversed (`reverseSorted`).
  */
 export function sortedKept<T extends object>(rows: readonly T[], sort: SortState): readonly T[] {
   if (sort === null) return rows;
-  const last = lastSorted.get(rows);
-  if (last !== undefined && last.sort.key === sort.key && last.sort.direction === sort.direction) return last.sorted as readonly T[];
+  let byKey = sortsKept.get(rows);
+  if (byKey === undefined) sortsKept.set(rows, (byKey = new Map<string, Partial<Record<SortDirection, readonly object[]>>>()));
+  let kept = byKey.get(sort.key);
+  if (kept === undefined) byKey.set(sort.key, (kept = {}));
+  const had = kept[sort.direction];
+  if (had !== undefined) return had as readonly T[];
   const records = (r: readonly object[]): readonly Record<string, unknown>[] => r as readonly Record<string, unknown>[];
-  const sorted = (last !== undefined && last.sort.key === sort.key ? reverseSorted(records(last.sorted), sort.key) : applySort(records(rows), sort)) as readonly T[];
-  lastSorted.set(rows, { sort, sorted });
-  return sorted;
+  const other = kept[sort.direction === 'asc' ? 'desc' : 'asc'];
+  const sorted = other !== undefined ? reverseSorted(records(other), sort.key) : applySort(records(rows), sort);
+  kept[sort.direction] = sorted;
+  return sorted as readonly T[];
 }
 
 /** The label keys of the server-side orders. */

@@ -229,6 +229,8 @@ export function ChannelNumberCell({
   const t = useT();
   return (
     <InlineNumber
+      // the table reuses a row's elements for another row: a box being typed in stays with its channel
+      key={row.id}
       label={t(field === 'priority' ? 'channels.priority.label' : 'channels.weight.label', { name: row.name })}
       value={(field === 'priority' ? row.priority : row.weight) ?? 0}
       field={field}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Button, Flex, Heading, Stack } from '@chakra-ui/react';
 import { RouterLink } from '../app/RouterLink';
 import type { TableRow } from '../../machines/table';
@@ -91,56 +91,26 @@ export function ListPageFrame<Row extends TableRow>({
   const t = useT();
   const inert = !table.idle;
 
-  const heading = (
-    <Heading as="h1" size="xl">
-      {title}
-    </Heading>
-  );
-  const hasToolbar = search !== undefined || toolbar !== undefined || add !== undefined || onRefresh !== undefined;
-
   return (
     <Stack gap={4} px={{ base: 0, md: 4 }} py={{ base: 2, md: 4 }} maxW="full" minW={0}>
-      {titleAside === undefined ? (
-        heading
-      ) : (
-        <Flex gap={2} wrap="wrap" align="baseline">
-          {heading}
-          {titleAside}
-        </Flex>
-      )}
-      {banner}
-      {hasToolbar && (
-        <Flex
-          role={toolbarLabel === undefined ? undefined : 'toolbar'}
-          aria-label={toolbarLabel}
-          gap={2}
-          wrap="wrap"
-          align="center"
-        >
-          {search && (
-            <TableSearchView
-              draft={table.draft}
-              keyword={table.keyword}
-              label={search.label}
-              disabled={inert && !table.loadFailed}
-              onDraft={search.onDraft}
-              onSubmit={search.onSearch}
-              onClear={search.onClearSearch}
-            />
-          )}
-          {toolbar}
-          {add && (
-            <Button colorPalette="blue" asChild>
-              <RouterLink to={add.to}>{add.label}</RouterLink>
-            </Button>
-          )}
-          {onRefresh && (
-            <Button variant="outline" disabled={inert} onClick={onRefresh}>
-              {t('table.refresh')}
-            </Button>
-          )}
-        </Flex>
-      )}
+      <ListPageTop
+        title={title}
+        titleAside={titleAside}
+        banner={banner}
+        draft={table.draft}
+        keyword={table.keyword}
+        searchLabel={search?.label}
+        onDraft={search?.onDraft}
+        onSearch={search?.onSearch}
+        onClearSearch={search?.onClearSearch}
+        searchDisabled={inert && !table.loadFailed}
+        toolbar={toolbar}
+        toolbarLabel={toolbarLabel}
+        addTo={add?.to}
+        addLabel={add?.label}
+        onRefresh={onRefresh}
+        inert={inert}
+      />
       {filters}
       {aboveTable}
       {selectionBar}
@@ -178,3 +148,100 @@ export function ListPageFrame<Row extends TableRow>({
     </Stack>
   );
 }
+
+interface ListPageTopProps {
+  readonly title: string;
+  readonly titleAside: ReactNode;
+  readonly banner: ReactNode;
+  readonly draft: string;
+  readonly keyword: string;
+  /** The search box's label (no search box without it). */
+  readonly searchLabel: string | undefined;
+  readonly onDraft: ((text: string) => void) | undefined;
+  readonly onSearch: (() => void) | undefined;
+  readonly onClearSearch: (() => void) | undefined;
+  readonly searchDisabled: boolean;
+  readonly toolbar: ReactNode;
+  readonly toolbarLabel: string | undefined;
+  readonly addTo: string | undefined;
+  readonly addLabel: string | undefined;
+  readonly onRefresh: (() => void) | undefined;
+  readonly inert: boolean;
+}
+
+/**
+ * The heading and the toolbar (memoized on plain props: a new page, a sort or a selection does
+ * not draw them again when the list keeps its toolbar element and callbacks stable).
+ */
+const ListPageTop = memo(function ListPageTop({
+  title,
+  titleAside,
+  banner,
+  draft,
+  keyword,
+  searchLabel,
+  onDraft,
+  onSearch,
+  onClearSearch,
+  searchDisabled,
+  toolbar,
+  toolbarLabel,
+  addTo,
+  addLabel,
+  onRefresh,
+  inert,
+}: ListPageTopProps) {
+  const t = useT();
+  const heading = (
+    <Heading as="h1" size="xl">
+      {title}
+    </Heading>
+  );
+  const search = searchLabel !== undefined && onDraft !== undefined && onSearch !== undefined && onClearSearch !== undefined;
+  const hasToolbar = search || toolbar !== undefined || addTo !== undefined || onRefresh !== undefined;
+  return (
+    <>
+      {titleAside === undefined ? (
+        heading
+      ) : (
+        <Flex gap={2} wrap="wrap" align="baseline">
+          {heading}
+          {titleAside}
+        </Flex>
+      )}
+      {banner}
+      {hasToolbar && (
+        <Flex
+          role={toolbarLabel === undefined ? undefined : 'toolbar'}
+          aria-label={toolbarLabel}
+          gap={2}
+          wrap="wrap"
+          align="center"
+        >
+          {search && (
+            <TableSearchView
+              draft={draft}
+              keyword={keyword}
+              label={searchLabel}
+              disabled={searchDisabled}
+              onDraft={onDraft}
+              onSubmit={onSearch}
+              onClear={onClearSearch}
+            />
+          )}
+          {toolbar}
+          {addTo !== undefined && (
+            <Button colorPalette="blue" asChild>
+              <RouterLink to={addTo}>{addLabel}</RouterLink>
+            </Button>
+          )}
+          {onRefresh && (
+            <Button variant="outline" disabled={inert} onClick={onRefresh}>
+              {t('table.refresh')}
+            </Button>
+          )}
+        </Flex>
+      )}
+    </>
+  );
+});

@@ -1,8 +1,10 @@
+import { memo } from 'react';
 import { Button, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog, List, Progress } from '../app/laterComponents';
 import type { BulkRun } from '../../machines/table';
 import { useRenderMessage, useT } from '../app/i18n';
-import { ConfirmDialogView } from './ConfirmDialogView';
+import { ConfirmDialogView, useOpenedOnce } from './ConfirmDialogView';
+import { shallowSame } from './shallowSame';
 
 export interface BulkDialogsViewProps {
   readonly toConfirm: BulkRun | null;
@@ -24,8 +26,15 @@ export interface BulkDialogsViewProps {
 /**
  * The three steps of a bulk action: the confirmation that says how many rows change, the
  * progress of the run (stoppable), and the report with every failure and "retry failed".
+ * While none is open it is not drawn again when the page around it is: its labels and callbacks
+ * are read only by an open step, and opening one changes `toConfirm`, `running` or `report`.
  */
-export function BulkDialogsView({
+export const BulkDialogsView = memo(function BulkDialogsView(props: BulkDialogsViewProps) {
+  // nothing drawn until a step first opens (see `ConfirmDialogView`)
+  return useOpenedOnce(!closed(props)) ? <BulkDialogs {...props} /> : null;
+}, (was, now) => (closed(was) && closed(now)) || shallowSame(was, now));
+
+function BulkDialogs({
   toConfirm,
   running,
   report,
@@ -129,3 +138,5 @@ export function BulkDialogsView({
     </>
   );
 }
+
+const closed = (p: BulkDialogsViewProps): boolean => p.toConfirm === null && p.running === null && p.report === null;

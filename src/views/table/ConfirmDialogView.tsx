@@ -1,6 +1,8 @@
+import { memo, useState } from 'react';
 import { Alert, Button, CloseButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog } from '../app/laterComponents';
 import { useT } from '../app/i18n';
+import { shallowSame } from './shallowSame';
 
 export interface ConfirmDialogViewProps {
   readonly open: boolean;
@@ -16,8 +18,25 @@ export interface ConfirmDialogViewProps {
   readonly onCancel: () => void;
 }
 
-/** A confirmation (delete, delete disabled, bulk actions): says what will change; Escape cancels. */
-export function ConfirmDialogView({ open, title, body, warning = null, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
+/**
+ * A confirmation (delete, delete disabled, bulk actions): says what will change; Escape cancels.
+ * Closed, it is not drawn again when the page around it is (a table page changed, a row
+ * selected): nothing of its props shows until it opens, and opening changes `open`. Until it
+ * first opens it draws nothing at all (a closed dialog is not in the page; its state machine and
+ * parts cost a list page's mount): from then on it stays, so that it can animate out.
+ */
+export const ConfirmDialogView = memo(function ConfirmDialogView(props: ConfirmDialogViewProps) {
+  return useOpenedOnce(props.open) ? <ConfirmDialog {...props} /> : null;
+}, (was, now) => (!was.open && !now.open) || shallowSame(was, now));
+
+/** Whether `open` has held since the component mounted (the dialog has been drawn once). */
+export function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open;
+}
+
+function ConfirmDialog({ open, title, body, warning = null, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
   const t = useT();
   return (
     <Dialog.Root open={open} role="alertdialog" onOpenChange={(d) => !d.open && onCancel()} placement="center" size={{ base: 'xs', sm: 'sm' }}>

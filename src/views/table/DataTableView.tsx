@@ -5,7 +5,7 @@ import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents'
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
-import { CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles } from './cellParts';
+import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles } from './cellParts';
 
 /**
  * What a cell may need of its row's state besides the row: a row re-renders only when its row, its
@@ -188,8 +188,9 @@ export function DataTableView<Row extends { readonly id: number }>({
                 </Table.Cell>
               </Table.Row>
             ) : (
-              rows.map((row) => (
-                <DataTableRow<Row> key={row.id} columns={columns} {...rowStateOf(row, selection, busy, disabled)} />
+              // keyed by place: a new page, a sort or a filter fills the same row elements (see `DataTableRow`)
+              rows.map((row, i) => (
+                <DataTableRow<Row> key={i} columns={columns} {...rowStateOf(row, selection, busy, disabled)} />
               ))
             )}
           </Table.Body>
@@ -268,28 +269,31 @@ interface HeaderCellProps {
 
 /**
  * A column header (memoized: a sort draws again only the headers of the columns it leaves and
- * takes, not every header's button).
+ * takes). A plain `th` and button with class names, as the body cells: the table's rules
+ * (`TableStyles`) give them the look of the recipe's column header and of a ghost extra-small
+ * button (`CellButton`), where a Chakra header and button per column resolved their styles on
+ * every mount of the page.
  */
 const HeaderCell = memo(function HeaderCell({ colKey, header, sortable, numeric, minW, sorted, disabled, onSort }: HeaderCellProps) {
   const t = useT();
   return (
-    <Table.ColumnHeader
-      textAlign={numeric ? 'end' : 'start'}
-      minW={minW}
-      whiteSpace="nowrap"
+    <th
+      className={headClass}
+      data-numeric={numeric ? '' : undefined}
+      style={minW === undefined ? undefined : { minWidth: minW }}
       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : sortable ? 'none' : undefined}
     >
       {sortable ? (
-        <Button variant="ghost" size="xs" px={1} fontWeight="semibold" disabled={disabled} onClick={() => onSort(colKey)} aria-label={t('table.sortBy', { column: header })}>
+        <CellButton variant="ghost" data-sort="" disabled={disabled} onClick={() => onSort(colKey)} aria-label={t('table.sortBy', { column: header })}>
           {header}
-          <Text as="span" aria-hidden color={sorted ? 'fg' : 'fg.subtle'}>
+          <span aria-hidden data-sorted={sorted ? '' : undefined}>
             {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-          </Text>
-        </Button>
+          </span>
+        </CellButton>
       ) : (
         header
       )}
-    </Table.ColumnHeader>
+    </th>
   );
 });
 
@@ -298,6 +302,7 @@ const rowClass = 'oa-data-row';
 /** A row of a windowed body: striped by its index in the page (`data-odd`), not its place among the drawn rows. */
 const windowedRowClass = 'oa-data-wrow';
 const cellClass = 'oa-data-cell';
+const headClass = 'oa-data-head';
 const busyClass = 'oa-data-busy';
 
 /**
@@ -317,7 +322,19 @@ const TableStyles = memo(function TableStyles() {
       [`&[data-interactive] tr.${windowedRowClass}`]: ownSelected(byIndex(live.row ?? {})),
       [`& td.${cellClass}`]: still.cell ?? {},
       [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
+      // the header cells and their sort buttons (as the recipe's column header, and a ghost
+      // extra-small button with px 1 and a semibold label; the arrow muted until sorted)
+      [`& th.${headClass}`]: { ...(still.columnHeader ?? {}), textAlign: 'start', whiteSpace: 'nowrap' },
+      [`& th.${headClass}[data-numeric]`]: { textAlign: 'end' },
+      [`& th.${headClass} > button[data-sort]`]: { paddingInline: '1', fontWeight: 'semibold' },
+      [`& th.${headClass} > button[data-sort] > span`]: { color: 'fg.subtle' },
+      [`& th.${headClass} > button[data-sort] > span[data-sorted]`]: { color: 'fg' },
       [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
+      // a row's elements are reused for another row (rows keyed by place): a button whose palette
+      // or state differs takes its new colours at once, as a new button would, instead of
+      // fading for 200 ms (and Chromium running a transition per colour property); hovering
+      // one still fades in (the transition used is the hovered state's)
+      [`& td.${cellClass} button:not(:hover)`]: { transitionDuration: '0s' },
     };
   }, [table]);
   return <ScopedStyles className={tableClass} styles={styles} />;
@@ -371,7 +388,11 @@ const rowStateOf = <Row extends { readonly id: number }>(
  * One body row. Memoized: a row whose props did not change (another row selected, a key typed in
  * the search box) is not rendered again, when the list keeps its columns and callbacks stable.
  * Its cells are memoized apart from its checkbox: selecting the row (or the page) draws the
- * checkbox again, not the cells.
+ * checkbox again, not the cells. Rows are keyed by their place in the page, not their id: the
+ * next page, a sort or a filter gives the same row elements other rows (React sets the texts and
+ * attributes that differ) instead of removing every row and creating new ones. A row holds no
+ * state of its own (its checkbox and selects are controlled; a cell that keeps what was typed, the
+ * inline numbers, is keyed by its row's id).
  */
 const DataTableRow = memo(function DataTableRow<Row extends { readonly id: number }>({
   row,
@@ -534,7 +555,7 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
     if (top > end + 0.5) out.push(<SpacerRow key={`gap-${out.length === 0 ? 'top' : item.index}`} height={top - end} colSpan={colSpan} />);
     out.push(
       <DataTableRow<Row>
-        key={row.id}
+        key={item.index}
         columns={columns}
         {...rowStateOf(row, selection, busy, disabled)}
         index={item.index}

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
+import { shallowSame } from './shallowSame';
 import { Button, Flex, Text } from '@chakra-ui/react';
 import { useT } from '../app/i18n';
 
@@ -15,8 +16,11 @@ export interface SelectionBarViewProps {
   readonly children: ReactNode;
 }
 
-/** Appears while rows are selected: the count, select all matching, clear, and the bulk actions. */
-export function SelectionBarView({
+/**
+ * Appears while rows are selected: the count, select all matching, clear, and the bulk actions.
+ * Hidden (nothing selected), it is not drawn again when the page around it is.
+ */
+export const SelectionBarView = memo(function SelectionBarView({
   selectedCount,
   shownCount,
   complete,
@@ -55,4 +59,4 @@ export function SelectionBarView({
       </Flex>
     </Flex>
   );
-}
+}, (was, now) => (was.selectedCount === 0 && now.selectedCount === 0) || shallowSame(was, now));

@@ -165,6 +165,34 @@ export const UserListPageView = memo(function UserListPageView({ table, quotaDis
   }, [t, quotaDisplay, onRowAction, nav]);
   const columns = useColumns<User>(specs);
   const rowName = useCallback((u: User) => t('users.rowLabel', { id: u.id, name: u.username }), [t]);
+  // the same element while the order, the filters and the inert state stay: a new page, a sort
+  // or a selection does not draw the toolbar again
+  const { onOrder, onFilter } = on;
+  const { order, filters } = table;
+  const toolbar = useMemo(
+    () => (
+      <>
+        <ListSelect label={t('users.order')} value={order} options={orderOptions} disabled={inert} onChange={onOrder} />
+        <ListSelect
+          label={t('users.filter.role')}
+          value={filters.role ?? ''}
+          options={roleOptions}
+          allLabel={t('users.filter.allRoles')}
+          disabled={inert}
+          onChange={(value) => onFilter('role', value)}
+        />
+        <ListSelect
+          label={t('users.filter.status')}
+          value={filters.status ?? ''}
+          options={statusOptions}
+          allLabel={t('users.filter.allStatuses')}
+          disabled={inert}
+          onChange={(value) => onFilter('status', value)}
+        />
+      </>
+    ),
+    [t, order, filters, inert, orderOptions, roleOptions, statusOptions, onOrder, onFilter],
+  );
 
   return (
     <ListPageLayout<User, UserBulkAction>
@@ -173,27 +201,7 @@ export const UserListPageView = memo(function UserListPageView({ table, quotaDis
       columns={columns}
       on={on}
       search={{ label: t('users.search'), ...on }}
-      toolbar={
-        <>
-          <ListSelect label={t('users.order')} value={table.order} options={orderOptions} disabled={inert} onChange={on.onOrder} />
-          <ListSelect
-            label={t('users.filter.role')}
-            value={table.filters.role ?? ''}
-            options={roleOptions}
-            allLabel={t('users.filter.allRoles')}
-            disabled={inert}
-            onChange={(value) => on.onFilter('role', value)}
-          />
-          <ListSelect
-            label={t('users.filter.status')}
-            value={table.filters.status ?? ''}
-            options={statusOptions}
-            allLabel={t('users.filter.allStatuses')}
-            disabled={inert}
-            onChange={(value) => on.onFilter('status', value)}
-          />
-        </>
-      }
+      toolbar={toolbar}
       add={{ to: '/user/add', label: t('users.add') }}
       onRefresh={on.onReload}
       selection={{ rowName, ...on }}

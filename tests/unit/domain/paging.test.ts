@@ -146,6 +146,17 @@ describe('client-side sort', () => {
     expect(ids(p.sortedKept(list, { key: 'quota', direction: 'desc' }))).toEqual(ids(p.sortRows(rows, 'quota', 'desc')));
     expect(p.sortedKept(list, null)).toBe(list);
   });
+  it('keeps every column sorted before: back to an earlier column is the kept sort, either way', () => {
+    const list = [...rows];
+    const byName = p.sortedKept(list, { key: 'name', direction: 'asc' });
+    const byQuota = p.sortedKept(list, { key: 'quota', direction: 'asc' });
+    expect(p.sortedKept(list, { key: 'name', direction: 'asc' })).toBe(byName);
+    expect(p.sortedKept(list, { key: 'quota', direction: 'asc' })).toBe(byQuota);
+    const nameDesc = p.sortedKept(list, { key: 'name', direction: 'desc' });
+    expect(ids(nameDesc)).toEqual(ids(p.sortRows(rows, 'name', 'desc')));
+    expect(p.sortedKept(list, { key: 'name', direction: 'desc' })).toBe(nameDesc);
+    expect(p.sortedKept([...rows], { key: 'name', direction: 'asc' })).not.toBe(byName);
+  });
   it('does not touch the input', () => {
     const copy = [...rows];
     p.sortRows(rows, 'id', 'desc');
