@@ -18,7 +18,7 @@ import type { ChannelTagsEvent, TagEditDraft } from '../../machines/channelTags'
 import type { BulkRun, TableEvent } from '../../machines/table';
 import { useT } from '../app/i18n';
 import { ListPageLayout, type BulkActionSpec } from '../list/ListPageLayout';
-import { OpenedOnce } from '../list/OpenedOnce';
+import { OpenedOnce } from '../table/OpenedOnce';
 import { tableHandlers } from '../list/tableHandlers';
 import { ConfirmDialogView } from '../table/ConfirmDialogView';
 import type { TableState } from '../table/useTable';

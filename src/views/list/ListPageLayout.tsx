@@ -7,7 +7,6 @@ import { BulkDialogsView } from '../table/BulkDialogsView';
 import { ConfirmDialogView } from '../table/ConfirmDialogView';
 import { SelectionBarView } from '../table/SelectionBarView';
 import { ListPageFrame, type ListPageFrameProps } from './ListPageFrame';
-import { OpenedOnce } from './OpenedOnce';
 
 export type { ListSearch, ListTableHandlers } from './ListPageFrame';
 
@@ -122,34 +121,30 @@ export function ListPageLayout<Row extends TableRow, A extends string = string>(
       dialogs={
         <>
           {confirm && (
-            <OpenedOnce open={table.pending !== null}>
-              <ConfirmDialogView
-                open={table.pending !== null}
-                title={confirm.title}
-                body={table.pending ? confirm.body(table.pending.id, rowById(table.pending.id)) : ''}
-                confirmLabel={confirm.confirmLabel}
-                danger
-                onConfirm={confirm.onConfirm}
-                onCancel={confirm.onCancel}
-              />
-            </OpenedOnce>
+            <ConfirmDialogView
+              open={table.pending !== null}
+              title={confirm.title}
+              body={table.pending ? confirm.body(table.pending.id, rowById(table.pending.id)) : ''}
+              confirmLabel={confirm.confirmLabel}
+              danger
+              onConfirm={confirm.onConfirm}
+              onCancel={confirm.onCancel}
+            />
           )}
           {bulk && (
-            <OpenedOnce open={table.bulkToConfirm !== null || table.bulkRunning !== null || table.bulkReport !== null}>
-              <BulkDialogsView
-                toConfirm={table.bulkToConfirm}
-                running={table.bulkRunning}
-                report={table.bulkReport}
-                actionLabel={bulk.actionLabel ?? bulkLabel}
-                rowLabel={bulk.rowLabel ?? bulkRowLabel}
-                isDanger={bulk.isDanger ?? bulkDanger}
-                onConfirm={bulk.onBulkConfirm}
-                onCancel={bulk.onBulkCancel}
-                onStop={bulk.onBulkStop}
-                onRetry={bulk.onBulkRetry}
-                onDismiss={bulk.onBulkDismiss}
-              />
-            </OpenedOnce>
+            <BulkDialogsView
+              toConfirm={table.bulkToConfirm}
+              running={table.bulkRunning}
+              report={table.bulkReport}
+              actionLabel={bulk.actionLabel ?? bulkLabel}
+              rowLabel={bulk.rowLabel ?? bulkRowLabel}
+              isDanger={bulk.isDanger ?? bulkDanger}
+              onConfirm={bulk.onBulkConfirm}
+              onCancel={bulk.onBulkCancel}
+              onStop={bulk.onBulkStop}
+              onRetry={bulk.onBulkRetry}
+              onDismiss={bulk.onBulkDismiss}
+            />
           )}
         </>
       }

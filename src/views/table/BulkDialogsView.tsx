@@ -3,7 +3,8 @@ import { Button, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog, List, Progress } from '../app/laterComponents';
 import type { BulkRun } from '../../machines/table';
 import { useRenderMessage, useT } from '../app/i18n';
-import { ConfirmDialogView, useOpenedOnce } from './ConfirmDialogView';
+import { ConfirmDialogView } from './ConfirmDialogView';
+import { useOpenedOnce } from './OpenedOnce';
 import { shallowSame } from './shallowSame';
 
 export interface BulkDialogsViewProps {

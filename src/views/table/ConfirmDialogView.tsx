@@ -1,7 +1,8 @@
-import { memo, useState } from 'react';
+import { memo } from 'react';
 import { Alert, Button, CloseButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog } from '../app/laterComponents';
 import { useT } from '../app/i18n';
+import { useOpenedOnce } from './OpenedOnce';
 import { shallowSame } from './shallowSame';
 
 export interface ConfirmDialogViewProps {
@@ -28,13 +29,6 @@ export interface ConfirmDialogViewProps {
 export const ConfirmDialogView = memo(function ConfirmDialogView(props: ConfirmDialogViewProps) {
   return useOpenedOnce(props.open) ? <ConfirmDialog {...props} /> : null;
 }, (was, now) => (!was.open && !now.open) || shallowSame(was, now));
-
-/** Whether `open` has held since the component mounted (the dialog has been drawn once). */
-export function useOpenedOnce(open: boolean): boolean {
-  const [opened, setOpened] = useState(open);
-  if (open && !opened) setOpened(true);
-  return opened || open;
-}
 
 function ConfirmDialog({ open, title, body, warning = null, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogViewProps) {
   const t = useT();
