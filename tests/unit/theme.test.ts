@@ -1,7 +1,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSystem } from '@chakra-ui/react';
 import { animationStyles, globalCss, semanticTokens, tokens } from '@chakra-ui/react/theme';
 import { chakraTokenCssEdits } from '../../vite.config';
@@ -258,5 +258,46 @@ describe("the build's edit of Chakra's token CSS (vite.config.ts)", () => {
     expect(JSON.stringify(fast._global)).toBe(JSON.stringify(reference._global));
     expect(JSON.stringify(fast._global)).toBe(JSON.stringify(system._global));
     expect(JSON.stringify(fast.getTokenCss()).length).toBeGreaterThan(10_000);
+  });
+});
+
+describe("the ring and filter parts registered instead of declared on every element", () => {
+  type Registration = { name: string; syntax: string; inherits: boolean; initialValue?: string };
+  async function themeWith(registerProperty: (definition: Registration) => void) {
+    vi.resetModules();
+    vi.stubGlobal('CSS', { registerProperty });
+    try {
+      return await import('../../src/views/app/theme');
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
+  }
+
+  it("registers each non-alias custom property of Chakra's `*` rule, non-inherited, with Chakra's value (empty for the empty ones)", async () => {
+    const registrations: Registration[] = [];
+    const theme = await themeWith((definition) => void registrations.push(definition));
+    const everyElement = globalCss['*'] as unknown as Record<string, string>;
+    const parts = Object.keys(everyElement).filter((name) => name.startsWith('--') && !name.startsWith('--global-'));
+    expect(parts).toHaveLength(23);
+    expect(registrations).toEqual(
+      parts.map((name) => ({ name, syntax: '*', inherits: false, initialValue: everyElement[name] === 'var(--chakra-empty, )' ? '' : everyElement[name] })),
+    );
+    // the `*` rule keeps the rest as it was, in order; the other global rules are Chakra's, in order
+    const { '*': kept, ...others } = theme.globalCss;
+    expect(Object.entries(kept ?? {})).toEqual(Object.entries(everyElement).filter(([name]) => !parts.includes(name)));
+    expect(Object.keys(kept ?? {})).toEqual(['fontFeatureSettings', '--global-font-mono', '--global-font-body', '--global-color-border']);
+    const { '*': _, ...chakraOthers } = globalCss;
+    expect(JSON.stringify(others)).toBe(JSON.stringify(chakraOthers));
+    expect(Object.keys(theme.globalCss)).toEqual(Object.keys(globalCss));
+  });
+
+  it("keeps Chakra's `*` rule whole where the browser refuses a registration or has none", async () => {
+    const refused = await themeWith(() => {
+      throw new DOMException('taken', 'InvalidModificationError');
+    });
+    expect(refused.globalCss).toBe(globalCss);
+    const { globalCss: here } = await import('../../src/views/app/theme');
+    expect(here).toBe(globalCss);
   });
 });

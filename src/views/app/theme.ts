@@ -10,7 +10,7 @@ import {
   cssVarsRoot,
   emptyStateSlotRecipe,
   fieldSlotRecipe,
-  globalCss,
+  globalCss as chakraGlobalCss,
   headingRecipe,
   iconRecipe,
   inputRecipe,
@@ -50,6 +50,40 @@ export const slotRecipes = {
   emptyState: emptyStateSlotRecipe,
   field: fieldSlotRecipe,
 };
+
+/**
+ * The parts of Chakra's ring, filter and backdrop-filter utilities: 23 custom properties (17 of
+ * them empty) that Chakra's global `*` rule declares on every element, so that an element that
+ * sets none of them reads its default and one that sets them does not pass them on. Registered
+ * in the browser as non-inherited custom properties with those defaults as initial values, they
+ * behave the same without being declared on every element: each element no longer carries 23
+ * custom properties of its own, which every restyle of the page (a colour-mode switch, a class on
+ * the root) resolved again for each element. Registered with `CSS.registerProperty` rather than
+ * `@property` rules because the global styles' serialiser drops an empty initial value. Where the
+ * browser has no `CSS.registerProperty` or refuses a registration (an empty initial value is
+ * recent; a module evaluated again finds its names taken), the `*` rule keeps them as Chakra has
+ * it. The `--global-*` aliases and the font features stay in `*`. tests/unit/theme.test.ts proves
+ * the same names and values, moved.
+ */
+export const registeredParts: readonly (readonly [name: string, initialValue: string])[] = Object.entries(chakraGlobalCss['*'] ?? {}).flatMap(
+  ([name, value]) => (name.startsWith('--') && !name.startsWith('--global-') ? [[name, value === 'var(--chakra-empty, )' ? '' : String(value)] as const] : []),
+);
+
+function registerParts(): boolean {
+  const css = (globalThis as { CSS?: Partial<typeof CSS> }).CSS;
+  if (css?.registerProperty === undefined) return false;
+  try {
+    for (const [name, initialValue] of registeredParts) css.registerProperty({ name, syntax: '*', inherits: false, initialValue });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const { '*': everyElement, ...otherGlobalCss } = chakraGlobalCss;
+export const globalCss: typeof chakraGlobalCss = registerParts()
+  ? { '*': Object.fromEntries(Object.entries(everyElement ?? {}).filter(([name]) => !registeredParts.some(([part]) => part === name))), ...otherGlobalCss }
+  : chakraGlobalCss;
 
 export const system = createSystem(
   defaultBaseConfig,
