@@ -238,6 +238,28 @@ describe('the colours the source names', () => {
   });
 });
 
+describe('the sizes the theme leaves out', () => {
+  it('drops only the 25 fractional sizes, which no view, domain module, recipe or Chakra component names', () => {
+    const all = Object.keys(tokens.sizes);
+    const left = all.filter((name) => system.tokens.getByName(`sizes.${name}`) === undefined);
+    expect(left).toHaveLength(25);
+    expect(left.every((name) => /^\d+\/\d+$/.test(name))).toBe(true);
+    expect(system.tokens.getByName('sizes.md')).toBeDefined();
+    expect(system.tokens.getByName('sizes.4')).toBeDefined();
+    // any quoted fraction in the console's sources, in Chakra's recipes (first and later) or in its components
+    const fraction = /['"`]\d{1,2}\/\d{1,2}['"`]/;
+    const chakra = 'node_modules/@chakra-ui/react/dist/esm';
+    const chakraFiles = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? chakraFiles(path) : path.endsWith('.js') && !path.endsWith('theme/tokens/sizes.js') ? [path] : [];
+      });
+    const naming = [...sources('src'), ...chakraFiles(chakra)].filter((file) => fraction.test(readFileSync(file, 'utf8')));
+    expect(naming).toEqual([]);
+    expect(JSON.stringify([recipes, slotRecipes, laterRecipes, laterSlotRecipes])).not.toMatch(/"\d{1,2}\/\d{1,2}"/);
+  });
+});
+
 describe("the build's edit of Chakra's token CSS (vite.config.ts)", () => {
   it('gives the same global styles as Chakra unedited', async () => {
     // Chakra's styled-system and utils, copied beside the project's node_modules (so that their

@@ -21,7 +21,7 @@ import {
   separatorRecipe,
   spinnerRecipe,
   textStyles,
-  tokens,
+  tokens as chakraTokens,
 } from '@chakra-ui/react/theme';
 
 /**
@@ -84,6 +84,17 @@ const { '*': everyElement, ...otherGlobalCss } = chakraGlobalCss;
 export const globalCss: typeof chakraGlobalCss = registerParts()
   ? { '*': Object.fromEntries(Object.entries(everyElement ?? {}).filter(([name]) => !registeredParts.some(([part]) => part === name))), ...otherGlobalCss }
   : chakraGlobalCss;
+
+/**
+ * Chakra's tokens without its 25 fractional sizes (1/2, 5/12 and so on: percentages under a size's
+ * name): neither the console nor any Chakra recipe or component names one, and each token costs
+ * createSystem its dictionary entry and the root its custom property, on every boot.
+ * tests/unit/theme.test.ts fails when a view, a domain module or a recipe names one.
+ */
+export const tokens = {
+  ...chakraTokens,
+  sizes: Object.fromEntries(Object.entries(chakraTokens.sizes ?? {}).filter(([name]) => !name.includes('/'))),
+};
 
 export const system = createSystem(
   defaultBaseConfig,
