@@ -65,25 +65,24 @@ export const slotRecipes = {
  * it. The `--global-*` aliases and the font features stay in `*`. tests/unit/theme.test.ts proves
  * the same names and values, moved.
  */
-export const registeredParts: readonly (readonly [name: string, initialValue: string])[] = Object.entries(chakraGlobalCss['*'] ?? {}).flatMap(
-  ([name, value]) => (name.startsWith('--') && !name.startsWith('--global-') ? [[name, value === 'var(--chakra-empty, )' ? '' : String(value)] as const] : []),
-);
+const { '*': everyElement = {}, ...otherGlobalCss } = chakraGlobalCss;
 
-function registerParts(): boolean {
-  const css = (globalThis as { CSS?: Partial<typeof CSS> }).CSS;
-  if (css?.registerProperty === undefined) return false;
+/** Chakra's `*` rule without the parts, once they are registered; undefined if the browser did not take them all. */
+function registerParts(): typeof everyElement | undefined {
+  const kept: Record<string, unknown> = {};
+  // the entries of Chakra's own object, in its order
   try {
-    for (const [name, initialValue] of registeredParts) css.registerProperty({ name, syntax: '*', inherits: false, initialValue });
-    return true;
+    for (const [name, value] of Object.entries(everyElement))
+      if (/^--(?!global-)/.test(name)) CSS.registerProperty({ name, syntax: '*', inherits: false, initialValue: value === 'var(--chakra-empty, )' ? '' : String(value) });
+      else kept[name] = value;
+    return kept as typeof everyElement;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-const { '*': everyElement, ...otherGlobalCss } = chakraGlobalCss;
-export const globalCss: typeof chakraGlobalCss = registerParts()
-  ? { '*': Object.fromEntries(Object.entries(everyElement ?? {}).filter(([name]) => !registeredParts.some(([part]) => part === name))), ...otherGlobalCss }
-  : chakraGlobalCss;
+const everyElementLeft = registerParts();
+export const globalCss: typeof chakraGlobalCss = everyElementLeft ? { '*': everyElementLeft, ...otherGlobalCss } : chakraGlobalCss;
 
 /**
  * Chakra's tokens without its 25 fractional sizes (1/2, 5/12 and so on: percentages under a size's
