@@ -1,7 +1,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSystem } from '@chakra-ui/react';
 import { animationStyles, globalCss, semanticTokens, tokens } from '@chakra-ui/react/theme';
 import { chakraTokenCssEdits } from '../../vite.config';
@@ -238,6 +238,28 @@ describe('the colours the source names', () => {
   });
 });
 
+describe('the sizes the theme leaves out', () => {
+  it('drops only the 25 fractional sizes, which no view, domain module, recipe or Chakra component names', () => {
+    const all = Object.keys(tokens.sizes);
+    const left = all.filter((name) => system.tokens.getByName(`sizes.${name}`) === undefined);
+    expect(left).toHaveLength(25);
+    expect(left.every((name) => /^\d+\/\d+$/.test(name))).toBe(true);
+    expect(system.tokens.getByName('sizes.md')).toBeDefined();
+    expect(system.tokens.getByName('sizes.4')).toBeDefined();
+    // any quoted fraction in the console's sources, in Chakra's recipes (first and later) or in its components
+    const fraction = /['"`]\d{1,2}\/\d{1,2}['"`]/;
+    const chakra = 'node_modules/@chakra-ui/react/dist/esm';
+    const chakraFiles = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? chakraFiles(path) : path.endsWith('.js') && !path.endsWith('theme/tokens/sizes.js') ? [path] : [];
+      });
+    const naming = [...sources('src'), ...chakraFiles(chakra)].filter((file) => fraction.test(readFileSync(file, 'utf8')));
+    expect(naming).toEqual([]);
+    expect(JSON.stringify([recipes, slotRecipes, laterRecipes, laterSlotRecipes])).not.toMatch(/"\d{1,2}\/\d{1,2}"/);
+  });
+});
+
 describe("the build's edit of Chakra's token CSS (vite.config.ts)", () => {
   it('gives the same global styles as Chakra unedited', async () => {
     // Chakra's styled-system and utils, copied beside the project's node_modules (so that their
@@ -258,5 +280,46 @@ describe("the build's edit of Chakra's token CSS (vite.config.ts)", () => {
     expect(JSON.stringify(fast._global)).toBe(JSON.stringify(reference._global));
     expect(JSON.stringify(fast._global)).toBe(JSON.stringify(system._global));
     expect(JSON.stringify(fast.getTokenCss()).length).toBeGreaterThan(10_000);
+  });
+});
+
+describe("the ring and filter parts registered instead of declared on every element", () => {
+  type Registration = { name: string; syntax: string; inherits: boolean; initialValue?: string };
+  async function themeWith(registerProperty: (definition: Registration) => void) {
+    vi.resetModules();
+    vi.stubGlobal('CSS', { registerProperty });
+    try {
+      return await import('../../src/views/app/theme');
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
+  }
+
+  it("registers each non-alias custom property of Chakra's `*` rule, non-inherited, with Chakra's value (empty for the empty ones)", async () => {
+    const registrations: Registration[] = [];
+    const theme = await themeWith((definition) => void registrations.push(definition));
+    const everyElement = globalCss['*'] as unknown as Record<string, string>;
+    const parts = Object.keys(everyElement).filter((name) => name.startsWith('--') && !name.startsWith('--global-'));
+    expect(parts).toHaveLength(23);
+    expect(registrations).toEqual(
+      parts.map((name) => ({ name, syntax: '*', inherits: false, initialValue: everyElement[name] === 'var(--chakra-empty, )' ? '' : everyElement[name] })),
+    );
+    // the `*` rule keeps the rest as it was, in order; the other global rules are Chakra's, in order
+    const { '*': kept, ...others } = theme.globalCss;
+    expect(Object.entries(kept ?? {})).toEqual(Object.entries(everyElement).filter(([name]) => !parts.includes(name)));
+    expect(Object.keys(kept ?? {})).toEqual(['fontFeatureSettings', '--global-font-mono', '--global-font-body', '--global-color-border']);
+    const { '*': _, ...chakraOthers } = globalCss;
+    expect(JSON.stringify(others)).toBe(JSON.stringify(chakraOthers));
+    expect(Object.keys(theme.globalCss)).toEqual(Object.keys(globalCss));
+  });
+
+  it("keeps Chakra's `*` rule whole where the browser refuses a registration or has none", async () => {
+    const refused = await themeWith(() => {
+      throw new DOMException('taken', 'InvalidModificationError');
+    });
+    expect(refused.globalCss).toBe(globalCss);
+    const { globalCss: here } = await import('../../src/views/app/theme');
+    expect(here).toBe(globalCss);
   });
 });

@@ -10,7 +10,7 @@ import {
   cssVarsRoot,
   emptyStateSlotRecipe,
   fieldSlotRecipe,
-  globalCss,
+  globalCss as chakraGlobalCss,
   headingRecipe,
   iconRecipe,
   inputRecipe,
@@ -21,7 +21,7 @@ import {
   separatorRecipe,
   spinnerRecipe,
   textStyles,
-  tokens,
+  tokens as chakraTokens,
 } from '@chakra-ui/react/theme';
 
 /**
@@ -49,6 +49,50 @@ export const slotRecipes = {
   card: cardSlotRecipe,
   emptyState: emptyStateSlotRecipe,
   field: fieldSlotRecipe,
+};
+
+/**
+ * The parts of Chakra's ring, filter and backdrop-filter utilities: 23 custom properties (17 of
+ * them empty) that Chakra's global `*` rule declares on every element, so that an element that
+ * sets none of them reads its default and one that sets them does not pass them on. Registered
+ * in the browser as non-inherited custom properties with those defaults as initial values, they
+ * behave the same without being declared on every element: each element no longer carries 23
+ * custom properties of its own, which every restyle of the page (a colour-mode switch, a class on
+ * the root) resolved again for each element. Registered with `CSS.registerProperty` rather than
+ * `@property` rules because the global styles' serialiser drops an empty initial value. Where the
+ * browser has no `CSS.registerProperty` or refuses a registration (an empty initial value is
+ * recent; a module evaluated again finds its names taken), the `*` rule keeps them as Chakra has
+ * it. The `--global-*` aliases and the font features stay in `*`. tests/unit/theme.test.ts proves
+ * the same names and values, moved.
+ */
+const { '*': everyElement = {}, ...otherGlobalCss } = chakraGlobalCss;
+
+/** Chakra's `*` rule without the parts, once they are registered; undefined if the browser did not take them all. */
+function registerParts(): typeof everyElement | undefined {
+  const kept: Record<string, unknown> = {};
+  // the entries of Chakra's own object, in its order
+  try {
+    for (const [name, value] of Object.entries(everyElement))
+      if (/^--(?!global-)/.test(name)) CSS.registerProperty({ name, syntax: '*', inherits: false, initialValue: value === 'var(--chakra-empty, )' ? '' : String(value) });
+      else kept[name] = value;
+    return kept as typeof everyElement;
+  } catch {
+    return undefined;
+  }
+}
+
+const everyElementLeft = registerParts();
+export const globalCss: typeof chakraGlobalCss = everyElementLeft ? { '*': everyElementLeft, ...otherGlobalCss } : chakraGlobalCss;
+
+/**
+ * Chakra's tokens without its 25 fractional sizes (1/2, 5/12 and so on: percentages under a size's
+ * name): neither the console nor any Chakra recipe or component names one, and each token costs
+ * createSystem its dictionary entry and the root its custom property, on every boot.
+ * tests/unit/theme.test.ts fails when a view, a domain module or a recipe names one.
+ */
+export const tokens = {
+  ...chakraTokens,
+  sizes: Object.fromEntries(Object.entries(chakraTokens.sizes ?? {}).filter(([name]) => !name.includes('/'))),
 };
 
 export const system = createSystem(
