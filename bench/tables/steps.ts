@@ -1,4 +1,4 @@
-// Ad-hoc: traces one interaction (user or channel list, page size 100) a few times and prints, per
+// Traces one interaction (user or channel list, page size 100) a few times and prints, per
 // repetition, the main thread's top-level tasks from the event to the all-rows paint.
 import { launchChromium, serveHarnesses } from './local';
 
