@@ -198,7 +198,7 @@ const pureIoTs: Plugin = {
  * The lazy chunks a first paint needs beyond the entry, by the page's path. Signed out, a guarded
  * route shows the login page; every page shows the footer.
  */
-const firstPaintRoutes: readonly (readonly [pattern: string, module: string, guarded: boolean])[] = [
+export const firstPaintRoutes: readonly (readonly [pattern: string, module: string, guarded: boolean])[] = [
   ['^/login/?$', 'src/views/auth/LoginPage.tsx', false],
   ['^/register/?$', 'src/views/auth/RegisterPage.tsx', false],
   ['^/reset/?$', 'src/views/auth/PasswordResetRequestPage.tsx', false],
@@ -243,7 +243,9 @@ const catalogueModules = (lang: 'zh' | 'en', area: string) => `src/i18n/${lang}/
  * `<link rel="modulepreload">` for the active language's shell area (main.tsx awaits it), the
  * current route's lazy chunk and its area in that language (the page renders when both are
  * there), and the footer, with their own static imports, so they download alongside the entry
- * instead of after it. (Vite preloads the entry's static imports itself.)
+ * instead of after it. (Vite preloads the entry's static imports itself.) It marks the root element
+ * with the page's place in `firstPaintRoutes` (`data-first-page`, `login` for the login page shown
+ * on a guarded path): src/main.tsx loads that page before the first render (`preloadFirstPage`).
  */
 const firstPaintPreload: Plugin = {
   name: 'first-paint-preload',
@@ -293,7 +295,7 @@ const firstPaintPreload: Plugin = {
       };
       const script = `(function(m){var s;try{s=localStorage}catch(e){}function g(k){try{return s?s.getItem(k):null}catch(e){return null}}
 var A=m.areas[g('lang')==='en'?'en':'zh'],f=A.shell,p=location.pathname,u=g('user')!==null,w=[];
-for(var i=0;i<m.routes.length;i++){var r=m.routes[i];if(new RegExp(r[0]).test(p)){w.push(r[2]&&!u?m.login:r[1]);break}}
+for(var i=0;i<m.routes.length;i++){var r=m.routes[i];if(new RegExp(r[0]).test(p)){var L=r[2]&&!u;w.push(L?m.login:r[1]);document.documentElement.setAttribute('data-first-page',L?'login':i);break}}
 for(var j=0;j<w.length;j++)f=f.concat(w[j][0],A[w[j][1]]);
 var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[k];document.head.appendChild(l)}})(${JSON.stringify(map)});`;
       return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] };

@@ -23,6 +23,7 @@ import { sessionMachine } from './machines/session';
 import type { wechatLoginMachine } from './machines/wechatLogin';
 import { loadCatalogue } from './i18n';
 import { App } from './views/app/App';
+import { preloadFirstPage } from './views/app/AppRoutes';
 import { implement, implementArea } from './views/app/machineRegistry';
 import { machineWiring } from './views/app/machineWiring';
 import type { WiringRoot } from './wiring/root';
@@ -109,18 +110,23 @@ const preferencesInput = initialPreferences(
 // Only the active language's catalogue, and before the first render (index.html preloads it).
 await loadCatalogue(preferencesInput.lang);
 
-createRoot(rootElement).render(
-  <StrictMode>
-    <App
-      session={session}
-      sessionInput={{
-        user: readStoredUser(storage),
-        status: readStoredStatus(storage),
-        buildVersion: import.meta.env.VITE_APP_VERSION,
-      }}
-      preferences={preferences}
-      preferencesInput={preferencesInput}
-      wiring={machineWiring}
-    />
-  </StrictMode>,
+// The page the address shows (preloaded too) is loaded before the first render, which then draws
+// it without a placeholder; not awaited here: its modules import this one's chunk, which is done
+// only once this module has run (a top-level await of them would wait for itself).
+void preloadFirstPage(document.documentElement.dataset.firstPage).then(() =>
+  createRoot(rootElement).render(
+    <StrictMode>
+      <App
+        session={session}
+        sessionInput={{
+          user: readStoredUser(storage),
+          status: readStoredStatus(storage),
+          buildVersion: import.meta.env.VITE_APP_VERSION,
+        }}
+        preferences={preferences}
+        preferencesInput={preferencesInput}
+        wiring={machineWiring}
+      />
+    </StrictMode>,
+  ),
 );

@@ -12,22 +12,39 @@ import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SessionContext } from './sessionContext';
 
+/** A route page loaded on demand (`page`), with what loads it ahead of its first render. */
+type OnDemandPage<P extends object> = ComponentType<P> & { readonly preload: () => Promise<unknown> };
+
 /**
  * A route page loaded on demand, with the '加载{page}中...' placeholder meanwhile; it renders once
- * its module and its area's messages (fetched in parallel) are both there.
+ * its module and its area's messages (fetched in parallel) are both there. Loaded before it first
+ * renders (`preload`, `preloadFirstPage`), it renders at once: a lazy component suspends on its
+ * first render even when its module is there, and React reveals a boundary's content no sooner
+ * than 300 ms after it showed its placeholder, so a page preloaded for the first paint appeared
+ * about a quarter of a second after the placeholder. Each mount keeps the way it began (the
+ * loaded page or the lazy one): switching would mount the page again.
  */
-function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area) {
-  const Lazy = lazy(async () => ({ default: await withMessages(area, load)() }));
-  return function OnDemand(props: P) {
+function page<P extends object>(load: () => Promise<ComponentType<P>>, subject: MessageKey, area: Area): OnDemandPage<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const preload = () =>
+    (loading ??= withMessages(area, load)().then((component) => {
+      loaded = component;
+      return component;
+    }));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  function OnDemand(props: P) {
+    const [Page] = useState<ComponentType<P>>(() => loaded ?? Lazy);
     return (
       <PageErrorBoundary>
         <Suspense fallback={<PageLoading page={subject} />}>
-          <Lazy {...props} />
+          <Page {...props} />
           <PageShown />
         </Suspense>
       </PageErrorBoundary>
     );
-  };
+  }
+  return Object.assign(OnDemand, { preload });
 }
 
 const HomePage = page(withWiring('home', () => import('../home/HomePage').then((m) => m.HomePage)), 'shell.page.home', 'home');
@@ -61,6 +78,46 @@ const PricingPage = page(withWiring('pricing', () => import('../pricing/PricingP
 const TopUpPage = page(withWiring('topup', () => import('../topup/TopUpPage').then((m) => m.TopUpPage)), 'topUp.title', 'topup');
 const TokenListPage = page(withWiring('token', () => import('../token/TokenListPage').then((m) => m.TokenListPage)), 'tokens.title', 'token');
 const TokenFormPage = page(withWiring('token', () => import('../token/TokenFormPage').then((m) => m.TokenFormPage)), 'tokenForm.page', 'token');
+
+/**
+ * The pages a first load can show, in the order of vite.config.ts's `firstPaintRoutes`: index.html's
+ * inline script, which preloads the files of the one the address shows (signed out on a guarded
+ * path, the login page's), names it on the root element (`data-first-page`: its place here, or
+ * `login`). tests/unit/firstPage.test.ts keeps the two lists in step.
+ */
+export const firstPages = [
+  LoginPage,
+  RegisterPage,
+  PasswordResetRequestPage,
+  PasswordResetConfirmPage,
+  OAuthCallbackPage,
+  AboutPage,
+  PricingPage,
+  HomePage,
+  ProfileEditPage,
+  UserFormPage,
+  UserListPage,
+  ChannelFormPage,
+  ChannelListPage,
+  RedemptionFormPage,
+  RedemptionListPage,
+  TokenFormPage,
+  TokenListPage,
+  LogListPage,
+  SettingsPage,
+  DashboardPage,
+  TopUpPage,
+];
+
+/**
+ * Loads the page the first load shows (`data-first-page`, see `firstPages`), so that it renders
+ * with the first render instead of after its placeholder. Never fails: a page that did not load
+ * fails as before, when it renders. Nothing without the mark (dev server, Storybook).
+ */
+export function preloadFirstPage(mark: string | undefined): Promise<unknown> {
+  const first = mark === 'login' ? LoginPage : mark === undefined ? undefined : firstPages[Number(mark)];
+  return first === undefined ? Promise.resolve() : first.preload().catch(() => undefined);
+}
 
 /**
  * The route guard (spec §2): without a stored user, go to /login and remember where from
