@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { chromium, type Page } from 'playwright';
 import { PNG } from 'pngjs';
+import { differingPixels } from '../pixels';
 import { chromiumArgs } from '../../vitest.config';
 import { admin, dataRow, serve } from './stub';
 
@@ -63,9 +64,7 @@ try {
       const a = await open('base', path, dark);
       const b = await open('ours', path, dark);
       const [pa, pb] = [PNG.sync.read(await a.screenshot({ animations: 'disabled', caret: 'hide' })), PNG.sync.read(await b.screenshot({ animations: 'disabled', caret: 'hide' }))];
-      let diff = 0;
-      if (pa.width !== pb.width || pa.height !== pb.height) diff = -1;
-      else for (let i = 0; i < pa.data.length; i += 4) if (pa.data.readUInt32LE(i) !== pb.data.readUInt32LE(i)) diff++;
+      const diff = differingPixels(pa, pb);
       const [ca, ta] = await restyle(a);
       const [cb, tb] = await restyle(b);
       const name = `${path.slice(1)}-${dark ? 'dark' : 'light'}`;

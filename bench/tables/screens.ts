@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { PNG } from 'pngjs';
+import { differingPixels } from '../pixels';
 import { launchChromium, serveHarnesses } from './local';
 
 const keep = resolve(fileURLToPath(new URL('.', import.meta.url)), '../out/screens');
@@ -52,9 +53,7 @@ try {
         const a = PNG.sync.read(await shot(page, 'base', list, width, dark, at));
         const bBuf = await shot(page, 'now', list, width, dark, at);
         const b = PNG.sync.read(bBuf);
-        let diff = 0;
-        if (a.width !== b.width || a.height !== b.height) diff = -1;
-        else for (let i = 0; i < a.data.length; i += 4) if (a.data.readUInt32LE(i) !== b.data.readUInt32LE(i)) diff++;
+        const diff = differingPixels(a, b);
         const name = `${list}-${width}-${dark ? 'dark' : 'light'}${width < 768 ? '' : `-at${at}`}`;
         console.log(`${name.padEnd(20)} ${a.width}x${a.height} vs ${b.width}x${b.height}: ${diff < 0 ? 'sizes differ' : `${diff} pixels differ`}`);
         if (diff !== 0) differing++;

@@ -4,6 +4,7 @@ import { Dialog, NativeSelect } from '../app/laterComponents';
 import { channelBulkFieldKey, channelBulkLabelKey } from '../../domain/channel';
 import type { BulkValuePrompt } from '../../machines/channelList';
 import { useRenderMessage, useT } from '../app/i18n';
+import { useOpenedOnce } from '../table/useOpenedOnce';
 
 export interface ChannelBulkValueDialogProps {
   /** The open prompt, or null (closed). */
@@ -17,8 +18,15 @@ export interface ChannelBulkValueDialogProps {
   readonly onCancel: () => void;
 }
 
-/** The value a bulk action needs (priority, model, group), asked before the table's confirmation. */
-export function ChannelBulkValueDialog({ prompt, loadingGroups, groups, onInput, onSubmit, onCancel }: ChannelBulkValueDialogProps) {
+/**
+ * The value a bulk action needs (priority, model, group), asked before the table's confirmation.
+ * Drawn from its first opening on (`useOpenedOnce`).
+ */
+export function ChannelBulkValueDialog(props: ChannelBulkValueDialogProps) {
+  return useOpenedOnce(props.prompt !== null) ? <BulkValueDialog {...props} /> : null;
+}
+
+function BulkValueDialog({ prompt, loadingGroups, groups, onInput, onSubmit, onCancel }: ChannelBulkValueDialogProps) {
   const t = useT();
   const render = useRenderMessage();
   const submit = (e: FormEvent<HTMLFormElement>) => {

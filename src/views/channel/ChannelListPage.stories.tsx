@@ -179,7 +179,7 @@ export const ActionRefusedInteraction: Story = {
 };
 
 /**
- * A dialog mounted at its first opening (OpenedOnce) behaves as one mounted closed: focus moves
+ * A dialog drawn from its first opening (useOpenedOnce) behaves as one mounted closed: focus moves
  * into it, Escape closes it and gives the focus back, and it opens again.
  */
 export const DialogKeyboardInteraction: Story = {

@@ -18,7 +18,6 @@ import type { ChannelTagsEvent, TagEditDraft } from '../../machines/channelTags'
 import type { BulkRun, TableEvent } from '../../machines/table';
 import { useT } from '../app/i18n';
 import { ListPageLayout, type BulkActionSpec } from '../list/ListPageLayout';
-import { OpenedOnce } from '../table/OpenedOnce';
 import { tableHandlers } from '../list/tableHandlers';
 import { ConfirmDialogView } from '../table/ConfirmDialogView';
 import type { TableState } from '../table/useTable';
@@ -77,7 +76,7 @@ const channelName = (r: ChannelRow): string => r.name;
  * toolbar (search, test all, test disabled, delete disabled, detail mode, add, refresh), filters,
  * the live test panel, the selection bar with bulk actions, the table (cells in ChannelRowCells),
  * the pager, and the dialogs (row delete, delete disabled, bulk value, bulk steps, edit by tag),
- * each mounted from its first opening (OpenedOnce).
+ * each drawn from its first opening (`useOpenedOnce`).
  */
 export function ChannelListPageView({
   table,
@@ -171,37 +170,31 @@ export function ChannelListPageView({
   const dialogs = useMemo(
     () => (
       <>
-        <OpenedOnce open={confirmingDeleteDisabled || deletingDisabled}>
-          <ConfirmDialogView
-            open={confirmingDeleteDisabled || deletingDisabled}
-            title={t('channels.deleteDisabled.title')}
-            body={t('channels.deleteDisabled.confirm')}
-            danger
-            busy={deletingDisabled}
-            onConfirm={() => onActions({ type: 'deleteDisabled.accept' })}
-            onCancel={() => onActions({ type: 'deleteDisabled.cancel' })}
-          />
-        </OpenedOnce>
-        <OpenedOnce open={bulkValue !== null}>
-          <ChannelBulkValueDialog
-            prompt={bulkValue}
-            loadingGroups={loadingGroups}
-            groups={groups}
-            onInput={(value) => onActions({ type: 'bulkValue.input', value })}
-            onSubmit={() => onActions({ type: 'bulkValue.submit' })}
-            onCancel={() => onActions({ type: 'bulkValue.cancel' })}
-          />
-        </OpenedOnce>
-        <OpenedOnce open={tagEdit.step !== 'closed'}>
-          <ChannelTagEditDialog
-            step={tagEdit.step}
-            draft={tagEdit.draft}
-            problem={tagEdit.problem}
-            count={tagEdit.count}
-            tags={tagCounts}
-            onTags={onTags}
-          />
-        </OpenedOnce>
+        <ConfirmDialogView
+          open={confirmingDeleteDisabled || deletingDisabled}
+          title={t('channels.deleteDisabled.title')}
+          body={t('channels.deleteDisabled.confirm')}
+          danger
+          busy={deletingDisabled}
+          onConfirm={() => onActions({ type: 'deleteDisabled.accept' })}
+          onCancel={() => onActions({ type: 'deleteDisabled.cancel' })}
+        />
+        <ChannelBulkValueDialog
+          prompt={bulkValue}
+          loadingGroups={loadingGroups}
+          groups={groups}
+          onInput={(value) => onActions({ type: 'bulkValue.input', value })}
+          onSubmit={() => onActions({ type: 'bulkValue.submit' })}
+          onCancel={() => onActions({ type: 'bulkValue.cancel' })}
+        />
+        <ChannelTagEditDialog
+          step={tagEdit.step}
+          draft={tagEdit.draft}
+          problem={tagEdit.problem}
+          count={tagEdit.count}
+          tags={tagCounts}
+          onTags={onTags}
+        />
       </>
     ),
     [

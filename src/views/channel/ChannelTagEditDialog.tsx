@@ -5,6 +5,7 @@ import { channelTagEditFields, type ChannelTagCount, type ChannelTagEditField } 
 import type { Message } from '../../domain/message';
 import type { ChannelTagsEvent, TagEditDraft } from '../../machines/channelTags';
 import { useRenderMessage, useT } from '../app/i18n';
+import { useOpenedOnce } from '../table/useOpenedOnce';
 
 /** Where the edit-by-tag dialog is. */
 export type TagEditStep = 'closed' | 'editing' | 'confirming' | 'saving';
@@ -22,9 +23,14 @@ export interface ChannelTagEditDialogProps {
 
 /**
  * "按标签批量编辑 / Edit by tag": choose a tag and the fields to change (priority, weight, models,
- * group, enable/disable), then confirm with the number of channels that will change.
+ * group, enable/disable), then confirm with the number of channels that will change. Drawn from
+ * its first opening on (`useOpenedOnce`).
  */
-export function ChannelTagEditDialog({ step, draft, problem, tags, count, onTags }: ChannelTagEditDialogProps) {
+export function ChannelTagEditDialog(props: ChannelTagEditDialogProps) {
+  return useOpenedOnce(props.step !== 'closed') ? <TagEditDialog {...props} /> : null;
+}
+
+function TagEditDialog({ step, draft, problem, tags, count, onTags }: ChannelTagEditDialogProps) {
   const t = useT();
   const render = useRenderMessage();
   const cancel = () => onTags({ type: 'tagEdit.cancel' });

@@ -4,7 +4,7 @@ import { Dialog, List, Progress } from '../app/laterComponents';
 import type { BulkRun } from '../../machines/table';
 import { useRenderMessage, useT } from '../app/i18n';
 import { ConfirmDialogView } from './ConfirmDialogView';
-import { useOpenedOnce } from './OpenedOnce';
+import { useOpenedOnce } from './useOpenedOnce';
 import { shallowSame } from './shallowSame';
 
 export interface BulkDialogsViewProps {

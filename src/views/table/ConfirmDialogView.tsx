@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { Alert, Button, CloseButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Dialog } from '../app/laterComponents';
 import { useT } from '../app/i18n';
-import { useOpenedOnce } from './OpenedOnce';
+import { useOpenedOnce } from './useOpenedOnce';
 import { shallowSame } from './shallowSame';
 
 export interface ConfirmDialogViewProps {

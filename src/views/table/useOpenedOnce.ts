@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 
 /**
  * Whether `open` has held since the component mounted. A closed Chakra dialog is not in the page,
@@ -13,7 +13,3 @@ export function useOpenedOnce(open: boolean): boolean {
   return opened || open;
 }
 
-/** Its children (one or more dialogs) only from the first time `open` is true (`useOpenedOnce`). */
-export function OpenedOnce({ open, children }: { readonly open: boolean; readonly children: ReactNode }) {
-  return useOpenedOnce(open) ? children : null;
-}
