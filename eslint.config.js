@@ -6,7 +6,7 @@ import globals from 'globals';
 import { boundaries } from './eslint/boundaries.js';
 
 export default defineConfig([
-  globalIgnores(['dist', 'dist-server', 'dist-server-bench', 'storybook-static', 'coverage', 'bench/out', 'node_modules', 'data']),
+  globalIgnores(['dist', 'dist-server', 'dist-server-bench', 'storybook-static', 'coverage', 'test-results', 'bench/out', 'node_modules', 'data']),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   reactHooks.configs.flat.recommended,
