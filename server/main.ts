@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   startSettlements(deps);
   const app = createServerApp(deps, 'dist');
   const stopSchedule =
-    config.channelTestFrequencyMinutes > 0 ? scheduleChannelTests(deps, config.channelTestFrequencyMinutes * 60_000) : () => undefined;
+    config.channelTestFrequencyMinutes > 0 ? scheduleChannelTests(deps, config.channelTestFrequencyMinutes * 60_000) : () => Promise.resolve();
   const server = createAdaptorServer({ fetch: app.fetch });
   server.listen({ port: config.port, backlog: listenBacklog }, () => {
     const info = server.address() as AddressInfo;
@@ -71,11 +71,11 @@ async function main(): Promise<void> {
     const closeIdle = setInterval(() => {
       if ('closeIdleConnections' in server) server.closeIdleConnections();
     }, 50);
-    stopSchedule();
     // A background channel-test run is aborted, the relay requests in flight finish (up to
     // shutdownGraceMs), and the billing of answered relay requests is done, before the database
     // closes; closing gives back what is still reserved (PostgreSQL).
-    void stopBatchTests(database.db)
+    void stopSchedule()
+      .then(() => stopBatchTests(database.db))
       .then(() => reservationsClosed(database.db, shutdownGraceMs))
       .then(() => {
         // Requests that had not reserved yet are refused from now on; the last ones being

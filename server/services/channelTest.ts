@@ -721,19 +721,29 @@ export async function stopBatchTests(db: Db): Promise<void> {
 
 /**
  * `CHANNEL_TEST_FREQUENCY`: starts a test-all run every `intervalMs` (a run still going, on any
- * gateway, is left alone). Returns the function that stops the schedule; `stopBatchTests` still
- * ends a run in flight.
+ * gateway, is left alone). Returns the function that stops the schedule (it resolves once a start
+ * a tick had begun has recorded its run); `stopBatchTests` still ends a run in flight.
  */
-export function scheduleChannelTests(deps: ResolvedDeps, intervalMs: number): () => void {
+export function scheduleChannelTests(deps: ResolvedDeps, intervalMs: number): () => Promise<void> {
+  // The start a tick began (it awaits the database before it records its run): stopping waits
+  // for it, so no run begins after the schedule has stopped and `stopBatchTests` can end it.
+  let starting: Promise<void> | undefined;
   const timer = setInterval(() => {
-    if (isBatchTestRunning(deps.db)) return;
-    startBatchTest(deps, 'all').then(
-      (started) => {
-        if (E.isRight(started)) console.log('[channel] automatic channel test started');
-      },
-      (error: unknown) => console.error('[channel] automatic channel test failed to start:', error),
-    );
+    if (starting !== undefined || isBatchTestRunning(deps.db)) return;
+    starting = startBatchTest(deps, 'all')
+      .then(
+        (started) => {
+          if (E.isRight(started)) console.log('[channel] automatic channel test started');
+        },
+        (error: unknown) => console.error('[channel] automatic channel test failed to start:', error),
+      )
+      .finally(() => {
+        starting = undefined;
+      });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await starting;
+  };
 }

@@ -266,7 +266,8 @@ for (const target of dbTargets) {
       try {
         await waitFor(async () => ((await current())?.id ?? 0) > before, 'scheduled run');
       } finally {
-        stop();
+        // Resolves once a start a tick had begun has recorded its run: the latest run is the last.
+        await stop();
       }
       const run = await settle((await current())!.id);
       expect(run).toMatchObject({ scope: 'all', status: 'finished', channel_ids: [id] });

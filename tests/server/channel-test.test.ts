@@ -339,7 +339,7 @@ for (const target of dbTargets) {
           await waitFor(async () => ((await row(id)).test_time ?? 0) > 0, 'scheduled test');
           await waitFor(() => Promise.resolve(upstream.requests.length >= 2), 'second scheduled run');
         } finally {
-          stop();
+          await stop();
           await stopBatchTests(db());
         }
         const sent = upstream.requests.length;

@@ -54,6 +54,20 @@ if (skipReason !== null) console.warn(`[server tests] scale-out suite is skipped
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The gateways' SYNC_FREQUENCY: what they cache is dropped at every multiple of it on the wall clock. */
+const syncSeconds = 600;
+
+/**
+ * Waits, when the next SYNC_FREQUENCY reload (a multiple of the period on the wall clock, the
+ * same moment on every instance) is less than `marginMs` away, until it has passed: a check that
+ * something stays cached must not straddle it.
+ */
+async function clearOfSyncReload(marginMs: number): Promise<void> {
+  const periodMs = syncSeconds * 1000;
+  const untilReload = periodMs - (Date.now() % periodMs);
+  if (untilReload < marginMs) await sleep(untilReload + 50);
+}
+
 /** A random TEST-NET-3 address: the client IP the proxy forwards, so rate-limit keys never collide with other runs. */
 const randomIp = (): string => `203.0.113.${1 + (randomBytes(1)[0]! % 250)}`;
 
@@ -141,7 +155,7 @@ describe.skipIf(skipReason !== null)(`three gateways on one PostgreSQL and one R
     const env = {
       SQL_DSN: database.database.dsn,
       REDIS_CONN_STRING: redis.toString(),
-      SYNC_FREQUENCY: '60',
+      SYNC_FREQUENCY: String(syncSeconds),
       SESSION_SECRET: sessionSecret,
       CHANNEL_TEST_RUN_STALE_SECONDS: String(staleSeconds),
       GLOBAL_API_RATE_LIMIT: '0',
@@ -222,39 +236,45 @@ describe.skipIf(skipReason !== null)(`three gateways on one PostgreSQL and one R
         await sleep(10);
       }
     };
-    // Every instance has the options in memory now.
-    for (const [i, gateway] of gateways.entries()) {
-      expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
-      expect(await lastRatio(tokens[i]!.name, 1)).toBe(testModelRatio[model]!.toFixed(2));
+    try {
+      // The fill and the check below must fall between two SYNC_FREQUENCY reloads.
+      await clearOfSyncReload(10_000);
+      // Every instance has the options in memory now.
+      for (const [i, gateway] of gateways.entries()) {
+        expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
+        expect(await lastRatio(tokens[i]!.name, 1)).toBe(testModelRatio[model]!.toFixed(2));
+      }
+      // The options really are cached: a change written behind the gateways' backs (plain SQL, no
+      // announcement) is not used before SYNC_FREQUENCY.
+      await setOption(db(), 'ModelRatio', JSON.stringify({ ...testModelRatio, [model]: 2 }));
+      for (const [i, gateway] of gateways.entries()) {
+        expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
+        expect(await lastRatio(tokens[i]!.name, 2)).toBe(testModelRatio[model]!.toFixed(2));
+      }
+      const changed = JSON.stringify({ ...testModelRatio, [model]: 3 });
+      const put = await root.request('PUT', '/api/option/', { body: { key: 'ModelRatio', value: changed }, headers: { 'x-test-ip': randomIp() } });
+      expect(put.body, put.text).toMatchObject({ success: true });
+      const changedAt = performance.now();
+      const seenAfter = await Promise.all(
+        gateways.map(async (gateway, i) => {
+          for (let n = 3; ; n += 1) {
+            const sentAt = performance.now();
+            expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
+            if ((await lastRatio(tokens[i]!.name, n)) === '3.00') return sentAt - changedAt;
+            if (performance.now() - changedAt > 5000) throw new Error(`instance ${i} still bills the old ratio after 5 s`);
+          }
+        }),
+      );
+      console.log(`[scale-out] option change first used after ${seenAfter.map((ms) => `${Math.round(ms)} ms`).join(', ')} on the three instances`);
+      for (const ms of seenAfter) expect(ms).toBeLessThanOrEqual(1000);
+    } finally {
+      // Put the ratio back and take the channel out, even after a failure (the next tests use the same model).
+      await setOption(db(), 'ModelRatio', JSON.stringify(testModelRatio));
+      await root.request('PUT', '/api/option/', { body: { key: 'ModelRatio', value: JSON.stringify(testModelRatio) }, headers: { 'x-test-ip': randomIp() } });
+      await db().updateTable('channels').set({ status: 2 }).where('id', '=', channel).execute();
+      await db().updateTable('abilities').set({ enabled: false }).where('channel_id', '=', channel).execute();
+      await root.request('PUT', '/api/channel/', { body: { id: channel, status: 2 }, headers: { 'x-test-ip': randomIp() } });
     }
-    // The options really are cached: a change written behind the gateways' backs (plain SQL, no
-    // announcement) is not used before SYNC_FREQUENCY.
-    await setOption(db(), 'ModelRatio', JSON.stringify({ ...testModelRatio, [model]: 2 }));
-    for (const [i, gateway] of gateways.entries()) {
-      expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
-      expect(await lastRatio(tokens[i]!.name, 2)).toBe(testModelRatio[model]!.toFixed(2));
-    }
-    const changed = JSON.stringify({ ...testModelRatio, [model]: 3 });
-    const put = await root.request('PUT', '/api/option/', { body: { key: 'ModelRatio', value: changed }, headers: { 'x-test-ip': randomIp() } });
-    expect(put.body, put.text).toMatchObject({ success: true });
-    const changedAt = performance.now();
-    const seenAfter = await Promise.all(
-      gateways.map(async (gateway, i) => {
-        for (let n = 3; ; n += 1) {
-          const sentAt = performance.now();
-          expect(await chat(gateway.url, tokens[i]!.key)).toBe(200);
-          if ((await lastRatio(tokens[i]!.name, n)) === '3.00') return sentAt - changedAt;
-          if (performance.now() - changedAt > 5000) throw new Error(`instance ${i} still bills the old ratio after 5 s`);
-        }
-      }),
-    );
-    console.log(`[scale-out] option change first used after ${seenAfter.map((ms) => `${Math.round(ms)} ms`).join(', ')} on the three instances`);
-    for (const ms of seenAfter) expect(ms).toBeLessThanOrEqual(1000);
-    await setOption(db(), 'ModelRatio', JSON.stringify(testModelRatio));
-    await root.request('PUT', '/api/option/', { body: { key: 'ModelRatio', value: JSON.stringify(testModelRatio) }, headers: { 'x-test-ip': randomIp() } });
-    await db().updateTable('channels').set({ status: 2 }).where('id', '=', channel).execute();
-    await db().updateTable('abilities').set({ enabled: false }).where('channel_id', '=', channel).execute();
-    await root.request('PUT', '/api/channel/', { body: { id: channel, status: 2 }, headers: { 'x-test-ip': randomIp() } });
   });
 
   it('automatic disabling on one instance takes the channel out of every instance’s selection', async () => {
