@@ -38,6 +38,11 @@ const apiAnswers: readonly (readonly [RegExp, () => string])[] = [
   // version made every run show the "new version" notice and load what it needs before the page.
   [/^\/api\/status\b/, () => statusOfThisBuild],
   [/^\/api\/user\/self\b/, () => JSON.stringify({ success: true, message: '', data: admin })],
+  // what the console asks beside the list, answered as a server would (an answer it cannot read
+  // showed an error toast, which loaded the toaster before the rows)
+  [/^\/api\/user\/2fa\/status\b/, () => fixture('two-factor-status.json')],
+  [/^\/api\/channel\/tags\b/, () => fixture('channel-tags.json')],
+  [/^\/api\/channel\/test_run\/?$/, () => fixture('channel-test-run-none.json')],
   [/^\/api\/channel\/?(\?|$)/, () => fixture('channel-list.json')],
   [/^\/api\/log\/stat\b/, () => fixture('log-stat.json')],
   [/^\/api\/log\/?(\?|$)/, () => fixture('log-list.json')],
