@@ -19,15 +19,15 @@ let gate: Promise<void> | undefined;
 
 const idle = (): Promise<void> =>
   new Promise((resolve) => {
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => resolve(), { timeout: idleTimeoutMs });
-    else window.setTimeout(resolve, 0);
+    if ('requestIdleCallback' in window) requestIdleCallback(() => resolve(), { timeout: idleTimeoutMs });
+    else setTimeout(resolve);
   });
 
 /** Resolves once the first page has been drawn and the browser is idle (at the latest `latestMs` after first asked). */
 export function afterPage(): Promise<void> {
   gate ??= new Promise<void>((resolve) => {
     open = resolve;
-    window.setTimeout(resolve, latestMs);
+    setTimeout(resolve, latestMs);
   }).then(idle);
   return gate;
 }
