@@ -2,16 +2,17 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../schema';
 
 /**
- * SQLite's change marks (`changeMarksTable`): a row per watched table that triggers give a new
- * random mark on every write, which lets the gateway keep such a table's rows in memory
- * (ChangeWatch, connect.ts), and the settlement thread's mark (`settlementsMark`).
+ * SQLite's change marks (`changeMarksTable`): a row per mark (options, tokens, users, channels)
+ * that triggers give a new random value on every write that counts to its tables, which lets the
+ * gateway keep their rows in memory (ChangeWatch, connect.ts), and the settlement thread's mark
+ * (`settlementsMark`).
  */
 
 type Db = Kysely<Database>;
 
 /**
- * SQLite: one row per watched table, its `mark` set to a new random value by triggers on every
- * write to that table; and the row `settlementsMark`, the id up to which the settlement thread
+ * SQLite: one row per mark, its `mark` set to a new random value by triggers on every write that
+ * counts to its tables (`watched` below); and the row `settlementsMark`, the id up to which the settlement thread
  * has committed every relay settlement (server/relay/settlementWorker.mjs).
  */
 export const changeMarksTable = 'oa_change_marks';
