@@ -28,6 +28,7 @@ describe('upstream free-list dispatcher', () => {
         held.push(res);
         return;
       }
+      if (req.url === '/silent') return; // never answers
       if (req.url === '/close') {
         res.writeHead(200, { 'Content-Type': 'text/plain', Connection: 'close' });
         res.end('closing');
@@ -87,6 +88,13 @@ describe('upstream free-list dispatcher', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     await expect(request(`http://127.0.0.1:${port}/x`, { dispatcher })).rejects.toThrow();
     expect(await (await request(`${origin}/e`, { dispatcher })).body.text()).toMatch(/^ok \d+$/);
+    await dispatcher.closeAll();
+  });
+
+  it('applies per-request timeouts (the Proxy channel sets them from RELAY_TIMEOUT)', async () => {
+    const dispatcher = new FreeListDispatcher({ pipelining: 1, keepAliveTimeout: 10_000 });
+    await expect(request(`${origin}/silent`, { dispatcher, headersTimeout: 200 })).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+    expect(await (await request(`${origin}/f`, { dispatcher })).body.text()).toMatch(/^ok \d+$/);
     await dispatcher.closeAll();
   });
 
