@@ -57,10 +57,11 @@ function wrapStatement(statement: BetterSqlite3.Statement): SqliteStatement {
 
 /**
  * Tells whether the rows of a table may have changed since an earlier reading, cheaply enough to
- * ask on every relay request, so that a few read-mostly rows (the relay's options) can be kept in
- * memory. SQLite only: the migrations add triggers that give the table's row in `oa_change_marks`
- * a new random value on every write to it, by this connection, the settlement worker's or another
- * process's (`ensureChangeMarks` in migrations/changeMarks.ts). SQLite's own `data_version` cannot tell which
+ * ask on every relay request, so that a few read-mostly rows (the relay's options; the token and
+ * user rows, channel tiers) can be kept in memory. SQLite only: the migrations add triggers that
+ * give the mark's row in `oa_change_marks` a new random value on every write that counts, by this
+ * connection, the settlement worker's or another process's (`ensureChangeMarks` in
+ * migrations/changeMarks.ts, which lists the marks and what each watches). SQLite's own `data_version` cannot tell which
  * table another connection wrote, and the settlement worker commits all the time. PostgreSQL has
  * no such cheap signal: no watcher, callers read the rows.
  */

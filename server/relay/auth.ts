@@ -20,6 +20,7 @@ import { parseNetwork, requestIp } from '../http/clientIp';
 import { goAtoi } from '../services/channel';
 import { anthropicErrorBody } from './messagesApi';
 import { isMultipartMode, readMultipartBody } from './multipart';
+import { MarkedRows } from './callerCache';
 import { StatementGroups } from './pgBatch';
 import { goKind } from './request';
 import { relayError, type RelayBody, type RelayError, type RelayFormat, type RelayMode, type RelayVariables } from './types';
@@ -329,16 +330,34 @@ const userReads = new StatementGroups<number, UserRow | undefined>(
   (a, b) => a - b,
 );
 
-/** Finds the token by key: Right(undefined) when absent, Left on a database error. */
-async function findToken(c: Context<RelayAuthEnv>, key: string): Promise<E.Either<unknown, TokenRow | undefined>> {
+/**
+ * SQLite: the token and user rows of relay requests, kept while no write that counts touched their
+ * table (see callerCache.ts: a status, key, model list, expiry, group or role change, a deletion,
+ * a token's remain crossing 0). Their balances may be old: the reservation reads those. The routes
+ * without a body (models, billing figures) read the rows every time.
+ */
+const keptTokens = new MarkedRows<string, TokenRow>('tokens', 10_000);
+const keptUsers = new MarkedRows<number, UserRow>('users', 10_000);
+
+/** Finds the token by key (`kept`: a kept row may do): Right(undefined) when absent, Left on a database error. */
+async function findToken(c: Context<RelayAuthEnv>, key: string, kept: boolean): Promise<E.Either<unknown, TokenRow | undefined>> {
   // Keys are 48 characters (char(48)): a longer one cannot match, no query needed.
   if (key.length > 48) return E.right(undefined);
   try {
     const { db, dialect } = c.var.deps;
-    return E.right(dialect === 'postgres' ? await tokenReads.run(db, key) : (await tokenByKey.readRows(db, key))[0]);
+    if (dialect === 'postgres') return E.right(await tokenReads.run(db, key));
+    const read = async () => (await tokenByKey.readRows(db, key))[0];
+    return E.right(kept ? await keptTokens.get(db, key, read) : await read());
   } catch (error) {
     return E.left(error);
   }
+}
+
+/** Finds the user by id (`kept`: a kept row may do); throws on a database error. */
+async function findUser(deps: RelayAuthEnv['Variables']['deps'], id: number, kept: boolean): Promise<UserRow | undefined> {
+  if (deps.dialect === 'postgres') return userReads.run(deps.db, id);
+  const read = async () => (await userById.readRows(deps.db, id))[0];
+  return kept ? keptUsers.get(deps.db, id, read) : read();
 }
 
 /**
@@ -354,7 +373,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
     const apiKey = c.req.header('x-api-key');
     const credential = parseCredential(c.req.header('Authorization') ?? (apiKey === undefined ? '' : `Bearer ${apiKey}`));
     if (credential.key === '') return fail(relayError(401, relayAuthMessages.noToken));
-    const found = await findToken(c, credential.key);
+    const found = await findToken(c, credential.key, mode !== null);
     if (E.isLeft(found)) {
       console.error('[relay] token lookup failed:', found.left);
       return fail(relayError(401, relayAuthMessages.lookupFailed));
@@ -374,7 +393,7 @@ export function relayAuth(mode: RelayMode | null): MiddlewareHandler<RelayAuthEn
     }
     let user: UserRow | undefined;
     try {
-      user = deps.dialect === 'postgres' ? await userReads.run(deps.db, token.user_id ?? 0) : (await userById.readRows(deps.db, token.user_id ?? 0))[0];
+      user = await findUser(deps, token.user_id ?? 0, mode !== null);
     } catch (error) {
       return fail(relayError(500, error instanceof Error ? error.message : String(error)));
     }

@@ -3,7 +3,8 @@ import { Readable, pipeline } from 'node:stream';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'hono';
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { FreeListDispatcher } from './upstreamClient';
 import { roleAdmin } from '../../src/domain/constants';
 import { requestIdHeader } from '../http/env';
 import { readLimited } from '../http/bodyGuard';
@@ -72,11 +73,12 @@ const droppedRequestHeaders: ReadonlySet<string> = new Set([
 const droppedAnswerHeaders: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection']);
 
 /**
- * The pool per upstream origin, without a cap on its connections (each serves a request in flight;
- * a cap made proxied streams wait behind others, see upstreamClient.ts); undici's own timeouts are
- * set per request from RELAY_TIMEOUT.
+ * The connections per upstream origin, on a free list without a cap (each serves a request in
+ * flight; a cap made proxied streams wait behind others, and undici's pool scanned every busy
+ * connection for each new request: see upstreamClient.ts); undici's own timeouts are set per
+ * request from RELAY_TIMEOUT.
  */
-const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 30_000 });
+const dispatcher = new FreeListDispatcher({ pipelining: 1, keepAliveTimeout: 30_000 });
 
 export const proxyMessages = {
   notProxy: (id: number, type: number) => `channel #${id} is of type ${type}, not a Proxy channel (type ${proxyChannelType}): only Proxy channels can be proxied`,

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
+import { changeWatchOf } from '../db/connect';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import { TurnReads } from '../db/turnReads';
@@ -104,13 +105,17 @@ const tierReads = new TurnReads<TierRows>((db, key) => {
 });
 
 /**
- * The top tier of (`group`, `model`) for a first draw. With Redis (several processes announcing
- * their channel changes, services/clusterSync.ts) it is kept in memory until a channel or ability
- * change is announced anywhere (automatic disabling included) or SYNC_FREQUENCY passes; else read
- * every time (the requests of one turn sharing the read on PostgreSQL).
+ * The top tier of (`group`, `model`) for a first draw. On SQLite it is kept in memory while the
+ * channels' change mark is unchanged (triggers on channels and abilities, by any connection or
+ * process: ChangeWatch, server/db/connect.ts; a channel's used quota, balance and test results
+ * do not count). On PostgreSQL with Redis (several processes announcing their channel changes,
+ * services/clusterSync.ts) it is kept until a channel or ability change is announced anywhere
+ * (automatic disabling included) or SYNC_FREQUENCY passes; else read every time (the requests of
+ * one turn sharing the read).
  */
 async function firstDraw(db: Db, group: string, model: string): Promise<TierRows> {
-  const generation = clusterGeneration(db, 'channels');
+  const watch = changeWatchOf(db);
+  const generation = watch === undefined ? clusterGeneration(db, 'channels') : watch.generation('channels');
   const key = JSON.stringify([group, model]);
   if (generation === undefined) return tierReads.run(db, key);
   let cache = tierCache.get(db);
@@ -121,8 +126,8 @@ async function firstDraw(db: Db, group: string, model: string): Promise<TierRows
   const kept = cache.tiers.get(key);
   if (kept !== undefined) return kept;
   const rows = await tierReads.run(db, key);
-  // A change announced while reading: the rows may be older than it, do not keep them.
-  if (clusterGeneration(db, 'channels') !== generation) return rows;
+  // A change announced (or marked) while reading: the rows may be older than it, do not keep them.
+  if ((watch === undefined ? clusterGeneration(db, 'channels') : watch.generation('channels')) !== generation) return rows;
   if (cache.tiers.size >= tierCacheLimit) cache.tiers.clear();
   cache.tiers.set(key, rows);
   return rows;

@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Client, Dispatcher, request } from 'undici';
 
 /**
  * The relay's HTTP client for upstream providers: undici with one keep-alive pool per origin.
@@ -51,20 +51,118 @@ export async function textOfChunks(read: () => Promise<Uint8Array | null>): Prom
 }
 
 /**
- * The pool per upstream origin: no cap on its connections. Each one serves a relay request in
- * flight (or a channel test), so their number is already bounded by the requests the gateway
- * accepts; a cap only made requests wait behind others' streams: with 512, the 513th of 5,000
- * concurrent streams to one provider got its first token only once a whole stream before it
- * had ended, ten seconds later (bench/relay, many-streams scenario). Idle connections close
- * after `keepAliveTimeout`.
+ * The connections per upstream origin, with no cap: each serves one relay request in flight (or a
+ * channel test), so their number is already bounded by the requests the gateway accepts; a cap
+ * only made requests wait behind others' streams: with 512, the 513th of 5,000 concurrent streams
+ * to one provider got its first token only once a whole stream before it had ended, ten seconds
+ * later (bench/relay, many-streams scenario). Idle connections close after `keepAliveTimeout`.
+ *
+ * A free list per origin instead of undici's pool: the pool looks for an idle connection by
+ * scanning all of them, so with thousands of streams open each new request walked thousands of
+ * busy connections first (2.5 % of the gateway's time while 1,000 streams a second started, and
+ * quadratic in the streams open). Here a connection that finished its request (undici's `drain`)
+ * goes on its origin's stack and the next request takes the last one put there (the warmest
+ * socket); a new connection is made only when the stack is empty.
  */
-const dispatcher = new Agent({
-  connections: null,
+const clientOptions: Client.Options = {
   pipelining: 1,
   keepAliveTimeout: 30_000,
   headersTimeout: 0,
   bodyTimeout: 0,
-});
+};
+
+/** The undici dispatcher over the free lists (see above); exported for its tests. */
+export class FreeListDispatcher extends Dispatcher {
+  /** Per origin, the connections free for a request, the last freed on top. */
+  private readonly free = new Map<string, Client[]>();
+  /** Every connection made and not closed yet, for `close` and `destroy`. */
+  private readonly clients = new Set<Client>();
+  /** The connections on a free list (one is never pushed twice). */
+  private readonly idle = new WeakSet<Client>();
+  /** The busy connections whose socket closed: given up when their request is over. */
+  private readonly disconnected = new WeakSet<Client>();
+  private closing = false;
+
+  constructor(private readonly options: Client.Options = clientOptions) {
+    super();
+  }
+
+  /** How many connections are open or opening, and how many wait on a free list (tests). */
+  get size(): { readonly clients: number; readonly free: number } {
+    let free = 0;
+    for (const list of this.free.values()) free += list.length;
+    return { clients: this.clients.size, free };
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = typeof options.origin === 'string' ? options.origin : (options.origin?.origin ?? '');
+    let list = this.free.get(origin);
+    if (list === undefined) {
+      list = [];
+      this.free.set(origin, list);
+    }
+    let client = list.pop();
+    while (client !== undefined && (client.closed || client.destroyed)) client = list.pop();
+    if (client === undefined) {
+      if (this.closing) throw new Error('upstream dispatcher closed');
+      client = this.open(origin, list);
+    } else this.idle.delete(client);
+    // With pipelining 1 a connection is busy as soon as it took a request (`false`), and says
+    // `drain` once that request is over; `true` would mean it can take another at once.
+    if (client.dispatch(options, handler)) this.release(client, list);
+    return true;
+  }
+
+  /** A new connection to `origin`, put back on `list` whenever its request is over. */
+  private open(origin: string, list: Client[]): Client {
+    const client = new Client(origin, this.options);
+    this.clients.add(client);
+    client.on('drain', () => this.release(client, list));
+    client.on('connect', () => this.disconnected.delete(client));
+    // A connection whose socket closed (keep-alive timeout, `Connection: close`, the upstream
+    // leaving) is given up rather than kept on the list: at once when idle, else when its
+    // request is over; the next request to the origin makes a new one.
+    client.on('disconnect', () => {
+      if (!this.idle.has(client)) {
+        this.disconnected.add(client);
+        return;
+      }
+      this.forget(client, list);
+      void client.close().catch(() => undefined);
+    });
+    return client;
+  }
+
+  private release(client: Client, list: Client[]): void {
+    if (this.idle.has(client) || client.closed || client.destroyed) return;
+    if (this.closing || this.disconnected.has(client)) {
+      this.disconnected.delete(client);
+      this.clients.delete(client);
+      void client.close().catch(() => undefined);
+      return;
+    }
+    this.idle.add(client);
+    list.push(client);
+  }
+
+  private forget(client: Client, list: Client[]): void {
+    this.clients.delete(client);
+    this.idle.delete(client);
+    const at = list.lastIndexOf(client);
+    if (at !== -1) list.splice(at, 1);
+  }
+
+  /** Closes every connection once its request is over; no request is taken afterwards. */
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    const all = [...this.clients];
+    this.clients.clear();
+    this.free.clear();
+    await Promise.all(all.map((client) => client.close().catch(() => undefined)));
+  }
+}
+
+const dispatcher = new FreeListDispatcher();
 
 /** How much of an abandoned body is read (so its connection can be kept) before the connection is closed instead. */
 const drainLimitBytes = 64 * 1024;

@@ -301,6 +301,30 @@ describe.skipIf(skipReason !== null)(`three gateways on one PostgreSQL and one R
     await root.request('PUT', '/api/channel/', { body: { id: backup, status: 2 }, headers: { 'x-test-ip': randomIp() } });
   });
 
+  it('a token disabled, exhausted or deleted, a user banned, anywhere: refused by every instance on the next request', async () => {
+    const userId = await createRelayUser(db(), { username: 'revoke-user', quota: 10_000_000 });
+    const token = await createRelayToken(db(), { userId, name: 'revoke-token', remainQuota: 5_000_000 });
+    await createRelayChannel(db(), { key: 'sk-revoke', baseUrl: upstream.url, models: model, priority: 20 });
+    // Tell the instances about the new channel (as the console's channel routes do).
+    await root.request('PUT', '/api/channel/', { body: { id: (await db().selectFrom('channels').select('id').where('key', '=', 'sk-revoke').executeTakeFirstOrThrow()).id, priority: 20 }, headers: { 'x-test-ip': randomIp() } });
+    const everyInstance = async (status: number): Promise<void> => {
+      for (const gateway of gateways) expect(await chat(gateway.url, token.key)).toBe(status);
+    };
+    await everyInstance(200);
+    await db().updateTable('tokens').set({ status: 2 }).where('id', '=', token.id).execute();
+    await everyInstance(401);
+    await db().updateTable('tokens').set({ status: 1 }).where('id', '=', token.id).execute();
+    await everyInstance(200);
+    await db().updateTable('users').set({ status: 2 }).where('id', '=', userId).execute();
+    await everyInstance(403);
+    await db().updateTable('users').set({ status: 1 }).where('id', '=', userId).execute();
+    await everyInstance(200);
+    await db().updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', token.id).execute();
+    await everyInstance(401);
+    await db().deleteFrom('tokens').where('id', '=', token.id).execute();
+    await everyInstance(401);
+  });
+
   it('quota: 1,000 relay requests spread over the three instances reconcile exactly with the consume logs', async () => {
     const channel = await createRelayChannel(db(), { key: 'sk-quota', baseUrl: upstream.url, models: model, priority: 20 });
     await root.request('PUT', '/api/channel/', { body: { id: channel, priority: 20 }, headers: { 'x-test-ip': randomIp() } });
