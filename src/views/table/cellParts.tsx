@@ -1,9 +1,9 @@
 import { forwardRef, memo, useMemo, type ComponentPropsWithoutRef, type MouseEvent, type ReactNode } from 'react';
-import { useChakraContext, useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import type { SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
 import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
-import { ScopedStyles } from '../app/ScopedStyles';
+import { ScopedStyles, useSystemMemo } from '../app/ScopedStyles';
 
 /**
  * The parts that repeat on every row of a long table (buttons, badges, a row of them, the row
@@ -72,14 +72,20 @@ function paletteVarsUsed(palette: SystemStyleObject, used: string): SystemStyleO
   return kept as SystemStyleObject;
 }
 
-/** The nested rules every part needs, for the `css` of the element that holds the rows. */
+type RecipeFn = (props: Record<string, unknown>) => SystemStyleObject;
+type SlotRecipeFn = (props: Record<string, unknown>) => Record<string, SystemStyleObject>;
+
+/**
+ * The nested rules every part needs, for the element that holds the rows: worked out once per
+ * Chakra system (the same object on every mount, so its sheet is written once: `ScopedStyles`).
+ */
 export function useCellPartsCss(): SystemStyleObject {
-  const button = useRecipe({ key: 'button' });
-  const badge = useRecipe({ key: 'badge' });
-  const checkbox = useSlotRecipe({ key: 'checkbox' });
-  const input = useRecipe({ key: 'input' });
-  const { css } = useChakraContext();
-  return useMemo(() => {
+  return useSystemMemo('cellParts', (system) => {
+    const button = system.getRecipeFn('button') as RecipeFn;
+    const badge = system.getRecipeFn('badge') as RecipeFn;
+    const checkbox = system.getSlotRecipeFn('checkbox') as SlotRecipeFn;
+    const input = system.getRecipeFn('input') as RecipeFn;
+    const { css } = system;
     const rules: Record<string, SystemStyleObject> = {};
     for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v });
     for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v });
@@ -90,7 +96,7 @@ export function useCellPartsCss(): SystemStyleObject {
     rules[`& .${cls.nowrap}`] = { whiteSpace: 'nowrap' };
     rules[`& .${cls.wrap}`] = { wordBreak: 'break-word' };
     rules[`& .${cls.hidden}, & .${cls.check} > input`] = visuallyHidden;
-    const check = checkbox({ size: 'sm' }) as Record<string, SystemStyleObject>;
+    const check = checkbox({ size: 'sm' });
     rules[`& .${cls.check}`] = check.root ?? {};
     rules[`& .${cls.check} > [data-part=control]`] = {
       ...check.control,
@@ -103,10 +109,10 @@ export function useCellPartsCss(): SystemStyleObject {
     const used = JSON.stringify(css(rules));
     for (const p of palettes) rules[`& [data-palette=${p}]`] = paletteVarsUsed(css({ colorPalette: p }), used);
     return rules;
-  }, [button, badge, checkbox, input, css]);
+  });
 }
 
-export { ScopedStyles };
+export { ScopedStyles, useSystemMemo };
 
 /** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them). */
 export const CellPartsStyles = memo(function CellPartsStyles() {
