@@ -91,7 +91,8 @@ const skeletonRows = [0, 1, 2, 3, 4];
  * saved, and the table was busy in between). A page of more than `windowAbove` rows is windowed
  * (`WindowedBody`): only the rows near the viewport are in the page, with spacer rows keeping
  * its height; the table then says how many rows it has (`aria-rowcount`) and which each drawn
- * row is (`aria-rowindex`).
+ * row is (`aria-rowindex`). A windowed body's first commit draws the rows in the viewport only,
+ * the few beyond its edges right after that commit's paint.
  */
 export function DataTableView<Row extends { readonly id: number }>({
   caption,
