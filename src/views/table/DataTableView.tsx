@@ -447,6 +447,11 @@ const overscan = 6;
  * animation callback), unless cancelled first.
  */
 const afterPaint = (run: () => void): (() => void) => {
+  if (typeof requestAnimationFrame === 'undefined') {
+    // no frames (a test's document): a task later
+    const timer = window.setTimeout(run, 0);
+    return () => window.clearTimeout(timer);
+  }
   let timer: number | undefined;
   const frame = requestAnimationFrame(() => {
     timer = window.setTimeout(run, 0);
