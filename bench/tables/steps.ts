@@ -1,5 +1,6 @@
 // Traces one interaction (user or channel list, page size 100) a few times and prints, per
 // repetition, the main thread's top-level tasks from the event to the all-rows paint.
+import type {} from './harness';
 import { launchChromium, serveHarnesses } from './local';
 
 const [list = 'user', what = 'next'] = process.argv.slice(2);
@@ -12,7 +13,7 @@ try {
   await page.waitForTimeout(800);
   // clicks as the bench does (element.click(), no scrolling into view)
   const act = (i: number) =>
-    page.evaluate(`(() => {
+    what === 'mount' ? page.evaluate(() => window.benchShow(true)) : page.evaluate(`(() => {
       const w = ${JSON.stringify(what)}, k = ${i};
       if (w === 'next') document.querySelector(k % 2 === 0 ? 'button[aria-label="下一页"]' : 'button[aria-label="上一页"]').click();
       else if (w === 'sort') document.querySelectorAll('th button')[k % 2 === 0 ? 1 : 0].click();
@@ -29,6 +30,10 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
     await cdp.send('Profiler.start');
     for (let i = 0; i < 8; i++) {
+      if (what === 'mount') {
+        await page.evaluate(() => window.benchShow(false));
+        await page.waitForTimeout(300);
+      }
       await act(i);
       await page.waitForTimeout(300);
     }
@@ -53,6 +58,10 @@ try {
   }
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
   for (let i = 0; i < 8; i++) {
+    if (what === 'mount') {
+      await page.evaluate(() => window.benchShow(false));
+      await page.waitForTimeout(300);
+    }
     await page.evaluate(() => performance.mark('act'));
     await act(i);
     await page.waitForTimeout(400);

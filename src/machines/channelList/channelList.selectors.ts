@@ -46,7 +46,16 @@ export const selectChannelNames = fromRows((rows): Readonly<Record<number, strin
   for (const r of rows) names[r.id] = r.name;
   return names;
 });
-/** The group names of the loaded channels, each once, sorted (the group filter's options). */
-export const selectGroupOptions = fromRows((rows): readonly string[] => [...new Set(rows.flatMap((r) => groupNames(r.group)))].sort());
+/**
+ * The group names of the loaded channels, each once, sorted (the group filter's options). Each
+ * distinct group field is split once: thousands of channels share a few of them.
+ */
+export const selectGroupOptions = fromRows((rows): readonly string[] => {
+  const fields = new Set<string | null | undefined>();
+  for (const r of rows) fields.add(r.group);
+  const names = new Set<string>();
+  for (const field of fields) for (const name of groupNames(field)) names.add(name);
+  return [...names].sort();
+});
 /** The type numbers of the loaded channels, each once, ascending (the type filter's options). */
 export const selectTypeOptions = fromRows((rows): readonly number[] => [...new Set(rows.map((r) => r.type))].sort((a, b) => a - b));

@@ -1,5 +1,5 @@
-import { memo, useMemo, type FocusEvent, type KeyboardEvent } from 'react';
-import { useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { memo, type FocusEvent, type KeyboardEvent } from 'react';
+import type { SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
 import {
   channelModelNames,
@@ -19,7 +19,7 @@ import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
 import { CellHint } from '../app/Hint';
 import { useRenderMessage, useT } from '../app/i18n';
-import { CellBadge, CellButton, CellLink, CellStack, ScopedStyles, cellInputLook, type CellLinkNavigation } from '../table/cellParts';
+import { CellBadge, CellButton, CellLink, CellStack, ScopedStyles, cellInputLook, useSystemMemo, type CellLinkNavigation } from '../table/cellParts';
 
 /** The cells of one channel row (spec §2 "Channel list"): badges, inline numbers, buttons. */
 
@@ -250,8 +250,11 @@ const noStyles: SystemStyleObject = {};
  * row resolved its styles on each mount. Mounted once beside the channel table and cards.
  */
 export const ChannelCellsStyles = memo(function ChannelCellsStyles() {
-  const recipe = useSlotRecipe({ key: 'nativeSelect' });
-  const parts = useMemo(() => recipe({ size: 'xs' }) as Record<string, SystemStyleObject | undefined>, [recipe]);
+  // once per Chakra system: the same objects on every mount, their sheets written once
+  const parts = useSystemMemo('channelModelSelect', (system) => {
+    const recipe = system.getSlotRecipeFn('nativeSelect') as (props: Record<string, unknown>) => Record<string, SystemStyleObject | undefined>;
+    return recipe({ size: 'xs' });
+  });
   return (
     <>
       <ScopedStyles className={modelSelect.root} styles={parts.root ?? noStyles} />

@@ -1,11 +1,11 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type ReactNode } from 'react';
 import { defaultRangeExtractor, measureElement, useWindowVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
-import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, type SystemStyleObject } from '@chakra-ui/react';
 import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents';
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
-import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles } from './cellParts';
+import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles, useSystemMemo } from './cellParts';
 
 /**
  * What a cell may need of its row's state besides the row: a row re-renders only when its row, its
@@ -91,7 +91,8 @@ const skeletonRows = [0, 1, 2, 3, 4];
  * saved, and the table was busy in between). A page of more than `windowAbove` rows is windowed
  * (`WindowedBody`): only the rows near the viewport are in the page, with spacer rows keeping
  * its height; the table then says how many rows it has (`aria-rowcount`) and which each drawn
- * row is (`aria-rowindex`).
+ * row is (`aria-rowindex`). A windowed body's first commit draws the rows in the viewport only,
+ * the few beyond its edges right after that commit's paint.
  */
 export function DataTableView<Row extends { readonly id: number }>({
   caption,
@@ -311,10 +312,11 @@ const busyClass = 'oa-data-busy';
  * table's class, written once (`ScopedStyles`), hover only while the table is interactive.
  */
 const TableStyles = memo(function TableStyles() {
-  const table = useSlotRecipe({ key: 'table' });
-  const styles = useMemo((): SystemStyleObject => {
-    const still = table({ size: 'sm', striped: true, interactive: false }) as Record<string, SystemStyleObject>;
-    const live = table({ size: 'sm', striped: true, interactive: true }) as Record<string, SystemStyleObject>;
+  // once per Chakra system: the same object on every mount, its sheet written once (`ScopedStyles`)
+  const styles = useSystemMemo('dataTable', (system): SystemStyleObject => {
+    const table = system.getSlotRecipeFn('table') as (props: Record<string, unknown>) => Record<string, SystemStyleObject>;
+    const still = table({ size: 'sm', striped: true, interactive: false });
+    const live = table({ size: 'sm', striped: true, interactive: true });
     return {
       [`& tr.${rowClass}`]: ownSelected(still.row ?? {}),
       [`&[data-interactive] tr.${rowClass}`]: ownSelected(live.row ?? {}),
@@ -336,7 +338,7 @@ const TableStyles = memo(function TableStyles() {
       // one still fades in (the transition used is the hovered state's)
       [`& td.${cellClass} button:not(:hover)`]: { transitionDuration: '0s' },
     };
-  }, [table]);
+  });
   return <ScopedStyles className={tableClass} styles={styles} />;
 });
 
@@ -441,6 +443,26 @@ const rowEstimate = 49;
 const overscan = 6;
 
 /**
+ * Runs `run` once the frame after this commit has been painted (a task posted from that frame's
+ * animation callback), unless cancelled first.
+ */
+const afterPaint = (run: () => void): (() => void) => {
+  if (typeof requestAnimationFrame === 'undefined') {
+    // no frames (a test's document): a task later
+    const timer = window.setTimeout(run, 0);
+    return () => window.clearTimeout(timer);
+  }
+  let timer: number | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = window.setTimeout(run, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    window.clearTimeout(timer);
+  };
+};
+
+/**
  * The window's scroll offset as last seen (a passive scroll listener keeps it, from the first
  * windowed body on). The virtualizer reads `window.scrollY` in its first render, when the page
  * just committed is not laid out yet: that read laid the page out once more (a list page's first
@@ -499,11 +521,15 @@ function WindowedBody<Row extends { readonly id: number }>({ rows, columns, sele
   const [margin, setMargin] = useState(() => marginSeen);
   // the id of the row that holds the focus
   const [focusedId, setFocusedId] = useState<number | null>(null);
+  // the body's first commit draws only the rows in the viewport (the rows beyond it cannot be seen
+  // in its first paint); the rows beyond its edges (`overscan`) come right after that paint
+  const [overscanned, setOverscanned] = useState(false);
+  useEffect(() => (overscanned ? undefined : afterPaint(() => setOverscanned(true))), [overscanned]);
   const focusedIndex = focusedId === null ? -1 : rows.findIndex((r) => r.id === focusedId);
   const virtualizer = useWindowVirtualizer<HTMLTableRowElement>({
     count: rows.length,
     estimateSize: () => rowEstimate,
-    overscan,
+    overscan: overscanned ? overscan : 0,
     scrollMargin: margin,
     getItemKey: useCallback((i: number) => rows[i]?.id ?? -i - 1, [rows]),
     initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },

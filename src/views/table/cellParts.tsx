@@ -1,10 +1,9 @@
 import { forwardRef, memo, useMemo, type ComponentPropsWithoutRef, type MouseEvent, type ReactNode } from 'react';
-import { useChakraContext, useRecipe, useSlotRecipe, type SystemStyleObject } from '@chakra-ui/react';
+import type { SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
 import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
-import { ScopedStyles } from '../app/ScopedStyles';
-import { Global, type Interpolation, type Theme } from '@emotion/react';
+import { ScopedStyles, useSystemMemo } from '../app/ScopedStyles';
 
 /**
  * The parts that repeat on every row of a long table (buttons, badges, a row of them, the row
@@ -73,19 +72,23 @@ function paletteVarsUsed(palette: SystemStyleObject, used: string): SystemStyleO
   return kept as SystemStyleObject;
 }
 
+type RecipeFn = (props: Record<string, unknown>) => SystemStyleObject;
+type SlotRecipeFn = (props: Record<string, unknown>) => Record<string, SystemStyleObject>;
+
 /**
- * The nested rules every part needs under the element that holds the rows, resolved by the Chakra
- * system once (`css`): the palettes' properties are picked from that resolved text, and the sheet
- * is written from it as it is (resolving it a second time, as `ScopedStyles` does, cost a tenth of
- * the channel page's first render).
+ * The nested rules every part needs, for the element that holds the rows: worked out and resolved
+ * by the Chakra system once per system (the same object on every mount, so its sheet is written
+ * once: `ScopedStyles`). The palettes' properties are picked from the resolved text, and the sheet
+ * is written from it as it is (resolving it a second time cost a tenth of the channel page's
+ * first render).
  */
-export function useCellPartsCss(): Record<string, unknown> {
-  const button = useRecipe({ key: 'button' });
-  const badge = useRecipe({ key: 'badge' });
-  const checkbox = useSlotRecipe({ key: 'checkbox' });
-  const input = useRecipe({ key: 'input' });
-  const { css } = useChakraContext();
-  return useMemo(() => {
+export function useCellPartsCss(): SystemStyleObject {
+  return useSystemMemo('cellParts', (system) => {
+    const button = system.getRecipeFn('button') as RecipeFn;
+    const badge = system.getRecipeFn('badge') as RecipeFn;
+    const checkbox = system.getSlotRecipeFn('checkbox') as SlotRecipeFn;
+    const input = system.getRecipeFn('input') as RecipeFn;
+    const { css } = system;
     const rules: Record<string, SystemStyleObject> = {};
     for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v });
     for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v });
@@ -96,7 +99,7 @@ export function useCellPartsCss(): Record<string, unknown> {
     rules[`& .${cls.nowrap}`] = { whiteSpace: 'nowrap' };
     rules[`& .${cls.wrap}`] = { wordBreak: 'break-word' };
     rules[`& .${cls.hidden}, & .${cls.check} > input`] = visuallyHidden;
-    const check = checkbox({ size: 'sm' }) as Record<string, SystemStyleObject>;
+    const check = checkbox({ size: 'sm' });
     rules[`& .${cls.check}`] = check.root ?? {};
     rules[`& .${cls.check} > [data-part=control]`] = {
       ...check.control,
@@ -106,20 +109,19 @@ export function useCellPartsCss(): Record<string, unknown> {
     // A part's palette sets only the palette's colours the parts' rules read (a handful of the
     // palette's custom properties, not all of them): every badge and button of every row declares
     // them, and each one declared is resolved again for every such element on a page change.
-    const resolved = css(rules) as Record<string, unknown>;
+    const resolved = css(rules) as Record<string, SystemStyleObject>;
     const used = JSON.stringify(resolved);
     for (const p of palettes) resolved[`& [data-palette=${p}]`] = paletteVarsUsed(css({ colorPalette: p }), used);
     return resolved;
-  }, [button, badge, checkbox, input, css]);
+  });
 }
 
-export { ScopedStyles };
+export { ScopedStyles, useSystemMemo };
 
-/** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them), written once as a global sheet. */
+/** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them). */
 export const CellPartsStyles = memo(function CellPartsStyles() {
   const parts = useCellPartsCss();
-  const global = useMemo(() => ({ [`.${cls.parts}`]: parts }), [parts]);
-  return <Global styles={global as Interpolation<Theme>} />;
+  return <ScopedStyles className={cls.parts} styles={parts} resolved />;
 });
 
 type NativeButtonProps = Omit<ComponentPropsWithoutRef<'button'>, 'className' | 'type'>;
