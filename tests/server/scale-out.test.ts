@@ -304,25 +304,43 @@ describe.skipIf(skipReason !== null)(`three gateways on one PostgreSQL and one R
   it('a token disabled, exhausted or deleted, a user banned, anywhere: refused by every instance on the next request', async () => {
     const userId = await createRelayUser(db(), { username: 'revoke-user', quota: 10_000_000 });
     const token = await createRelayToken(db(), { userId, name: 'revoke-token', remainQuota: 5_000_000 });
-    await createRelayChannel(db(), { key: 'sk-revoke', baseUrl: upstream.url, models: model, priority: 20 });
+    const channel = await createRelayChannel(db(), { key: 'sk-revoke', baseUrl: upstream.url, models: model, priority: 20 });
     // Tell the instances about the new channel (as the console's channel routes do).
-    await root.request('PUT', '/api/channel/', { body: { id: (await db().selectFrom('channels').select('id').where('key', '=', 'sk-revoke').executeTakeFirstOrThrow()).id, priority: 20 }, headers: { 'x-test-ip': randomIp() } });
+    await root.request('PUT', '/api/channel/', { body: { id: channel, priority: 20 }, headers: { 'x-test-ip': randomIp() } });
+    let answered = 0;
     const everyInstance = async (status: number): Promise<void> => {
       for (const gateway of gateways) expect(await chat(gateway.url, token.key)).toBe(status);
+      if (status !== 200) return;
+      // Each answered request is settled after its answer (its consume log is written in the
+      // settlement): the next change waits for them, or a settlement giving back the unused part of
+      // its reservation could land after the test set the token's remain to 0.
+      answered += gateways.length;
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const logs = await db().selectFrom('logs').select('id').where('type', '=', 2).where('token_name', '=', 'revoke-token').execute();
+        if (logs.length >= answered) return;
+        if (Date.now() > deadline) throw new Error(`${logs.length} of ${answered} requests settled after 10 s`);
+        await sleep(20);
+      }
     };
-    await everyInstance(200);
-    await db().updateTable('tokens').set({ status: 2 }).where('id', '=', token.id).execute();
-    await everyInstance(401);
-    await db().updateTable('tokens').set({ status: 1 }).where('id', '=', token.id).execute();
-    await everyInstance(200);
-    await db().updateTable('users').set({ status: 2 }).where('id', '=', userId).execute();
-    await everyInstance(403);
-    await db().updateTable('users').set({ status: 1 }).where('id', '=', userId).execute();
-    await everyInstance(200);
-    await db().updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', token.id).execute();
-    await everyInstance(401);
-    await db().deleteFrom('tokens').where('id', '=', token.id).execute();
-    await everyInstance(401);
+    try {
+      await everyInstance(200);
+      await db().updateTable('tokens').set({ status: 2 }).where('id', '=', token.id).execute();
+      await everyInstance(401);
+      await db().updateTable('tokens').set({ status: 1 }).where('id', '=', token.id).execute();
+      await everyInstance(200);
+      await db().updateTable('users').set({ status: 2 }).where('id', '=', userId).execute();
+      await everyInstance(403);
+      await db().updateTable('users').set({ status: 1 }).where('id', '=', userId).execute();
+      await everyInstance(200);
+      await db().updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', token.id).execute();
+      await everyInstance(401);
+      await db().deleteFrom('tokens').where('id', '=', token.id).execute();
+      await everyInstance(401);
+    } finally {
+      // Its channel out of the selection, even after a failure (the next tests use the same model).
+      await root.request('PUT', '/api/channel/', { body: { id: channel, status: 2 }, headers: { 'x-test-ip': randomIp() } });
+    }
   });
 
   it('quota: 1,000 relay requests spread over the three instances reconcile exactly with the consume logs', async () => {
