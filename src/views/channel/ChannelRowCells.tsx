@@ -19,7 +19,7 @@ import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
 import { CellHint } from '../app/Hint';
 import { useRenderMessage, useT } from '../app/i18n';
-import { CellBadge, CellButton, CellLink, CellStack, ScopedStyles, cellInputLook, useSystemMemo, type CellLinkNavigation } from '../table/cellParts';
+import { CellBadge, CellButton, CellLink, CellStack, KeptStyles, cellInputLook, useSystemMemo, type CellLinkNavigation } from '../table/cellParts';
 
 /** The cells of one channel row (spec §2 "Channel list"): badges, inline numbers, buttons. */
 
@@ -246,7 +246,7 @@ const noStyles: SystemStyleObject = {};
 
 /**
  * The test-model select's look (the theme's extra-small native select), written once as rules of
- * its class names (`ScopedStyles`): every row then only sets class names, where a Chakra select per
+ * its class names (`KeptStyles`): every row then only sets class names, where a Chakra select per
  * row resolved its styles on each mount. Mounted once beside the channel table and cards.
  */
 export const ChannelCellsStyles = memo(function ChannelCellsStyles() {
@@ -257,9 +257,9 @@ export const ChannelCellsStyles = memo(function ChannelCellsStyles() {
   });
   return (
     <>
-      <ScopedStyles className={modelSelect.root} styles={parts.root ?? noStyles} />
-      <ScopedStyles className={modelSelect.field} styles={parts.field ?? noStyles} />
-      <ScopedStyles className={modelSelect.indicator} styles={parts.indicator ?? noStyles} />
+      <KeptStyles className={modelSelect.root} styles={parts.root ?? noStyles} />
+      <KeptStyles className={modelSelect.field} styles={parts.field ?? noStyles} />
+      <KeptStyles className={modelSelect.indicator} styles={parts.indicator ?? noStyles} />
     </>
   );
 });

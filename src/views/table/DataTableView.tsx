@@ -5,7 +5,7 @@ import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents'
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
-import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox, ScopedStyles, useSystemMemo } from './cellParts';
+import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox, KeptStyles, useSystemMemo } from './cellParts';
 
 /**
  * What a cell may need of its row's state besides the row: a row re-renders only when its row, its
@@ -309,10 +309,10 @@ const busyClass = 'oa-data-busy';
 /**
  * The body rows are plain `tr`/`td` elements (a Chakra row and cell per element is most of the
  * cost of a long page); the table recipe's row and cell styles apply to them as rules under the
- * table's class, written once (`ScopedStyles`), hover only while the table is interactive.
+ * table's class, written once (`KeptStyles`), hover only while the table is interactive.
  */
 const TableStyles = memo(function TableStyles() {
-  // once per Chakra system: the same object on every mount, its sheet written once (`ScopedStyles`)
+  // once per Chakra system: the same object on every mount, its sheet written once (`KeptStyles`)
   const styles = useSystemMemo('dataTable', (system): SystemStyleObject => {
     const table = system.getSlotRecipeFn('table') as (props: Record<string, unknown>) => Record<string, SystemStyleObject>;
     const still = table({ size: 'sm', striped: true, interactive: false });
@@ -339,7 +339,7 @@ const TableStyles = memo(function TableStyles() {
       [`& td.${cellClass} button:not(:hover)`]: { transitionDuration: '0s' },
     };
   });
-  return <ScopedStyles className={tableClass} styles={styles} />;
+  return <KeptStyles className={tableClass} styles={styles} />;
 });
 
 /**

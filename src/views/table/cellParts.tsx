@@ -3,7 +3,7 @@ import type { SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
 import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
-import { ScopedStyles, useSystemMemo } from '../app/ScopedStyles';
+import { KeptStyles, useSystemMemo } from '../app/KeptStyles';
 
 /**
  * The parts that repeat on every row of a long table (buttons, badges, a row of them, the row
@@ -78,7 +78,7 @@ type SlotRecipeFn = (props: Record<string, unknown>) => Record<string, SystemSty
 /**
  * The nested rules every part needs, for the element that holds the rows: worked out and resolved
  * by the Chakra system once per system (the same object on every mount, so its sheet is written
- * once: `ScopedStyles`). The palettes' properties are picked from the resolved text, and the sheet
+ * once: `KeptStyles`). The palettes' properties are picked from the resolved text, and the sheet
  * is written from it as it is (resolving it a second time cost a tenth of the channel page's
  * first render).
  */
@@ -116,12 +116,12 @@ export function useCellPartsCss(): SystemStyleObject {
   });
 }
 
-export { ScopedStyles, useSystemMemo };
+export { KeptStyles, useSystemMemo };
 
 /** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them). */
 export const CellPartsStyles = memo(function CellPartsStyles() {
   const parts = useCellPartsCss();
-  return <ScopedStyles className={cls.parts} styles={parts} resolved />;
+  return <KeptStyles className={cls.parts} styles={parts} resolved />;
 });
 
 type NativeButtonProps = Omit<ComponentPropsWithoutRef<'button'>, 'className' | 'type'>;
