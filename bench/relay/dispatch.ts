@@ -43,8 +43,7 @@ if (process.env.BENCH_DISPATCH_SERVER === '1') {
     const cpu = process.cpuUsage(before);
     await (await request(`${origin}/release`, { dispatcher })).body.text();
     await Promise.all(holds.map((h) => h.body.text()));
-    if (dispatcher instanceof FreeListDispatcher) await dispatcher.closeAll();
-    else await dispatcher.close();
+    await dispatcher.close();
     return Math.round((cpu.user + cpu.system) / fresh);
   };
   const figures: Record<'agent' | 'free', number[]> = { agent: [], free: [] };

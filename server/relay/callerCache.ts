@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { changeWatchOf } from '../db/connect';
 import type { Database } from '../db/schema';
+import { clusterGeneration, type SyncTopic } from '../services/clusterSync';
 
 /**
  * SQLite: rows the relay reads on every request (a token by its key, a user by id, a channel
@@ -19,6 +20,16 @@ import type { Database } from '../db/schema';
  */
 
 type Db = Kysely<Database>;
+
+/**
+ * The generation under which what `topic` covers (the relay's options, the channels' top tiers)
+ * may be kept: on SQLite its change mark, on PostgreSQL the cluster's (Redis announcements and
+ * SYNC_FREQUENCY); undefined: nothing may be kept, read the database.
+ */
+export function keptGeneration(db: Db, topic: SyncTopic): string | undefined {
+  const watch = changeWatchOf(db);
+  return watch === undefined ? clusterGeneration(db, topic) : watch.generation(topic);
+}
 
 /** The rows of one kind kept for one database, with the mark they were read under. */
 interface Kept<K, R> {

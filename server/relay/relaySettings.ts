@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { parseRatioMap, type RatioMap } from '../../src/domain/ratioPrices';
-import { changeWatchOf } from '../db/connect';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import { TurnReads } from '../db/turnReads';
-import { clusterGeneration } from '../services/clusterSync';
+import { keptGeneration } from './callerCache';
 import { optionValues, readOptions } from '../services/options';
 
 /**
@@ -78,8 +77,7 @@ const settingsCache = new WeakMap<Db, { readonly generation: string; readonly se
  * see ChangeWatch), which saves reading the three ratio tables' JSON on every request.
  */
 export async function relaySettings(db: Db): Promise<RelaySettings> {
-  const watch = changeWatchOf(db);
-  const generation = watch === undefined ? clusterGeneration(db, 'options') : watch.generation('options');
+  const generation = keptGeneration(db, 'options');
   const cached = settingsCache.get(db);
   if (generation !== undefined && cached?.generation === generation) return cached.settings;
   const settings = await settingsReads.run(db, '');

@@ -1,10 +1,9 @@
 import * as E from 'fp-ts/Either';
 import type { Kysely } from 'kysely';
-import { changeWatchOf } from '../db/connect';
 import { precompile } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import { TurnReads } from '../db/turnReads';
-import { clusterGeneration } from '../services/clusterSync';
+import { keptGeneration } from './callerCache';
 import { relayChannelColumns, relayError, type RelayChannel, type RelayError } from './types';
 
 /**
@@ -114,8 +113,7 @@ const tierReads = new TurnReads<TierRows>((db, key) => {
  * one turn sharing the read).
  */
 async function firstDraw(db: Db, group: string, model: string): Promise<TierRows> {
-  const watch = changeWatchOf(db);
-  const generation = watch === undefined ? clusterGeneration(db, 'channels') : watch.generation('channels');
+  const generation = keptGeneration(db, 'channels');
   const key = JSON.stringify([group, model]);
   if (generation === undefined) return tierReads.run(db, key);
   let cache = tierCache.get(db);
@@ -127,7 +125,7 @@ async function firstDraw(db: Db, group: string, model: string): Promise<TierRows
   if (kept !== undefined) return kept;
   const rows = await tierReads.run(db, key);
   // A change announced (or marked) while reading: the rows may be older than it, do not keep them.
-  if ((watch === undefined ? clusterGeneration(db, 'channels') : watch.generation('channels')) !== generation) return rows;
+  if (keptGeneration(db, 'channels') !== generation) return rows;
   if (cache.tiers.size >= tierCacheLimit) cache.tiers.clear();
   cache.tiers.set(key, rows);
   return rows;

@@ -153,12 +153,33 @@ export class FreeListDispatcher extends Dispatcher {
   }
 
   /** Closes every connection once its request is over; no request is taken afterwards. */
-  async closeAll(): Promise<void> {
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const closed = this.endAll((client) => client.close());
+    if (callback === undefined) return closed;
+    void closed.then(callback);
+  }
+
+  /** Closes every connection at once, its request in flight failing with `error`; no request is taken afterwards. */
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const error = typeof first === 'function' ? null : (first ?? null);
+    const callback = typeof first === 'function' ? first : second;
+    const destroyed = this.endAll((client) => client.destroy(error));
+    if (callback === undefined) return destroyed;
+    void destroyed.then(callback);
+  }
+
+  private async endAll(end: (client: Client) => Promise<void>): Promise<void> {
     this.closing = true;
     const all = [...this.clients];
     this.clients.clear();
     this.free.clear();
-    await Promise.all(all.map((client) => client.close().catch(() => undefined)));
+    await Promise.all(all.map((client) => end(client).catch(() => undefined)));
   }
 }
 

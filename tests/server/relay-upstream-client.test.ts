@@ -66,7 +66,7 @@ describe('upstream free-list dispatcher', () => {
     // the next request takes a free one: no new connection
     await (await request(`${origin}/c`, { dispatcher })).body.text();
     expect(dispatcher.size.clients).toBe(20);
-    await dispatcher.closeAll();
+    await dispatcher.close();
   });
 
   it('gives up an idle connection the upstream closed, and connects again for the next request', async () => {
@@ -77,7 +77,7 @@ describe('upstream free-list dispatcher', () => {
     expect(await (await request(`${origin}/d`, { dispatcher })).body.text()).toMatch(/^ok \d+$/);
     await turn();
     expect(dispatcher.size).toEqual({ clients: 1, free: 1 });
-    await dispatcher.closeAll();
+    await dispatcher.close();
   });
 
   it('fails a request whose connection cannot be made, and serves the next one', async () => {
@@ -88,14 +88,14 @@ describe('upstream free-list dispatcher', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     await expect(request(`http://127.0.0.1:${port}/x`, { dispatcher })).rejects.toThrow();
     expect(await (await request(`${origin}/e`, { dispatcher })).body.text()).toMatch(/^ok \d+$/);
-    await dispatcher.closeAll();
+    await dispatcher.close();
   });
 
   it('applies per-request timeouts (the Proxy channel sets them from RELAY_TIMEOUT)', async () => {
     const dispatcher = new FreeListDispatcher({ pipelining: 1, keepAliveTimeout: 10_000 });
     await expect(request(`${origin}/silent`, { dispatcher, headersTimeout: 200 })).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
     expect(await (await request(`${origin}/f`, { dispatcher })).body.text()).toMatch(/^ok \d+$/);
-    await dispatcher.closeAll();
+    await dispatcher.close();
   });
 
   it('aborts one request without touching the others in flight', async () => {
@@ -109,6 +109,6 @@ describe('upstream free-list dispatcher', () => {
     const keptText = kept.body.text();
     for (const res of held.splice(0)) res.end('done');
     expect(await keptText).toBe('first done');
-    await dispatcher.closeAll();
+    await dispatcher.close();
   });
 });

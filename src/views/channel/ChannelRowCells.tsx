@@ -19,7 +19,8 @@ import { msg } from '../../domain/message';
 import { formatBalance, formatTimestamp, groupColor, groupNames, responseTimeBand, type QuotaDisplay } from '../../domain/format';
 import { CellHint } from '../app/Hint';
 import { useRenderMessage, useT } from '../app/i18n';
-import { CellBadge, CellButton, CellLink, CellStack, KeptStyles, cellInputLook, useSystemMemo, type CellLinkNavigation } from '../table/cellParts';
+import { KeptStyles, useSystemMemo } from '../app/KeptStyles';
+import { CellBadge, CellButton, CellLink, CellStack, cellInputLook, type CellLinkNavigation } from '../table/cellParts';
 
 /** The cells of one channel row (spec §2 "Channel list"): badges, inline numbers, buttons. */
 

@@ -5,7 +5,8 @@ import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents'
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
-import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox, KeptStyles, useSystemMemo } from './cellParts';
+import { KeptStyles, useSystemMemo } from '../app/KeptStyles';
+import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox } from './cellParts';
 
 /**
  * What a cell may need of its row's state besides the row: a row re-renders only when its row, its

@@ -116,8 +116,6 @@ export function useCellPartsCss(): SystemStyleObject {
   });
 }
 
-export { KeptStyles, useSystemMemo };
-
 /** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them). */
 export const CellPartsStyles = memo(function CellPartsStyles() {
   const parts = useCellPartsCss();
