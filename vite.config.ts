@@ -222,6 +222,20 @@ export const firstPaintRoutes: readonly (readonly [pattern: string, module: stri
   ['^/topup/?$', 'src/views/topup/TopUpPage.tsx', true],
 ];
 /**
+ * The GETs a first load of a list page sends before its scripts have loaded (index.html's script,
+ * see `firstPaintPreload`), by the page's module: the table's first fetch for the address without a
+ * query (the default view), for an admin and for anyone else (null: none). They must be the exact
+ * URLs the list's `fetchPage` asks for then (tests/unit/firstPage.test.ts checks them against
+ * src/api). Every first load also sends `/api/status` (the session's first call) and, for a stored
+ * admin, `/api/user/2fa/status` (the enrolment check the admin pages wait for). src/api/primed.ts
+ * hands their answers to the console's first calls of the same URLs.
+ */
+export const firstPageLists: Readonly<Record<string, readonly [admin: string | null, other: string | null]>> = {
+  'src/views/channel/ChannelListPage.tsx': ['/api/channel/?p=0', null],
+  'src/views/log/LogListPage.tsx': ['/api/log/?p=0', '/api/log/self/?p=0'],
+};
+
+/**
  * The wiring areas each lazy page loads beside itself (`withWiring` in src/views/app/AppRoutes.tsx;
  * tests/unit/composition.test.ts keeps the two in step): preloaded with the page.
  */
@@ -247,9 +261,28 @@ const catalogueModules = (lang: 'zh' | 'en', area: string) => `src/i18n/${lang}/
  * with the page's place in `firstPaintRoutes` (`data-first-page`, `login` for the login page shown
  * on a guarded path): src/main.tsx loads that page before the first render (`preloadFirstPage`).
  */
+/**
+ * The early GETs of a first load (`firstPageLists`), as a function expression index.html's script
+ * calls with the URLs, the page's path, a reader of the stored user's id and the language tag:
+ * sends each (same origin, with the session cookie) and keeps its answer on
+ * `window.__firstPageRequests` for src/api/primed.ts (`PrimedRequests`). An answer is taken
+ * (`take`, removed) or looked at (`peek`) by its exact URL, and only while the page it was sent
+ * for is shown to the user it was sent for: once either has changed, every answer is dropped.
+ * `done` resolves with an unread copy of the Response (undefined when the request failed);
+ * `status` and `text` are there once it is in.
+ */
+export const firstPageRequestsScript = `function(q,path,user,lang){var A={},H={Accept:'application/json','Accept-Language':lang};
+function T(o,k){if(location.pathname!==path||user()!==P.user){A={};return}var e=A[o];if(!k)delete A[o];return e}
+var P=window.__firstPageRequests={user:user(),take:function(o){return T(o)},peek:function(o){return T(o,1)}};
+for(var n=0;n<q.length;n++)(function(o){var e=A[o]={};e.done=fetch(o,{credentials:'include',headers:H}).then(function(r){var c=r.clone();return r.text().then(function(t){e.status=r.status;e.text=t;return c})})['catch'](function(){})})(q[n])}`;
+
+let serverAddress = '';
 const firstPaintPreload: Plugin = {
   name: 'first-paint-preload',
   apply: 'build',
+  configResolved(config) {
+    serverAddress = String(config.env.VITE_SERVER_ADDRESS ?? '').trim();
+  },
   transformIndexHtml: {
     order: 'post',
     handler(html, ctx) {
@@ -292,12 +325,17 @@ const firstPaintPreload: Plugin = {
         areas: { zh: areasIn('zh'), en: areasIn('en') },
         login: pageOf('src/views/auth/LoginPage.tsx'),
         routes: firstPaintRoutes.map(([pattern, module, guarded]) => [pattern, pageOf(module), guarded] as const),
+        // the early GETs (same origin only: none when the console calls another server)
+        api: serverAddress === '' ? firstPaintRoutes.map(([, module]) => firstPageLists[module] ?? 0) : 0,
       };
       const script = `(function(m){var s;try{s=localStorage}catch(e){}function g(k){try{return s?s.getItem(k):null}catch(e){return null}}
 var A=m.areas[g('lang')==='en'?'en':'zh'],f=A.shell,p=location.pathname,u=g('user')!==null,w=[];
 for(var i=0;i<m.routes.length;i++){var r=m.routes[i];if(new RegExp(r[0]).test(p)){var L=r[2]&&!u;w.push(L?m.login:r[1]);document.documentElement.setAttribute('data-first-page',L?'login':i);break}}
 for(var j=0;j<w.length;j++)f=f.concat(w[j][0],A[w[j][1]]);
-var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[k];document.head.appendChild(l)}})(${JSON.stringify(map)});`;
+var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[k];document.head.appendChild(l)}
+var U=null;try{U=JSON.parse(g('user'))}catch(e){}
+if(m.api){var a=!!U&&U.role>=10,x=U&&!location.search&&m.api[i],q=['/api/status'];if(a)q.push('/api/user/2fa/status');if(x&&x[a?0:1])q.push(x[a?0:1]);
+(${firstPageRequestsScript})(q,p,function(){try{var v=JSON.parse(g('user'));return v&&typeof v.id==='number'?v.id:null}catch(e){return null}},g('lang')==='en'?'en':'zh-CN')}})(${JSON.stringify(map)});`;
       return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] };
     },
   },

@@ -11,6 +11,7 @@ import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { createAuthApi } from './api/authApi';
 import { createApiClient } from './api/client';
 import { createStatusApi } from './api/statusApi';
+import { primedFetch } from './api/primed';
 import { apiActors } from './api/actors/fromApi';
 import { openWindow } from './api/actors/browser/windows';
 import { createUnauthorizedSignal, watchSession } from './api/actors/browser/sessionWatch';
@@ -31,6 +32,8 @@ import type { WiringRoot } from './wiring/root';
 const unauthorized = createUnauthorizedSignal();
 const client = createApiClient({
   baseUrl: import.meta.env.VITE_SERVER_ADDRESS,
+  // the first page's GETs that index.html's script sent early are answered from there (once)
+  fetch: primedFetch(),
   onUnauthorized: unauthorized.notify,
   // the server's messages in the console's language (html lang follows the preference)
   language: () => document.documentElement.lang,

@@ -50,31 +50,15 @@ export interface CallSpec<A> {
 /** Reads a parsed non-2xx body into an ApiError, or `undefined` to keep the default one. */
 export type ErrorReader = (body: unknown, call: string) => ApiError | undefined;
 
-/** A GET whose success is a file (a streamed CSV export), not JSON. */
-export interface FileSpec {
-  readonly path: string;
-  readonly query?: Query;
-  /** The media type the file must have ('text/csv'); anything else is read as the JSON envelope. */
-  readonly accept: string;
-  /** The name to use when the answer has no Content-Disposition file name. */
-  readonly fallbackName: string;
-}
-
-/** A downloaded file: its name (from Content-Disposition) and its bytes. */
-export interface DownloadedFile {
-  readonly name: string;
-  readonly blob: Blob;
-}
-
 export interface ApiClient {
   /** The normalised base URL ('' = same origin), without a trailing slash. */
   readonly baseUrl: string;
   readonly request: <A>(spec: CallSpec<A>) => TE.TaskEither<ApiError, A>;
   /**
-   * A file download: the body as a Blob when its Content-Type is `accept`; an envelope answer
-   * instead (`{"success":false,"message":…}`) is a Failure with the server's message.
+   * What the client sends with, for the calls built beside it (a file download, src/api/download.ts):
+   * its fetch, the abort signal of `withSignal` and the 401 listener.
    */
-  readonly download: (spec: FileSpec) => TE.TaskEither<ApiError, DownloadedFile>;
+  readonly transport: Transport;
   /**
    * The same client whose every fetch carries `signal` (a stopped actor's, conventions §2): once
    * it aborts, pending calls end as a Network error (`aborted`) and new ones are not sent.
@@ -83,6 +67,13 @@ export interface ApiClient {
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** See `ApiClient.transport`. */
+export interface Transport {
+  readonly fetch: FetchLike;
+  readonly signal: AbortSignal | undefined;
+  readonly onUnauthorized: (() => void) | undefined;
+}
 
 export interface ApiClientOptions {
   /** Build-time `import.meta.env.VITE_SERVER_ADDRESS`, else '' (same origin). Trailing slashes are stripped. */
@@ -116,6 +107,10 @@ export function buildQuery(query: Query | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
+/** The URL a call is sent to: its path under `baseUrl` (an absolute URL as it is), with its query. */
+export const urlOf = (baseUrl: string, spec: Pick<CallSpec<unknown>, 'path' | 'query'>): string =>
+  `${ABSOLUTE_URL.test(spec.path) ? spec.path : baseUrl + spec.path}${buildQuery(spec.query)}`;
+
 /** A path segment from an id or name, percent-encoded. */
 export const segment = (value: string | number): string => encodeURIComponent(String(value));
 
@@ -137,7 +132,7 @@ function clientWith(options: ApiClientOptions, abortSignal: AbortSignal | undefi
     async () => {
       const external = ABSOLUTE_URL.test(spec.path);
       const call = `${spec.method} ${spec.path}`;
-      const url = `${external ? spec.path : baseUrl + spec.path}${buildQuery(spec.query)}`;
+      const url = urlOf(baseUrl, spec);
       const headers: Record<string, string> = { Accept: 'application/json' };
       const keyed = spec.bearer !== undefined;
       if (keyed) headers.Authorization = `Bearer ${spec.bearer}`;
@@ -184,65 +179,10 @@ function clientWith(options: ApiClientOptions, abortSignal: AbortSignal | undefi
       }
     };
 
-  const download =
-    (spec: FileSpec): TE.TaskEither<ApiError, DownloadedFile> =>
-    async () => {
-      const call = `GET ${spec.path}`;
-      const url = `${baseUrl}${spec.path}${buildQuery(spec.query)}`;
-      const init: RequestInit = { method: 'GET', headers: { Accept: `${spec.accept}, application/json` }, credentials: 'include' };
-      if (abortSignal !== undefined) init.signal = abortSignal;
-      if (aborted()) return E.left(networkError(call, ABORTED));
-      let response: Response;
-      try {
-        response = await fetchFn(url, init);
-      } catch (error) {
-        return E.left(networkError(call, aborted() ? ABORTED : errorText(error)));
-      }
-      const type = (response.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
-      try {
-        if (response.ok && type === spec.accept.toLowerCase()) {
-          const blob = await response.blob();
-          return E.right({ name: fileNameOf(response.headers.get('Content-Disposition')) ?? spec.fallbackName, blob });
-        }
-        const text = await response.text();
-        if (!response.ok) {
-          if (response.status === 401) signal(onUnauthorized);
-          return E.left(httpError(call, response.status, httpMessage(response, text)));
-        }
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          return E.left(decodeError(call, `expected ${spec.accept}, got ${type === '' ? 'no content type' : type}: ${snippet(text)}`));
-        }
-        const head = readHead(body, call);
-        if (E.isLeft(head)) return head;
-        return E.left(decodeError(call, `expected ${spec.accept}, got a JSON envelope`));
-      } catch (error) {
-        return E.left(networkError(call, aborted() ? ABORTED : errorText(error)));
-      }
-    };
-
-  return { baseUrl, request, download, withSignal: (signal) => clientWith(options, signal) };
+  return { baseUrl, request, transport: { fetch: fetchFn, signal: abortSignal, onUnauthorized }, withSignal: (signal) => clientWith(options, signal) };
 }
 
-/** The file name of a Content-Disposition header (`filename*=UTF-8''…` first, then `filename="…"`), or null. */
-export function fileNameOf(header: string | null): string | null {
-  if (header === null) return null;
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  if (extended !== null) {
-    try {
-      return decodeURIComponent(extended[1]!.trim());
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/.exec(header);
-  const name = (plain?.[1] ?? plain?.[2] ?? '').trim();
-  return name === '' ? null : name;
-}
-
-function signal(listener: (() => void) | undefined): void {
+export function signal(listener: (() => void) | undefined): void {
   try {
     listener?.();
   } catch {
@@ -250,19 +190,19 @@ function signal(listener: (() => void) | undefined): void {
   }
 }
 
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message === '' ? error.name : error.message;
   if (typeof error === 'string') return error;
   return 'request failed';
 }
 
-const snippet = (text: string): string => {
+export const snippet = (text: string): string => {
   const flat = text.trim().replace(/\s+/g, ' ');
   return flat.length > MAX_TEXT_CHARS ? `${flat.slice(0, MAX_TEXT_CHARS - 1)}…` : flat;
 };
 
 /** A non-2xx answer's message: the server's own (envelope or OpenAI-style error), else statusText, else the text. */
-function httpMessage(response: Response, text: string): string {
+export function httpMessage(response: Response, text: string): string {
   const fromBody = messageInJson(text);
   if (fromBody !== undefined) return fromBody;
   if (response.statusText !== '') return response.statusText;

@@ -3,7 +3,8 @@ import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiError } from '../domain/apiError';
 import { Log, LogStat, type LogFilter } from '../domain/log';
 import { logExportFallbackName, type LogScope } from '../domain/logQuery';
-import { readData, type ApiClient, type DownloadedFile, type Query } from './client';
+import { readData, type ApiClient, type Query } from './client';
+import { download, type DownloadedFile } from './download';
 import { listOf } from './lists';
 
 /** Usage logs (spec §7 "Logs", contract §2.10). Unset filter fields are not sent. */
@@ -67,7 +68,7 @@ export const createLogApi = (client: ApiClient): LogApi => ({
   statSelf: (filter) =>
     client.request({ method: 'GET', path: '/api/log/self/stat', query: selfFilter(filter), read: readData(logStatOnly) }),
   exportCsv: (filter, scope) =>
-    client.download({
+    download(client, {
       path: scope === 'admin' ? '/api/log/export' : '/api/log/self/export',
       query: scope === 'admin' ? adminFilter(filter) : selfFilter(filter),
       accept: 'text/csv',

@@ -17,6 +17,7 @@ import type { channelTagsMachine, UpdateChannelsByTagInput } from '../machines/c
 import type { channelTestMachine } from '../machines/channelTest';
 import { awaitSession } from '../machines/sessionWatch/awaitSession';
 import { implement, implementArea } from '../views/app/machineRegistry';
+import { asListed, startWithFirstPage } from './firstPage';
 import type { WiringRoot } from './root';
 
 /** The channel list (table, actions, tags, tests) and the channel form. */
@@ -30,7 +31,7 @@ export const wire = ({ client }: WiringRoot) => {
         runRowAction: fromApi((api) => channelRowAction(api.channel)),
         exportRows: fromPromise<Message | null, ExportRowsInput<ChannelRow>>(() => Promise.resolve(null)),
       },
-    }),
+    }, startWithFirstPage<ChannelRow>(client, (c, { page }) => createChannelApi(c).list(page), asListed)),
     implement<typeof channelListActionsMachine>('channelListActions', {
       actors: {
         loadListPrefs: fromPromise(() =>

@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import { createLogApi } from '../api/logApi';
 import { apiActors } from '../api/actors/fromApi';
 import { downloadBlob } from '../api/actors/browser/downloads';
-import { downloadLogs, fetchLogPage, fetchLogStat } from '../api/actors/logRows';
+import { downloadLogs, fetchLogPage, fetchLogStat, logRowsOf, requestLogPage } from '../api/actors/logRows';
 import type { Log } from '../domain/log';
 import type { Message } from '../domain/message';
 import type { ExportRowsInput, FetchPageInput, SearchRowsInput } from '../domain/rowAction';
@@ -11,6 +11,7 @@ import type { logListPageMachine } from '../machines/logListPage';
 import { relayChildren } from '../machines/pageRelay/pageRelay';
 import { followSession } from '../machines/sessionWatch/sessionWatch';
 import { implement, implementArea } from '../views/app/machineRegistry';
+import { startWithFirstPage } from './firstPage';
 import type { WiringRoot } from './root';
 
 /** The log page: its parent machine, the table, the statistics and the export. */
@@ -24,7 +25,7 @@ export const wire = ({ client }: WiringRoot) => {
         runRowAction: fromPromise(() => Promise.reject(new Error('log rows have no actions'))),
         exportRows: fromPromise<Message | null, ExportRowsInput<Log>>(() => Promise.resolve(null)),
       },
-    }),
+    }, startWithFirstPage<Log>(client, (c, input) => requestLogPage(createLogApi(c))(input), logRowsOf)),
     implement<typeof logListPageMachine>('logListPage', {
       actors: { readClock: fromPromise(() => Promise.resolve(Math.floor(Date.now() / 1000))), followSession, relayChildren },
     }),

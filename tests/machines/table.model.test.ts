@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, initialTransition, transition, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { failure, httpError, networkError } from '../../src/domain/apiError';
 import type { Message } from '../../src/domain/message';
@@ -474,7 +474,7 @@ const exploredScene = (scene: Scene) => {
 };
 
 /** States the machine only passes through (eventless transitions): no snapshot rests there. */
-const transient = ['choosing', 'checking', 'ready.bulkRunning.next'];
+const transient = ['starting', 'choosing', 'checking', 'ready.bulkRunning.next'];
 
 describe('table model', () => {
   it('reaches every state', () => {
@@ -906,5 +906,120 @@ describe('table model', () => {
       expect(seen.size).toBeGreaterThan(1);
       for (const path of seen.values()) await replay([...scene.from, ...path], scene.query);
     });
+  });
+});
+
+/*
+ * A table started with the answer of its first fetch (`PrimedTableInput.firstPage`: the page's first
+ * load asked for it early): its first snapshot is what the plain start reaches once `fetchPage`
+ * answered that page, without a loading snapshot and without asking the server for it again.
+ */
+describe('a table started with its first page', () => {
+  const first = serverPage('', 0);
+  /** A started actor whose `fetchPage` records its inputs and never answers. */
+  const started = (primed: { readonly query: TableQuery; readonly firstPage?: readonly Row[] }) => {
+    const asked: FetchPageInput[] = [];
+    const searched: SearchRowsInput[] = [];
+    const actor = createActor(
+      machine.provide({
+        actors: {
+          fetchPage: fromPromise<readonly Row[], FetchPageInput>(({ input }) => {
+            asked.push(input);
+            return new Promise(() => undefined);
+          }),
+          searchRows: fromPromise<readonly Row[], SearchRowsInput>(({ input }) => {
+            searched.push(input);
+            return new Promise(() => undefined);
+          }),
+        },
+      }),
+      { input: primed },
+    );
+    const emitted: TableEmitted[] = [];
+    actor.on('*', (e) => emitted.push(e));
+    const firstSnapshot = actor.getSnapshot();
+    actor.start();
+    return { actor, firstSnapshot, asked, searched, emitted };
+  };
+
+  it('draws the first page from its first snapshot on, and asks nothing for it', () => {
+    const { actor, firstSnapshot, asked, emitted } = started({ query: start, firstPage: first });
+    expect(firstSnapshot.value).toEqual({ ready: 'idle' });
+    expect(firstSnapshot.context.rows).toEqual(first);
+    expect(selectPageRows(like(firstSnapshot))).toEqual(first);
+    expect(firstSnapshot.context.pagesLoaded).toBe(1);
+    expect(firstSnapshot.context.exhausted).toBe(false);
+    expect(selectPageCount(like(firstSnapshot))).toBe(2);
+    expect(asked).toEqual([]);
+    // the address is written as after a load
+    expect(emitted).toEqual([{ type: 'query.changed', query: start }]);
+    actor.stop();
+  });
+
+  it('equals the plain start once fetchPage answered the same page', () => {
+    const plain = initialTransition(machine, { query: start })[0];
+    const [answered] = transition(machine, plain, doneActor('fetchPage', first) as Event);
+    const [primed] = initialTransition(machine, { query: start, firstPage: first });
+    expect(primed.value).toEqual(answered.value);
+    expect(primed.context).toEqual(answered.context);
+  });
+
+  it('a short first page is the whole list', () => {
+    const { firstSnapshot, asked } = started({ query: start, firstPage: first.slice(0, 1) });
+    expect(firstSnapshot.value).toEqual({ ready: 'idle' });
+    expect(firstSnapshot.context.exhausted).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
+  it('an empty first page draws the empty list', () => {
+    const { firstSnapshot, asked } = started({ query: start, firstPage: [] });
+    expect(firstSnapshot.value).toEqual({ ready: 'idle' });
+    expect(firstSnapshot.context.rows).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
+  it('fetches the next pages the address asks for after the first', () => {
+    const { firstSnapshot, asked } = started({ query: parse('?size=3&page=2'), firstPage: first });
+    expect(firstSnapshot.value).toBe('loading');
+    expect(firstSnapshot.context.rows).toEqual(first);
+    expect(asked).toEqual([{ page: 1, order: '' }]);
+  });
+
+  it('a search in the address starts with the search, and the first page is not used later', () => {
+    const { actor, firstSnapshot, asked, searched } = started({ query: parse('?size=3&q=ch'), firstPage: first });
+    expect(firstSnapshot.value).toBe('searching');
+    expect(firstSnapshot.context.rows).toEqual([]);
+    expect(searched).toEqual([{ keyword: 'ch', order: '' }]);
+    actor.send(doneActor('searchRows', searchMatches('ch', '')) as Event);
+    actor.send({ type: 'search.clear' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(asked).toEqual([{ page: 0, order: '' }]);
+    actor.stop();
+  });
+
+  it('a reload asks the server again (the first page is used once)', () => {
+    const { actor, asked } = started({ query: start, firstPage: first });
+    actor.send({ type: 'rows.reload' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.rows).toEqual([]);
+    expect(asked).toEqual([{ page: 0, order: '' }]);
+    actor.stop();
+  });
+
+  it('without it, starts by loading the first page as always', () => {
+    const { actor, firstSnapshot, asked } = started({ query: start });
+    expect(firstSnapshot.value).toBe('loading');
+    expect(asked).toEqual([{ page: 0, order: '' }]);
+    actor.stop();
+  });
+
+  it('reaches every state from the primed start too', () => {
+    const paths = getShortestPaths(machine, {
+      input: { query: start, firstPage: first },
+      events: (s: Snap) => [...eventsOf(['page.go', 'rows.reload', 'search.submit', 'search.input', 'load.retry', 'row.select', 'bulk.request', 'confirm.accept', 'bulk.cancel', 'bulk.retry', 'report.dismiss', 'row.action', 'confirm.cancel', 'selection.export']), ...answers(s)],
+      serializeState: (s: Snap) => JSON.stringify([s.value, s.context.rows.length, s.context.selected.length, s.context.pending !== null, s.context.bulk?.done ?? null, s.context.query.keyword, s.context.draft]),
+      limit: 20000,
+    } as never) as unknown as { state: Snap }[];
+    expect(unreachedStates(machine, paths as never).join()).toEqual(transient.join());
   });
 });

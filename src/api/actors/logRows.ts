@@ -6,7 +6,7 @@ import type { Log } from '../../domain/log';
 import { logFilterOf, logScopeOf, numberLogRows, type LogScope } from '../../domain/logQuery';
 import type { LogFilter } from '../../domain/log';
 import type { FetchPageInput } from '../../domain/rowAction';
-import type { DownloadedFile } from '../client';
+import type { DownloadedFile } from '../download';
 import type { LogApi } from '../logApi';
 
 /*
@@ -19,14 +19,23 @@ import type { LogApi } from '../logApi';
  */
 export const fetchLogPage =
   (api: LogApi) =>
+  (input: FetchPageInput): TE.TaskEither<ApiError, readonly Log[]> =>
+    pipe(requestLogPage(api)(input), TE.map(logRowsOf(input)));
+
+/** The request of `fetchLogPage`: the server's rows as they are. */
+export const requestLogPage =
+  (api: LogApi) =>
   ({ page, params }: FetchPageInput): TE.TaskEither<ApiError, readonly Log[]> => {
     const scope = logScopeOf(params);
     const filter = logFilterOf(params, scope);
-    return pipe(
-      scope === 'admin' ? api.list(page, filter) : api.listSelf(page, filter),
-      TE.map((rows) => numberLogRows(rows, page, pageSize, scope)),
-    );
+    return scope === 'admin' ? api.list(page, filter) : api.listSelf(page, filter);
   };
+
+/** The rows `fetchLogPage` answers from the server's: self rows (all id 0) numbered. */
+export const logRowsOf =
+  ({ page, params }: FetchPageInput) =>
+  (rows: readonly Log[]): readonly Log[] =>
+    numberLogRows(rows, page, pageSize, logScopeOf(params));
 
 /** `fetchLogStat`: the consumed quota for the filters. */
 export const fetchLogStat =

@@ -109,6 +109,16 @@ export interface TableInput {
   readonly baseParams?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The table's input with the answer of its first fetch already there (`firstFetchOf(input)`'s rows,
+ * answered before the table started: the page's first load asked for them early): the table starts
+ * with them stored, as if `fetchPage` had just answered, so its first snapshot draws rows, not a
+ * loading state. Without them (or with a keyword: the first load is a search) it starts as always.
+ */
+export interface PrimedTableInput<Row extends TableRow> extends TableInput {
+  readonly firstPage?: readonly Row[];
+}
+
 export interface TableOptions<Row extends TableRow = TableRow> {
   /** Machine id, also the registry key (`channelTable`, `userTable` …). */
   readonly id: string;
@@ -171,12 +181,26 @@ const keepInView = <Row extends TableRow>(c: TableContext<Row>, rows: readonly R
 
 const errorMessage = (error: unknown): Message => describeError(error).message;
 
-/** `fetchPage`'s input: `params` only on lists that have server parameters. */
-const fetchInputOf = <Row extends TableRow>(c: TableContext<Row>): FetchPageInput => {
-  const base = { page: c.pagesLoaded, order: c.query.order };
-  if (c.baseParams === undefined && c.query.params === undefined) return base;
-  return { ...base, params: { ...c.baseParams, ...c.query.params } };
+/** The first page's rows of the start event's input (`xstate.init`), if it carries them. */
+const firstPageOf = <Row extends TableRow>(event: { readonly type: string }): readonly Row[] | undefined =>
+  event.type === 'xstate.init' ? (event as { readonly input?: PrimedTableInput<Row> }).input?.firstPage : undefined;
+
+/** `fetchPage`'s input for server page `page`: `params` only on lists that have server parameters. */
+const pageInputOf = (page: number, query: TableQuery, baseParams: TableInput['baseParams']): FetchPageInput => {
+  const base = { page, order: query.order };
+  if (baseParams === undefined && query.params === undefined) return base;
+  return { ...base, params: { ...baseParams, ...query.params } };
 };
+
+/** `fetchPage`'s input for the next server page. */
+const fetchInputOf = <Row extends TableRow>(c: TableContext<Row>): FetchPageInput => pageInputOf(c.pagesLoaded, c.query, c.baseParams);
+
+/**
+ * The first `fetchPage` input of a table started from `input`, or null when its first load is a
+ * search (a keyword in the address): what a first page's early answer must have been asked with.
+ */
+export const firstFetchOf = (input: TableInput): FetchPageInput | null =>
+  input.query.keyword === '' ? pageInputOf(0, input.query, input.baseParams) : null;
 
 /** A fresh start of the loader: nothing loaded, fill the current page. */
 const resetRows = <Row extends TableRow>(query: TableQuery): Partial<TableContext<Row>> => ({
@@ -225,7 +249,7 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
       context: {} as Ctx,
       events: {} as TableEvent<Row>,
       emitted: {} as TableEmitted,
-      input: {} as TableInput,
+      input: {} as PrimedTableInput<Row>,
       tags: {} as 'busy' | 'loading',
     },
     actors: {
@@ -243,6 +267,9 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
       }),
     },
     guards: {
+      /** Started with its first page's answer (`PrimedTableInput`), for the plain list's first fetch. */
+      hasFirstPage: (_, params: { rows: readonly Row[] | undefined; query: TableQuery }) =>
+        params.rows !== undefined && params.query.keyword === '',
       hasKeyword: ({ context }) => context.query.keyword !== '',
       needsMore: ({ context }) => needsMore(context),
       hasRows: ({ context }) => context.rows.length > 0,
@@ -485,7 +512,7 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
         exportFormat: '',
       };
     },
-    initial: 'choosing',
+    initial: 'starting',
     on: {
       // single row actions answer whatever the list is doing meanwhile
       'xstate.done.actor.row.*': {
@@ -519,6 +546,20 @@ export function createTableMachine<Row extends TableRow>(options: TableOptions<R
       },
     } as never,
     states: {
+      /**
+       * The start; never rests here: with the first page's answer in the input, it is stored as
+       * `fetchPage`'s answer would be (then more pages if the view needs them); else the first load.
+       */
+      starting: {
+        always: [
+          {
+            guard: { type: 'hasFirstPage', params: ({ context, event }) => ({ rows: firstPageOf<Row>(event), query: context.query }) },
+            target: 'checking',
+            actions: { type: 'storePage', params: ({ event }) => ({ rows: firstPageOf<Row>(event) ?? [] }) },
+          },
+          { target: 'choosing' },
+        ],
+      },
       /** Where a (re)load starts: the search endpoint or the plain list. */
       choosing: {
         always: [{ guard: 'hasKeyword', target: 'searching' }, { target: 'loading' }],

@@ -68,6 +68,12 @@ export type CompleteImplementationOf<M extends AnyStateMachine> = Implementation
 export interface MachineImplementation<Id extends string = string> {
   readonly id: Id;
   readonly implementation: object;
+  /**
+   * What the composition root adds to the machine's input when an actor of it starts (a list
+   * table's first page answered early, src/api/primedPage.ts): called once per actor, with the
+   * input it was given.
+   */
+  readonly startInput?: (input: unknown) => unknown;
 }
 
 /**
@@ -80,7 +86,8 @@ export interface MachineImplementation<Id extends string = string> {
 export const implement = <M extends AnyStateMachine, Id extends MachineIdOf<M> & PageMachineId = MachineIdOf<M> & PageMachineId>(
   id: Id,
   implementation: CompleteImplementationOf<M>,
-): MachineImplementation<Id> => ({ id, implementation });
+  startInput?: (input: InputFrom<M>) => InputFrom<M>,
+): MachineImplementation<Id> => ({ id, implementation, startInput: startInput as MachineImplementation['startInput'] });
 
 /** An area's implementations (src/wiring/<area>.ts, the entry's `shell`): made by `implementArea` only. */
 export interface AreaImplementations<A extends WiringArea> {
@@ -174,7 +181,14 @@ function resolveMachine<M extends AnyStateMachine>(machine: M, registry: Registr
     if (!known) assertWired(registry, logic.id);
     if (known) children[src] = seeded(resolveMachine(logic, registry), registry.snapshots.get(logic.id));
   }
-  return Object.keys(children).length === 0 ? own : (own.provide({ actors: children } as ImplementationOf<M>) as M);
+  const resolved = Object.keys(children).length === 0 ? own : (own.provide({ actors: children } as ImplementationOf<M>) as M);
+  // its actors start from the implementation's `startInput(input)` instead of `input`
+  const start = provided === undefined ? implementation?.startInput : undefined;
+  return start === undefined
+    ? resolved
+    : (Object.create(resolved, {
+        getInitialSnapshot: { value: (scope: unknown, input: unknown) => resolved.getInitialSnapshot(scope as never, start(input)) },
+      }) as M);
 }
 
 /** The provided implementation of `machine` (the bare machine when none was provided), its invoked machines provided too. */

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { describe, expect, it, vi } from 'vitest';
-import { createApiClient, fileNameOf } from '../../../src/api/client';
+import { createApiClient } from '../../../src/api/client';
+import { fileNameOf } from '../../../src/api/download';
 import { createLogApi } from '../../../src/api/logApi';
 
 /** The log export call (wire: GET /api/log/export and /api/log/self/export, streamed CSV). */
