@@ -233,6 +233,9 @@ export const firstPaintRoutes: readonly (readonly [pattern: string, module: stri
 export const firstPageLists: Readonly<Record<string, readonly [admin: string | null, other: string | null]>> = {
   'src/views/channel/ChannelListPage.tsx': ['/api/channel/?p=0', null],
   'src/views/log/LogListPage.tsx': ['/api/log/?p=0', '/api/log/self/?p=0'],
+  'src/views/token/TokenListPage.tsx': ['/api/token/?p=0&order=', '/api/token/?p=0&order='],
+  'src/views/redemption/RedemptionListPage.tsx': ['/api/redemption/?p=0', null],
+  'src/views/user/UserListPage.tsx': ['/api/user/?p=0&order=', null],
 };
 
 /**

@@ -9,6 +9,7 @@ import type { redemptionFormMachine } from '../machines/redemptionForm';
 import type { redemptionKeyCopyMachine, redemptionTableMachine } from '../machines/redemptionList';
 import { awaitSession } from '../machines/sessionWatch/awaitSession';
 import { implement, implementArea } from '../views/app/machineRegistry';
+import { asListed, startWithFirstPage } from './firstPage';
 import type { WiringRoot } from './root';
 
 /** The redemption list (table, key copies) and the redemption form. */
@@ -22,7 +23,7 @@ export const wire = ({ client }: WiringRoot) => {
         runRowAction: fromApi((api) => redemptionRowAction(api.redemption)),
         exportRows: redemptionExportActor,
       },
-    }),
+    }, startWithFirstPage<Redemption>(client, (c, { page }) => createRedemptionApi(c).list(page), asListed)),
     implement<typeof redemptionKeyCopyMachine, 'redemptionKeyCopy'>('redemptionKeyCopy', { actors: { copyText: copyTextActor } }),
     implement<typeof redemptionFormMachine>('redemptionForm', {
       actors: {

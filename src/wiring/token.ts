@@ -14,6 +14,7 @@ import { awaitSession } from '../machines/sessionWatch/awaitSession';
 import type { SaveTokenInput, tokenFormMachine } from '../machines/tokenForm';
 import type { tokenKeyCopyMachine, tokenTableMachine } from '../machines/tokenList';
 import { implement, implementArea } from '../views/app/machineRegistry';
+import { asListed, startWithFirstPage } from './firstPage';
 import type { WiringRoot } from './root';
 
 /** The token list (table, key copies) and the token form. */
@@ -27,7 +28,7 @@ export const wire = ({ client }: WiringRoot) => {
         runRowAction: fromApi((api) => tokenRowAction(api.token, api.relay)),
         exportRows: fromPromise<Message | null, ExportRowsInput<Token>>(() => Promise.resolve(null)),
       },
-    }),
+    }, startWithFirstPage<Token>(client, (c, input) => fetchTokenPage(createTokenApi(c))(input), asListed)),
     implement<typeof tokenKeyCopyMachine, 'tokenKeyCopy'>('tokenKeyCopy', { actors: { copyText: copyTextActor } }),
     implement<typeof tokenFormMachine>('tokenForm', {
       actors: {

@@ -2,7 +2,7 @@ import * as TE from 'fp-ts/TaskEither';
 import { pipe } from 'fp-ts/function';
 import { refusedError, type ApiError } from '../../domain/apiError';
 import { msg } from '../../domain/message';
-import type { RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
+import type { FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
 import { UserManageAction, type User, type UserCreatePayload, type UserUpdatePayload } from '../../domain/user';
 import type { UserApi } from '../userApi';
 
@@ -49,3 +49,9 @@ export const saveUser =
   (api: UserApi) =>
   (input: { readonly kind: 'create'; readonly payload: UserCreatePayload } | { readonly kind: 'update'; readonly payload: UserUpdatePayload }): TE.TaskEither<ApiError, void> =>
     input.kind === 'create' ? api.createUser(input.payload) : api.updateUser(input.payload);
+
+/** `fetchPage` of the user table: `GET /api/user/?p=&order=`, in the server order asked (or the default one). */
+export const fetchUserPage =
+  (api: UserApi) =>
+  ({ page, order }: FetchPageInput): TE.TaskEither<ApiError, readonly User[]> =>
+    api.listUsers(page, order === 'quota' || order === 'used_quota' || order === 'request_count' ? order : '');

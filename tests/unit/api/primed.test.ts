@@ -6,15 +6,23 @@ import { createApiClient, type FetchLike } from '../../../src/api/client';
 import { createLogApi } from '../../../src/api/logApi';
 import { createStatusApi } from '../../../src/api/statusApi';
 import { requestLogPage } from '../../../src/api/actors/logRows';
+import { fetchTokenPage } from '../../../src/api/actors/tokenRows';
+import { fetchUserPage } from '../../../src/api/actors/userRows';
+import { createRedemptionApi } from '../../../src/api/redemptionApi';
+import { createTokenApi } from '../../../src/api/tokenApi';
+import { createUserApi } from '../../../src/api/userApi';
 import { primedFetch, primedRequestsKey } from '../../../src/api/primed';
 import { takePrimed } from '../../../src/api/primedPage';
 import type { ChannelRow } from '../../../src/domain/channel';
-import { parseTableQuery } from '../../../src/domain/tableQuery';
+import { parseTableQuery, type TableQuerySchema } from '../../../src/domain/tableQuery';
 import { channelTableSchema } from '../../../src/machines/channelList';
 import { logQuerySchema } from '../../../src/machines/logList';
+import { redemptionQuerySchema } from '../../../src/machines/redemptionList';
+import { tokenQuerySchema } from '../../../src/machines/tokenList';
+import { userQuerySchema } from '../../../src/machines/userList';
 import { firstFetchOf } from '../../../src/machines/table';
 import { asListed, startWithFirstPage } from '../../../src/wiring/firstPage';
-import { firstPageLists, firstPageRequestsScript } from '../../../vite.config';
+import { firstPageLists, firstPageRequestsScript, firstPaintRoutes } from '../../../vite.config';
 
 /*
  * The first page's early GETs: index.html's script (vite.config.ts's `firstPageRequestsScript`, run
@@ -256,5 +264,18 @@ describe("firstPageLists: the URLs the lists' first fetch asks for", () => {
       ),
     );
     expect(firstPageLists['src/views/log/LogListPage.tsx']).toEqual([admin, self]);
+  });
+  it('/token (anyone signed in), /redemption and /user (admins)', async () => {
+    const first = (schema: TableQuerySchema) => firstFetchOf({ query: parseTableQuery('', schema) })!;
+    const token = await urlOf((fetch) => fetchTokenPage(createTokenApi(createApiClient({ fetch })))(first(tokenQuerySchema))());
+    const redemption = await urlOf((fetch) => createRedemptionApi(createApiClient({ fetch })).list(first(redemptionQuerySchema).page)());
+    const user = await urlOf((fetch) => fetchUserPage(createUserApi(createApiClient({ fetch })))(first(userQuerySchema))());
+    expect(firstPageLists['src/views/token/TokenListPage.tsx']).toEqual([token, token]);
+    expect(firstPageLists['src/views/redemption/RedemptionListPage.tsx']).toEqual([redemption, null]);
+    expect(firstPageLists['src/views/user/UserListPage.tsx']).toEqual([user, null]);
+  });
+  it('names only pages of firstPaintRoutes', () => {
+    const modules = new Set(firstPaintRoutes.map(([, module]) => module));
+    for (const module of Object.keys(firstPageLists)) expect(modules.has(module)).toBe(true);
   });
 });
