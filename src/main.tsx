@@ -5,13 +5,14 @@
  * machines: itself for the session, the preferences, the shell and the login page, and through
  * the area modules of src/wiring for the rest, each loaded beside the pages needing it.
  */
+import * as E from 'fp-ts/Either';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { createAuthApi } from './api/authApi';
 import { createApiClient } from './api/client';
 import { createStatusApi } from './api/statusApi';
-import { primedFetch } from './api/primed';
+import { primedFetch, primedRequests } from './api/primed';
 import { apiActors } from './api/actors/fromApi';
 import { openWindow } from './api/actors/browser/windows';
 import { createUnauthorizedSignal, watchSession } from './api/actors/browser/sessionWatch';
@@ -113,10 +114,18 @@ const preferencesInput = initialPreferences(
 // Only the active language's catalogue, and before the first render (index.html preloads it).
 await loadCatalogue(preferencesInput.lang);
 
+// A restored admin's enrolment, when index.html's script asked for it early: known at the first
+// render, the admin page the address shows draws with it instead of waiting for the check.
+const enrolmentRequired =
+  primedRequests()?.peek('/api/user/2fa/status') &&
+  createAuthApi(client)
+    .enrolmentRequired()()
+    .then((answer) => (E.isRight(answer) ? answer.right : undefined));
+
 // The page the address shows (preloaded too) is loaded before the first render, which then draws
 // it without a placeholder; not awaited here: its modules import this one's chunk, which is done
 // only once this module has run (a top-level await of them would wait for itself).
-void preloadFirstPage(document.documentElement.dataset.firstPage).then(() =>
+void Promise.all([enrolmentRequired, preloadFirstPage(document.documentElement.dataset.firstPage)]).then(([enrolment]) =>
   createRoot(rootElement).render(
     <StrictMode>
       <App
@@ -125,6 +134,7 @@ void preloadFirstPage(document.documentElement.dataset.firstPage).then(() =>
           user: readStoredUser(storage),
           status: readStoredStatus(storage),
           buildVersion: import.meta.env.VITE_APP_VERSION,
+          enrolmentRequired: enrolment,
         }}
         preferences={preferences}
         preferencesInput={preferencesInput}

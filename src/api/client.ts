@@ -107,10 +107,6 @@ export function buildQuery(query: Query | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** The URL a call is sent to: its path under `baseUrl` (an absolute URL as it is), with its query. */
-export const urlOf = (baseUrl: string, spec: Pick<CallSpec<unknown>, 'path' | 'query'>): string =>
-  `${ABSOLUTE_URL.test(spec.path) ? spec.path : baseUrl + spec.path}${buildQuery(spec.query)}`;
-
 /** A path segment from an id or name, percent-encoded. */
 export const segment = (value: string | number): string => encodeURIComponent(String(value));
 
@@ -132,7 +128,7 @@ function clientWith(options: ApiClientOptions, abortSignal: AbortSignal | undefi
     async () => {
       const external = ABSOLUTE_URL.test(spec.path);
       const call = `${spec.method} ${spec.path}`;
-      const url = urlOf(baseUrl, spec);
+      const url = `${external ? spec.path : baseUrl + spec.path}${buildQuery(spec.query)}`;
       const headers: Record<string, string> = { Accept: 'application/json' };
       const keyed = spec.bearer !== undefined;
       if (keyed) headers.Authorization = `Bearer ${spec.bearer}`;

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiError } from '../domain/apiError';
-import { urlOf, type ApiClient, type CallSpec } from './client';
+import { buildQuery, type ApiClient, type CallSpec } from './client';
 import { primedRequests } from './primed';
 
 const pending: TaskEither<ApiError, never> = () => new Promise<never>(() => undefined);
@@ -26,7 +26,8 @@ export function takePrimed<A>(client: ApiClient, call: (client: ApiClient) => Ta
   call(recorder);
   const recorded: CallSpec<unknown> | undefined = spec;
   if (recorded?.method !== 'GET' || recorded.bearer !== undefined) return undefined;
-  const url = urlOf(client.baseUrl, recorded);
+  // the URL the client sends it to (an early answer is for a path under the client's base URL)
+  const url = `${client.baseUrl}${recorded.path}${buildQuery(recorded.query)}`;
   const primed = primedRequests();
   const answer = primed?.peek(url);
   if (answer?.status === undefined || answer.text === undefined || answer.status < 200 || answer.status > 299) return undefined;

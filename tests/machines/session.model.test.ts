@@ -352,6 +352,20 @@ describe('session model', () => {
       expect(selectMustEnrol(journey(signedOutInput, [enrolElsewhere, expired, graceOver]))).toBe(false);
       expect(selectMustEnrol(journey(signedOutInput, [aliceLogin, loggedIn]))).toBe(false);
     });
+    it('a restored admin whose enrolment the start knows (asked early) is signed in at once when they need not enrol; else checked as always', () => {
+      const known = journey({ ...adminRestoredInput, enrolmentRequired: false }, []);
+      expect(known.matches({ auth: 'signedIn' })).toBe(true);
+      expect(known.children.checkEnrolment).toBeUndefined();
+      expect(selectIsAccessPending(known)).toBe(false);
+      expect(selectMustEnrol(known)).toBe(false);
+      // must enrol: the check runs (and warns) exactly as without the early answer
+      expect(journey({ ...adminRestoredInput, enrolmentRequired: true }, []).matches({ auth: 'checkingEnrolment' })).toBe(true);
+      // a common user or nobody: the input changes nothing
+      expect(journey({ ...signedInInput, enrolmentRequired: false }, []).matches({ auth: 'signedIn' })).toBe(true);
+      expect(journey({ ...signedOutInput, enrolmentRequired: false }, []).matches({ auth: 'signedOut' })).toBe(true);
+      // only at the start: a later sign-in of an admin is told by its login answer
+      expect(selectMustEnrol(journey({ ...adminRestoredInput, enrolmentRequired: false }, [expired, graceOver]))).toBe(false);
+    });
     it('a restored admin is checked again: held when the status says so, as after the login; a common user is not checked', () => {
       const checking = journey(adminRestoredInput, []);
       expect(checking.matches({ auth: 'checkingEnrolment' })).toBe(true);

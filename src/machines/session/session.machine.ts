@@ -13,6 +13,11 @@ export interface SessionInput {
   readonly status: Status | null;
   /** The console's build version (`v` + package version). */
   readonly buildVersion: string;
+  /**
+   * A restored admin's enrolment, when it is known at start (the first load asked for the
+   * two-factor status early): `false` draws the admin pages at once, without `checkingEnrolment`.
+   */
+  readonly enrolmentRequired?: boolean;
 }
 
 /** What a login in flight will do when it succeeds (never the password itself). */
@@ -187,6 +192,9 @@ export const sessionMachine = setup({
     hasUser: ({ context }) => context.user !== null,
     /** A restored admin: the admin pages are drawn only once the enrolment is known. */
     hasAdminUser: ({ context }) => context.user !== null && isAdmin(context.user.role),
+    /** A restored admin whom the start's input (the `xstate.init` event's) knows need not enrol (`SessionInput.enrolmentRequired`). */
+    isKnownEnrolledAdmin: ({ context }, params: { readonly event: object }) =>
+      context.user !== null && isAdmin(context.user.role) && (params.event as { readonly input?: SessionInput }).input?.enrolmentRequired === false,
     isEnrolmentRequired: (_, params: { required: boolean }) => params.required,
     canLogIn: (_, params: { event: LoginSubmit }) =>
       params.event.username.trim() !== '' && params.event.password !== '',
@@ -352,9 +360,17 @@ export const sessionMachine = setup({
     auth: {
       initial: 'restoring',
       states: {
-        /** Decides from the stored user at start; never rests here. */
+        /**
+         * Decides from the stored user at start (and, for an admin, the enrolment when the input
+         * knows it already); never rests here.
+         */
         restoring: {
-          always: [{ guard: 'hasAdminUser', target: 'checkingEnrolment' }, { guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
+          always: [
+            { guard: { type: 'isKnownEnrolledAdmin', params: ({ event }) => ({ event }) }, target: 'signedIn' },
+            { guard: 'hasAdminUser', target: 'checkingEnrolment' },
+            { guard: 'hasUser', target: 'signedIn' },
+            { target: 'signedOut' },
+          ],
         },
         /**
          * A restored admin (reload, new tab): the login answer's enrolment flag is gone, so the

@@ -69,9 +69,9 @@ export interface MachineImplementation<Id extends string = string> {
   readonly id: Id;
   readonly implementation: object;
   /**
-   * What the composition root adds to the machine's input when an actor of it starts (a list
-   * table's first page answered early, src/api/primedPage.ts): called once per actor, with the
-   * input it was given.
+   * What the composition root adds to the machine's input when a parent starts it (a list
+   * table's first page answered early, src/api/primedPage.ts): called once per invoked actor,
+   * with the input the parent gave.
    */
   readonly startInput?: (input: unknown) => unknown;
 }
@@ -143,12 +143,18 @@ export function MachineRegistryProvider({
 const isMachine = (logic: unknown): logic is AnyStateMachine =>
   typeof logic === 'object' && logic !== null && 'root' in logic && 'provide' in logic && typeof (logic as { id?: unknown }).id === 'string';
 
-/** `logic` starting from `snapshot` (frozen: no entry action, no invoke) when invoked by a parent. */
-const seeded = <M extends AnyStateMachine>(logic: M, snapshot: AnyMachineSnapshot | undefined): M =>
-  snapshot === undefined
+/**
+ * `logic` as a parent invokes it: starting from `snapshot` (frozen: no entry action, no invoke)
+ * when there is one, else from `start(input)` (the implementation's `startInput`) if given.
+ */
+const seeded = <M extends AnyStateMachine>(logic: M, snapshot: AnyMachineSnapshot | undefined, start: MachineImplementation['startInput']): M =>
+  snapshot === undefined && start === undefined
     ? logic
     : (Object.create(logic, {
-        getInitialSnapshot: { value: (scope: Parameters<M['restoreSnapshot']>[1]) => logic.restoreSnapshot(snapshot, scope) },
+        getInitialSnapshot: {
+          value: (scope: Parameters<M['restoreSnapshot']>[1], input: unknown) =>
+            snapshot === undefined ? logic.getInitialSnapshot(scope, start!(input)) : logic.restoreSnapshot(snapshot, scope),
+        },
       }) as M);
 
 const implementationOf = (registry: Registry, id: string): MachineImplementation | undefined =>
@@ -179,16 +185,9 @@ function resolveMachine<M extends AnyStateMachine>(machine: M, registry: Registr
     if (!isMachine(logic)) continue;
     const known = registry.machines.has(logic.id) || implementationOf(registry, logic.id) !== undefined || registry.snapshots.has(logic.id);
     if (!known) assertWired(registry, logic.id);
-    if (known) children[src] = seeded(resolveMachine(logic, registry), registry.snapshots.get(logic.id));
+    if (known) children[src] = seeded(resolveMachine(logic, registry), registry.snapshots.get(logic.id), implementationOf(registry, logic.id)?.startInput);
   }
-  const resolved = Object.keys(children).length === 0 ? own : (own.provide({ actors: children } as ImplementationOf<M>) as M);
-  // its actors start from the implementation's `startInput(input)` instead of `input`
-  const start = provided === undefined ? implementation?.startInput : undefined;
-  return start === undefined
-    ? resolved
-    : (Object.create(resolved, {
-        getInitialSnapshot: { value: (scope: unknown, input: unknown) => resolved.getInitialSnapshot(scope as never, start(input)) },
-      }) as M);
+  return Object.keys(children).length === 0 ? own : (own.provide({ actors: children } as ImplementationOf<M>) as M);
 }
 
 /** The provided implementation of `machine` (the bare machine when none was provided), its invoked machines provided too. */
