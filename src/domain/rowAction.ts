@@ -1,4 +1,5 @@
 import type { Message, NoticeLevel } from './message';
+import type { TableQuery } from './tableQuery';
 
 /**
  * The contract between a list (the table machine) and what acts on its rows. The composition
@@ -36,6 +37,21 @@ export interface FetchPageInput {
    */
   readonly params?: Readonly<Record<string, string>>;
 }
+
+/** `fetchPage`'s input for server page `page` of a list viewed as `query`: `params` only on lists that have server parameters. */
+export const pageInputOf = (page: number, query: TableQuery, baseParams: Readonly<Record<string, string>> | undefined): FetchPageInput => {
+  const base = { page, order: query.order };
+  if (baseParams === undefined && query.params === undefined) return base;
+  return { ...base, params: { ...baseParams, ...query.params } };
+};
+
+/**
+ * The first `fetchPage` input of a list table started on `query` (and its fixed `baseParams`), or
+ * null when its first load is a search (a keyword in the address): what a first page's early
+ * answer must have been asked with.
+ */
+export const firstFetchOf = (start: { readonly query: TableQuery; readonly baseParams?: Readonly<Record<string, string>> }): FetchPageInput | null =>
+  start.query.keyword === '' ? pageInputOf(0, start.query, start.baseParams) : null;
 
 /** `searchRows`: the search endpoint (`GET …/search?keyword=`), all matches at once. */
 export interface SearchRowsInput {

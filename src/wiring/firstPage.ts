@@ -2,8 +2,8 @@ import type { TaskEither } from 'fp-ts/TaskEither';
 import type { ApiClient } from '../api/client';
 import { takePrimed } from '../api/primedPage';
 import type { ApiError } from '../domain/apiError';
-import type { FetchPageInput } from '../domain/rowAction';
-import { firstFetchOf, type PrimedTableInput, type TableRow } from '../machines/table';
+import { firstFetchOf, type FetchPageInput } from '../domain/rowAction';
+import type { PrimedTableInput, TableRow } from '../machines/table';
 
 /**
  * A list table's start input (`implement`'s `startInput`): with the rows of its first fetch when

@@ -3,7 +3,7 @@ import { describeError } from '../../domain/apiError';
 import { pageSize as defaultServerPageSize } from '../../domain/constants';
 import { msg, notify, type Message, type NotifyEvent } from '../../domain/message';
 import { sortedKept, toggleSort } from '../../domain/paging';
-import type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput } from '../../domain/rowAction';
+import { pageInputOf, type ExportRowsInput, type FetchPageInput, type RowActionInput, type RowActionOutcome, type SearchRowsInput } from '../../domain/rowAction';
 import { cleanParams, matchesFilters, sameParams, type TableQuery } from '../../domain/tableQuery';
 
 export type { ExportRowsInput, FetchPageInput, RowActionInput, RowActionOutcome, SearchRowsInput };
@@ -110,7 +110,7 @@ export interface TableInput {
 }
 
 /**
- * The table's input with the answer of its first fetch already there (`firstFetchOf(input)`'s rows,
+ * The table's input with the answer of its first fetch already there (src/domain/rowAction's `firstFetchOf(input)` rows,
  * answered before the table started: the page's first load asked for them early): the table starts
  * with them stored, as if `fetchPage` had just answered, so its first snapshot draws rows, not a
  * loading state. Without them (or with a keyword: the first load is a search) it starts as always.
@@ -185,22 +185,9 @@ const errorMessage = (error: unknown): Message => describeError(error).message;
 const firstPageOf = <Row extends TableRow>(event: { readonly type: string }): readonly Row[] | undefined =>
   event.type === 'xstate.init' ? (event as { readonly input?: PrimedTableInput<Row> }).input?.firstPage : undefined;
 
-/** `fetchPage`'s input for server page `page`: `params` only on lists that have server parameters. */
-const pageInputOf = (page: number, query: TableQuery, baseParams: TableInput['baseParams']): FetchPageInput => {
-  const base = { page, order: query.order };
-  if (baseParams === undefined && query.params === undefined) return base;
-  return { ...base, params: { ...baseParams, ...query.params } };
-};
 
 /** `fetchPage`'s input for the next server page. */
 const fetchInputOf = <Row extends TableRow>(c: TableContext<Row>): FetchPageInput => pageInputOf(c.pagesLoaded, c.query, c.baseParams);
-
-/**
- * The first `fetchPage` input of a table started from `input`, or null when its first load is a
- * search (a keyword in the address): what a first page's early answer must have been asked with.
- */
-export const firstFetchOf = (input: TableInput): FetchPageInput | null =>
-  input.query.keyword === '' ? pageInputOf(0, input.query, input.baseParams) : null;
 
 /** A fresh start of the loader: nothing loaded, fill the current page. */
 const resetRows = <Row extends TableRow>(query: TableQuery): Partial<TableContext<Row>> => ({

@@ -14,13 +14,13 @@ import { createUserApi } from '../../../src/api/userApi';
 import { primedFetch, primedRequestsKey } from '../../../src/api/primed';
 import { takePrimed } from '../../../src/api/primedPage';
 import type { ChannelRow } from '../../../src/domain/channel';
+import { firstFetchOf } from '../../../src/domain/rowAction';
 import { parseTableQuery, type TableQuerySchema } from '../../../src/domain/tableQuery';
 import { channelTableSchema } from '../../../src/machines/channelList';
 import { logQuerySchema } from '../../../src/machines/logList';
 import { redemptionQuerySchema } from '../../../src/machines/redemptionList';
 import { tokenQuerySchema } from '../../../src/machines/tokenList';
 import { userQuerySchema } from '../../../src/machines/userList';
-import { firstFetchOf } from '../../../src/machines/table';
 import { asListed, startWithFirstPage } from '../../../src/wiring/firstPage';
 import { firstPageLists, firstPageRequestsScript, firstPaintRoutes } from '../../../vite.config';
 
