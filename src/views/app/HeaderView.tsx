@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { RouterLink } from './RouterLink';
 import { Box, Button, Flex, HStack, IconButton, Image, Link, Text, useRecipe, type SystemStyleObject } from '@chakra-ui/react';
 import type { ColorMode, Lang } from '../../domain/preferences';
-import { loadAfterPage } from './afterPage';
+import { loadAfterPage, openDeferred } from './afterPage';
 import { useT } from './i18n';
 import { ChevronDownIcon, MenuIcon, MoonIcon, SunIcon } from './icons';
 import { activeEntryOf, fitNavItems, type MenuItem } from './menu';
@@ -14,11 +14,12 @@ export const mobileQuery = '@media (max-width: 600px)';
 const hideOnMobile = { [mobileQuery]: { display: 'none' } };
 const showOnMobile = { display: 'none', [mobileQuery]: { display: 'inline-flex' } };
 
-// The drawer loads after the first page is drawn (./afterPage): it pulls in dialog and focus-trap
-// code that no page needs at once (its placeholder holds the place). The account menu loads after
-// the first paint but not later: its button's width is part of what the desktop menu fits into.
+// The drawer and the account menu load after the first page is drawn (./afterPage): they pull in
+// dialog, menu, positioning and focus-trap code that no page needs at once, and the menu's
+// machine costs its mount before the page's rows. Their placeholders hold the place (the account
+// button's look and width, which the desktop menu fits into, are the menu's trigger's).
 const MobileNav = lazy(loadAfterPage(() => import('./MobileNav').then((m) => ({ default: m.MobileNav }))));
-const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
+const UserMenu = lazy(loadAfterPage(() => import('./UserMenu').then((m) => ({ default: m.UserMenu }))));
 const NavMore = lazy(() => import('./NavMore').then((m) => ({ default: m.NavMore })));
 
 function MenuButtonPlaceholder() {
@@ -101,6 +102,9 @@ export function NavLinks({ items, pathname, direction }: Pick<HeaderViewProps, '
     </ul>
   );
 }
+
+/** The account button was pressed before its menu had loaded: the menu comes open (`UserMenu`). */
+export const accountMenu = { pressed: false };
 
 /** The "More" button as drawn before its menu code has loaded (and for measuring). */
 function MoreButtonPlaceholder() {
@@ -238,10 +242,23 @@ export function HeaderView(props: HeaderViewProps) {
           ) : (
             <Suspense
               fallback={
-                <Button size="sm" variant="outline" disabled>
+                // the menu's trigger as `UserMenu` draws it (its width is what the desktop menu fits
+                // into), named by the user's name only: the end-to-end walks wait for the loaded
+                // menu's name as the sign of a settled, signed-in shell. Pressed, it loads the
+                // menu at once, which comes open (no logout can be under way before it is there).
+                <Button
+                  size="sm"
+                  variant="outline"
+                  aria-haspopup="menu"
+                  onClick={() => {
+                    accountMenu.pressed = true;
+                    openDeferred();
+                  }}
+                >
                   <Text as="span" truncate maxW={{ base: '5rem', md: '10rem' }}>
                     {userName}
                   </Text>
+                  <ChevronDownIcon />
                 </Button>
               }
             >

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { Button, Portal, Text } from '@chakra-ui/react';
+import { accountMenu } from './HeaderView';
 import { Menu } from './laterComponents';
 import { useT } from './i18n';
 import { ChevronDownIcon } from './icons';
@@ -14,8 +16,10 @@ export function UserMenu({
   readonly onLogout: () => void;
 }) {
   const t = useT();
+  // comes open when its placeholder was pressed before it had loaded (HeaderView)
+  const [defaultOpen] = useState(() => accountMenu.pressed);
   return (
-    <Menu.Root positioning={{ placement: 'bottom-end' }}>
+    <Menu.Root positioning={{ placement: 'bottom-end' }} defaultOpen={defaultOpen}>
       <Menu.Trigger asChild>
         <Button size="sm" variant="outline" aria-label={t('shell.account.menu', { name: userName })} loading={signingOut}>
           <Text as="span" truncate maxW={{ base: '5rem', md: '10rem' }}>

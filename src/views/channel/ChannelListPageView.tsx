@@ -216,8 +216,9 @@ export function ChannelListPageView({
 
   return (
     <>
-      {/* the rules of the cells' own parts, for the table and the cards alike */}
-      <ChannelCellsStyles />
+      {/* the rules of the detail mode's model selects, for the table and the cards alike: only
+          there with them (a sheet once written stays: turning detail mode on again writes nothing) */}
+      {showDetail && <ChannelCellsStyles />}
       <ListPageLayout<ChannelRow, ChannelBulkAction>
         title={t('channels.title')}
         banner={banner}

@@ -248,7 +248,8 @@ const noStyles: SystemStyleObject = {};
 /**
  * The test-model select's look (the theme's extra-small native select), written once as rules of
  * its class names (`KeptStyles`): every row then only sets class names, where a Chakra select per
- * row resolved its styles on each mount. Mounted once beside the channel table and cards.
+ * row resolved its styles on each mount. Mounted once beside the channel table and cards, in
+ * detail mode (the only mode with model selects).
  */
 export const ChannelCellsStyles = memo(function ChannelCellsStyles() {
   // once per Chakra system: the same objects on every mount, their sheets written once

@@ -1,11 +1,12 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type ReactNode } from 'react';
 import { defaultRangeExtractor, measureElement, useWindowVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
-import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, type SystemStyleObject } from '@chakra-ui/react';
+import { Alert, Box, Button, Flex, Heading, Spinner, Stack, Text, VisuallyHidden, useBreakpointValue, type SystemContext, type SystemStyleObject } from '@chakra-ui/react';
 import { Checkbox, NativeSelect, Skeleton, Table } from '../app/laterComponents';
 import type { SortState } from '../../domain/paging';
 import { HintScope } from '../app/Hint';
 import { useT } from '../app/i18n';
-import { KeptStyles, useSystemMemo } from '../app/KeptStyles';
+import { KeptStyles } from '../app/KeptStyles';
+import resolvedTableSheet from './dataTableSheet.json';
 import { CellButton, CellPartsStyles, cellPartsClass, RowCheckbox } from './cellParts';
 
 /**
@@ -308,39 +309,45 @@ const headClass = 'oa-data-head';
 const busyClass = 'oa-data-busy';
 
 /**
- * The body rows are plain `tr`/`td` elements (a Chakra row and cell per element is most of the
- * cost of a long page); the table recipe's row and cell styles apply to them as rules under the
- * table's class, written once (`KeptStyles`), hover only while the table is interactive.
+ * The table's rules (the body rows are plain `tr`/`td` elements: a Chakra row and cell per element
+ * is most of the cost of a long page): the table recipe's row and cell styles as rules under the
+ * table's class, hover only while the table is interactive, resolved by a Chakra system. The
+ * console ships them resolved by its own (dataTableSheet.json, kept equal by
+ * tests/unit/views/keptSheets.test.ts), written once (`KeptStyles`): a list page's first render no
+ * longer works them out, nor resolves them.
  */
+export function dataTableCss(system: SystemContext): SystemStyleObject {
+  const table = system.getSlotRecipeFn('table') as (props: Record<string, unknown>) => Record<string, SystemStyleObject>;
+  const still = table({ size: 'sm', striped: true, interactive: false });
+  const live = table({ size: 'sm', striped: true, interactive: true });
+  const rules: SystemStyleObject = {
+    [`& tr.${rowClass}`]: ownSelected(still.row ?? {}),
+    [`&[data-interactive] tr.${rowClass}`]: ownSelected(live.row ?? {}),
+    [`& tr.${windowedRowClass}`]: ownSelected(byIndex(still.row ?? {})),
+    [`&[data-interactive] tr.${windowedRowClass}`]: ownSelected(byIndex(live.row ?? {})),
+    [`& td.${cellClass}`]: still.cell ?? {},
+    [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
+    // the header cells and their sort buttons (as the recipe's column header, and a ghost
+    // extra-small button with px 1 and a semibold label; the arrow muted until sorted)
+    [`& th.${headClass}`]: { ...(still.columnHeader ?? {}), textAlign: 'start', whiteSpace: 'nowrap' },
+    [`& th.${headClass}[data-numeric]`]: { textAlign: 'end' },
+    [`& th.${headClass} > button[data-sort]`]: { paddingInline: '1', fontWeight: 'semibold' },
+    [`& th.${headClass} > button[data-sort] > span`]: { color: 'fg.subtle' },
+    [`& th.${headClass} > button[data-sort] > span[data-sorted]`]: { color: 'fg' },
+    [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
+    // a row's elements are reused for another row (rows keyed by place): a button whose palette
+    // or state differs takes its new colours at once, as a new button would, instead of
+    // fading for 200 ms (and Chromium running a transition per colour property); hovering
+    // one still fades in (the transition used is the hovered state's)
+    [`& td.${cellClass} button:not(:hover)`]: { transitionDuration: '0s' },
+  };
+  return system.css(rules);
+}
+
+const dataTableSheet = resolvedTableSheet as SystemStyleObject;
+
 const TableStyles = memo(function TableStyles() {
-  // once per Chakra system: the same object on every mount, its sheet written once (`KeptStyles`)
-  const styles = useSystemMemo('dataTable', (system): SystemStyleObject => {
-    const table = system.getSlotRecipeFn('table') as (props: Record<string, unknown>) => Record<string, SystemStyleObject>;
-    const still = table({ size: 'sm', striped: true, interactive: false });
-    const live = table({ size: 'sm', striped: true, interactive: true });
-    return {
-      [`& tr.${rowClass}`]: ownSelected(still.row ?? {}),
-      [`&[data-interactive] tr.${rowClass}`]: ownSelected(live.row ?? {}),
-      [`& tr.${windowedRowClass}`]: ownSelected(byIndex(still.row ?? {})),
-      [`&[data-interactive] tr.${windowedRowClass}`]: ownSelected(byIndex(live.row ?? {})),
-      [`& td.${cellClass}`]: still.cell ?? {},
-      [`& td.${cellClass}[data-numeric]`]: { textAlign: 'end' },
-      // the header cells and their sort buttons (as the recipe's column header, and a ghost
-      // extra-small button with px 1 and a semibold label; the arrow muted until sorted)
-      [`& th.${headClass}`]: { ...(still.columnHeader ?? {}), textAlign: 'start', whiteSpace: 'nowrap' },
-      [`& th.${headClass}[data-numeric]`]: { textAlign: 'end' },
-      [`& th.${headClass} > button[data-sort]`]: { paddingInline: '1', fontWeight: 'semibold' },
-      [`& th.${headClass} > button[data-sort] > span`]: { color: 'fg.subtle' },
-      [`& th.${headClass} > button[data-sort] > span[data-sorted]`]: { color: 'fg' },
-      [`& .${busyClass}`]: { display: 'flex', alignItems: 'center', gap: '1' },
-      // a row's elements are reused for another row (rows keyed by place): a button whose palette
-      // or state differs takes its new colours at once, as a new button would, instead of
-      // fading for 200 ms (and Chromium running a transition per colour property); hovering
-      // one still fades in (the transition used is the hovered state's)
-      [`& td.${cellClass} button:not(:hover)`]: { transitionDuration: '0s' },
-    };
-  });
-  return <KeptStyles className={tableClass} styles={styles} />;
+  return <KeptStyles className={tableClass} styles={dataTableSheet} resolved />;
 });
 
 /**

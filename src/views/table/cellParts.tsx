@@ -1,16 +1,17 @@
 import { forwardRef, memo, useMemo, type ComponentPropsWithoutRef, type MouseEvent, type ReactNode } from 'react';
-import type { SystemStyleObject } from '@chakra-ui/react';
+import type { SystemContext as ChakraSystem, SystemStyleObject } from '@chakra-ui/react';
 import '../app/laterComponents';
 import { useHref, useNavigate } from 'react-router-dom';
 import type { Palette } from '../../domain/constants';
-import { KeptStyles, useSystemMemo } from '../app/KeptStyles';
+import { KeptStyles } from '../app/KeptStyles';
+import resolvedSheet from './cellPartsSheet.json';
 
 /**
  * The parts that repeat on every row of a long table (buttons, badges, a row of them, the row
  * checkbox), drawn as plain elements with class names. A Chakra component computes and serializes
  * its styles per element, which on 100 rows of ten parts each is most of a page change; here the
  * styles come from the same theme recipes, computed once per table as nested rules of the table's
- * root (`useCellPartsCss`), so every row only sets class names and `data-*` attributes. The parts
+ * root (`cellPartsSheet`), so every row only sets class names and `data-*` attributes. The parts
  * look like the Chakra ones only inside a table or card list that applies those rules: an element
  * with the class `cellPartsClass` while a `CellPartsStyles` is mounted (the rules are written once
  * as a global sheet scoped to that class, not serialized again on every render of the table).
@@ -76,50 +77,56 @@ type RecipeFn = (props: Record<string, unknown>) => SystemStyleObject;
 type SlotRecipeFn = (props: Record<string, unknown>) => Record<string, SystemStyleObject>;
 
 /**
- * The nested rules every part needs, for the element that holds the rows: worked out and resolved
- * by the Chakra system once per system (the same object on every mount, so its sheet is written
- * once: `KeptStyles`). The palettes' properties are picked from the resolved text, and the sheet
- * is written from it as it is (resolving it a second time cost a tenth of the channel page's
- * first render).
+ * The nested rules every part needs, for the element that holds the rows, resolved by a Chakra
+ * system (the console ships this resolved by its own: `cellPartsSheet`, written once by
+ * `KeptStyles`). The palettes' properties are picked from the resolved text, and the sheet is
+ * written from it as it is (resolving it a second time cost a tenth of the channel page's first
+ * render).
  */
-export function useCellPartsCss(): SystemStyleObject {
-  return useSystemMemo('cellParts', (system) => {
-    const button = system.getRecipeFn('button') as RecipeFn;
-    const badge = system.getRecipeFn('badge') as RecipeFn;
-    const checkbox = system.getSlotRecipeFn('checkbox') as SlotRecipeFn;
-    const input = system.getRecipeFn('input') as RecipeFn;
-    const { css } = system;
-    const rules: Record<string, SystemStyleObject> = {};
-    for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v });
-    for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v });
-    rules[`& .${cls.badge}[data-nowrap]`] = { whiteSpace: 'nowrap' };
-    rules[`& .${cls.stack}`] = { display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' };
-    rules[`& .${cls.stack}[data-nowrap]`] = { flexWrap: 'nowrap', whiteSpace: 'nowrap' };
-    rules[`& .${cls.input}`] = { ...input({ size: 'xs' }), width: '20' };
-    rules[`& .${cls.nowrap}`] = { whiteSpace: 'nowrap' };
-    rules[`& .${cls.wrap}`] = { wordBreak: 'break-word' };
-    rules[`& .${cls.hidden}, & .${cls.check} > input`] = visuallyHidden;
-    const check = checkbox({ size: 'sm' });
-    rules[`& .${cls.check}`] = check.root ?? {};
-    rules[`& .${cls.check} > [data-part=control]`] = {
-      ...check.control,
-      // the native box is the one focused: its ring is drawn on the visible control
-      'input:focus-visible + &': { outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
-    };
-    // A part's palette sets only the palette's colours the parts' rules read (a handful of the
-    // palette's custom properties, not all of them): every badge and button of every row declares
-    // them, and each one declared is resolved again for every such element on a page change.
-    const resolved = css(rules) as Record<string, SystemStyleObject>;
-    const used = JSON.stringify(resolved);
-    for (const p of palettes) resolved[`& [data-palette=${p}]`] = paletteVarsUsed(css({ colorPalette: p }), used);
-    return resolved;
-  });
+export function cellPartsCss(system: ChakraSystem): SystemStyleObject {
+  const button = system.getRecipeFn('button') as RecipeFn;
+  const badge = system.getRecipeFn('badge') as RecipeFn;
+  const checkbox = system.getSlotRecipeFn('checkbox') as SlotRecipeFn;
+  const input = system.getRecipeFn('input') as RecipeFn;
+  const { css } = system;
+  const rules: Record<string, SystemStyleObject> = {};
+  for (const v of buttonVariants) rules[`& .${cls.button}[data-variant=${v}]`] = button({ size: 'xs', variant: v });
+  for (const v of badgeVariants) rules[`& .${cls.badge}[data-variant=${v}]`] = badge({ variant: v });
+  rules[`& .${cls.badge}[data-nowrap]`] = { whiteSpace: 'nowrap' };
+  rules[`& .${cls.stack}`] = { display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' };
+  rules[`& .${cls.stack}[data-nowrap]`] = { flexWrap: 'nowrap', whiteSpace: 'nowrap' };
+  rules[`& .${cls.input}`] = { ...input({ size: 'xs' }), width: '20' };
+  rules[`& .${cls.nowrap}`] = { whiteSpace: 'nowrap' };
+  rules[`& .${cls.wrap}`] = { wordBreak: 'break-word' };
+  rules[`& .${cls.hidden}, & .${cls.check} > input`] = visuallyHidden;
+  const check = checkbox({ size: 'sm' });
+  rules[`& .${cls.check}`] = check.root ?? {};
+  rules[`& .${cls.check} > [data-part=control]`] = {
+    ...check.control,
+    // the native box is the one focused: its ring is drawn on the visible control
+    'input:focus-visible + &': { outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' },
+  };
+  // A part's palette sets only the palette's colours the parts' rules read (a handful of the
+  // palette's custom properties, not all of them): every badge and button of every row declares
+  // them, and each one declared is resolved again for every such element on a page change.
+  const resolved = css(rules) as Record<string, SystemStyleObject>;
+  const used = JSON.stringify(resolved);
+  for (const p of palettes) resolved[`& [data-palette=${p}]`] = paletteVarsUsed(css({ colorPalette: p }), used);
+  return resolved;
 }
+
+/**
+ * The parts' rules as the console's system resolves them, shipped resolved (cellPartsSheet.json,
+ * kept equal to `cellPartsCss(system)` by tests/unit/views/keptSheets.test.ts, which writes it
+ * again on request): a list page's first render no longer resolves the recipes and rules (the
+ * channel page's costliest component in its first render), and the console carries the resolved
+ * rules instead of the code that resolves them.
+ */
+export const cellPartsSheet = resolvedSheet as SystemStyleObject;
 
 /** The rules of the parts, for every element of class `cellPartsClass` (mount it beside them). */
 export const CellPartsStyles = memo(function CellPartsStyles() {
-  const parts = useCellPartsCss();
-  return <KeptStyles className={cls.parts} styles={parts} resolved />;
+  return <KeptStyles className={cls.parts} styles={cellPartsSheet} resolved />;
 });
 
 type NativeButtonProps = Omit<ComponentPropsWithoutRef<'button'>, 'className' | 'type'>;
