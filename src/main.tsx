@@ -5,7 +5,6 @@
  * machines: itself for the session, the preferences, the shell and the login page, and through
  * the area modules of src/wiring for the rest, each loaded beside the pages needing it.
  */
-import * as E from 'fp-ts/Either';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
@@ -120,7 +119,7 @@ const enrolmentRequired =
   primedRequests()?.peek('/api/user/2fa/status') &&
   createAuthApi(client)
     .enrolmentRequired()()
-    .then((answer) => (E.isRight(answer) ? answer.right : undefined));
+    .then((answer) => (answer._tag === 'Right' ? answer.right : undefined));
 
 // The page the address shows (preloaded too) is loaded before the first render, which then draws
 // it without a placeholder; not awaited here: its modules import this one's chunk, which is done

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Portal, Text } from '@chakra-ui/react';
 import { accountMenu } from './HeaderView';
 import { Menu } from './laterComponents';
@@ -18,6 +18,10 @@ export function UserMenu({
   const t = useT();
   // comes open when its placeholder was pressed before it had loaded (HeaderView)
   const [defaultOpen] = useState(() => accountMenu.pressed);
+  // once: a later mount (signed out and in again) starts closed
+  useEffect(() => {
+    accountMenu.pressed = false;
+  }, []);
   return (
     <Menu.Root positioning={{ placement: 'bottom-end' }} defaultOpen={defaultOpen}>
       <Menu.Trigger asChild>
