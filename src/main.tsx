@@ -113,18 +113,22 @@ const preferencesInput = initialPreferences(
 // Only the active language's catalogue, and before the first render (index.html preloads it).
 await loadCatalogue(preferencesInput.lang);
 
-// A restored admin's enrolment, when index.html's script asked for it early: known at the first
-// render, the admin page the address shows draws with it instead of waiting for the check.
-const enrolmentRequired =
-  primedRequests()?.peek('/api/user/2fa/status') &&
-  createAuthApi(client)
+// A restored admin's enrolment, when index.html's script asked for it early and it is in by the
+// time the first page has loaded: the admin page the address shows then draws with it instead of
+// waiting for the check. The first render never waits for it (a slow answer leaves the check to
+// the session machine, which shows the page-loading placeholder meanwhile).
+let enrolmentRequired: boolean | undefined;
+if (primedRequests()?.peek('/api/user/2fa/status'))
+  void createAuthApi(client)
     .enrolmentRequired()()
-    .then((answer) => (answer._tag === 'Right' ? answer.right : undefined));
+    .then((answer) => {
+      if (answer._tag === 'Right') enrolmentRequired = answer.right;
+    });
 
 // The page the address shows (preloaded too) is loaded before the first render, which then draws
 // it without a placeholder; not awaited here: its modules import this one's chunk, which is done
 // only once this module has run (a top-level await of them would wait for itself).
-void Promise.all([enrolmentRequired, preloadFirstPage(document.documentElement.dataset.firstPage)]).then(([enrolment]) =>
+void preloadFirstPage(document.documentElement.dataset.firstPage).then(() =>
   createRoot(rootElement).render(
     <StrictMode>
       <App
@@ -133,7 +137,7 @@ void Promise.all([enrolmentRequired, preloadFirstPage(document.documentElement.d
           user: readStoredUser(storage),
           status: readStoredStatus(storage),
           buildVersion: import.meta.env.VITE_APP_VERSION,
-          enrolmentRequired: enrolment,
+          enrolmentRequired,
         }}
         preferences={preferences}
         preferencesInput={preferencesInput}
