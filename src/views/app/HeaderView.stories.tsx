@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { openDeferred } from './afterPage';
 import { HeaderView } from './HeaderView';
 import { menuItems } from './menu';
 
@@ -166,6 +167,10 @@ export const EnglishOverflowKeyboardInteraction: Story = {
   ...EnglishOverflow1024,
   tags: ['interaction', '!autodocs'],
   play: async ({ canvasElement }) => {
+    // the account menu loads after the first page (at the latest 8 s into the story run): let it
+    // load now, not while the More menu is open
+    openDeferred();
+    await within(canvasElement).findByRole('button', { name: 'Account menu: Alice Administrator' }, { timeout: 5000 });
     const nav = within(within(canvasElement).getByRole('navigation', { name: 'Main navigation' }));
     const more = await nav.findByRole('button', { name: 'More' });
     await waitFor(() => expect(more).toBeEnabled());
