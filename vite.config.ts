@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { planChunks } from './scripts/chunkPlan';
 
 // The console talks to the gateway on the same origin. In development the dev server
 // forwards /api (and the relay) to a gateway on :3000 when one runs.
@@ -255,6 +256,98 @@ const areaOf = (module: string): string => {
 };
 const catalogueModules = (lang: 'zh' | 'en', area: string) => `src/i18n/${lang}/areas/${area}.ts`;
 
+/** A built chunk, as far as the first-paint plugins read it. */
+interface ChunkView {
+  readonly fileName: string;
+  readonly imports: readonly string[];
+  readonly moduleIds: readonly string[];
+  readonly facadeModuleId: string | null;
+  readonly isEntry: boolean;
+  readonly code: string;
+}
+const isModule = (id: string, module: string) => id.replace(/\\/g, '/').endsWith(module);
+const isMain = (id: string) => id.replace(/\\/g, '/').endsWith('src/main.tsx');
+/**
+ * The console's chunks as the first paint loads them: the entry's static closure, and per lazily
+ * loaded module (a page, a wiring area, a catalogue) the files it loads beyond it, a page's with
+ * its wiring areas'. Undefined for a build of something else (Storybook builds its preview with
+ * this config too). The entry chunk's facade is index.html; src/main.tsx is in the shell chunk it
+ * imports.
+ */
+function consoleChunks<C extends ChunkView>(chunks: readonly C[]) {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const hasMain = (file: string) => byFile.get(file)?.moduleIds.some(isMain) === true;
+  const entry = chunks.find((c) => c.isEntry && (hasMain(c.fileName) || c.imports.some(hasMain)));
+  if (entry === undefined) return undefined;
+  const closure = (file: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const imported of byFile.get(file)?.imports ?? []) closure(imported, seen);
+    return seen;
+  };
+  const inEntry = closure(entry.fileName);
+  const filesOf = (module: string): string[] => {
+    const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module) === true);
+    if (chunk === undefined) throw new Error(`first-paint preload: no chunk for ${module}`);
+    return [...closure(chunk.fileName)].filter((f) => !inEntry.has(f));
+  };
+  const pageFilesOf = (module: string): string[] => [
+    ...new Set([filesOf(module), ...(wiringAreas[module] ?? []).map((area) => filesOf(`src/wiring/${area}.ts`))].flat()),
+  ];
+  return { chunks, closure, inEntry, filesOf, pageFilesOf };
+}
+
+/**
+ * Fewer, larger chunks for the pages a first load shows (scripts/chunkPlan.ts): when it builds the
+ * console, this plugin first builds it once more in memory with the automatic split alone, plans
+ * which of that build's shared chunks merge (never the login page's, nor the entry's), and hands
+ * the plan to the `pages` group below. The plan is made from the same sources in the same build,
+ * so it is never stale; a build of anything else keeps the automatic split.
+ */
+const planPass = 'CONSOLE_CHUNK_PLAN_PASS';
+let chunkPlan: ReadonlyMap<string, string> = new Map();
+let resolvedConfig: { root: string; mode: string; configFile: string | undefined } | undefined;
+const chunkPlanning: Plugin = {
+  name: 'chunk-plan',
+  apply: 'build',
+  configResolved(config) {
+    resolvedConfig = { root: config.root, mode: config.mode, configFile: config.configFile };
+  },
+  async buildStart(options) {
+    chunkPlan = new Map();
+    const inputs = typeof options.input === 'string' ? [options.input] : Array.isArray(options.input) ? options.input : Object.values(options.input ?? {});
+    if (process.env[planPass] !== undefined || resolvedConfig === undefined || inputs.length !== 1 || !/(^|[\\/])index\.html$/.test(inputs[0]!)) return;
+    process.env[planPass] = '1';
+    let output;
+    try {
+      output = await build({
+        root: resolvedConfig.root,
+        mode: resolvedConfig.mode,
+        configFile: resolvedConfig.configFile,
+        logLevel: 'silent',
+        build: { write: false, emptyOutDir: false, manifest: false },
+      });
+    } finally {
+      delete process.env[planPass];
+    }
+    const built = (Array.isArray(output) ? output : [output]).flatMap((o) => ('output' in o ? o.output : [])).flatMap((c) => (c.type === 'chunk' ? [c] : []));
+    const graph = consoleChunks(built);
+    if (graph === undefined) return;
+    const pages = [...new Set(firstPaintRoutes.map(([, module]) => module))];
+    chunkPlan = planChunks({
+      chunks: built.map((c) => ({ fileName: c.fileName, imports: c.imports, moduleIds: c.moduleIds, facadeModuleId: c.facadeModuleId, size: c.code.length })),
+      entryFiles: graph.inEntry,
+      routes: pages.map((module) => ({ name: module, files: new Set(graph.pageFilesOf(module)) })),
+      others: built
+        .filter((c) => c.isDynamicEntry && c.facadeModuleId !== null && !pages.some((page) => isModule(c.facadeModuleId!, page)))
+        .map((c) => ({ name: c.facadeModuleId!, files: new Set([...graph.closure(c.fileName)].filter((f) => !graph.inEntry.has(f))) })),
+      kept: new Set([...graph.pageFilesOf('src/views/auth/LoginPage.tsx'), ...built.filter((c) => c.name === laterRecipes).map((c) => c.fileName)]),
+      // a route may load 5 % more code than it uses (at least 2 KB): the bytes of a small route's chunk or two
+      allowance: (bytes) => Math.max(2048, bytes * 0.05),
+    });
+  },
+};
+
 /**
  * No request waterfall before the first paint: index.html gets a tiny inline script that adds a
  * `<link rel="modulepreload">` for the active language's shell area (main.tsx awaits it), the
@@ -291,39 +384,21 @@ const firstPaintPreload: Plugin = {
     handler(html, ctx) {
       const bundle = ctx.bundle;
       if (bundle === undefined) return html;
-      const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-      // Only the console's own page (Storybook builds its preview with this config too). The
-      // entry chunk's facade is index.html; src/main.tsx is in the shell chunk it imports.
-      const isMain = (id: string) => id.replace(/\\/g, '/').endsWith('src/main.tsx');
-      const hasMain = (file: string) => chunks.find((c) => c.fileName === file)?.moduleIds.some(isMain) === true;
-      const entry = chunks.find((c) => c.isEntry && (hasMain(c.fileName) || c.imports.some(hasMain)));
-      if (entry === undefined) return html;
-      const closure = (file: string, seen = new Set<string>()): Set<string> => {
-        if (seen.has(file)) return seen;
-        seen.add(file);
-        for (const imported of chunks.find((c) => c.fileName === file)?.imports ?? []) closure(imported, seen);
-        return seen;
-      };
-      const inEntry = closure(entry.fileName);
+      const graph = consoleChunks(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : [])));
+      if (graph === undefined) return html;
+      const { chunks, closure, filesOf: bareFilesOf, pageFilesOf: barePageFilesOf } = graph;
       // main.tsx (in the shell chunk) awaits a catalogue before the first render: a catalogue
       // chunk that imported the shell would wait for that await, which waits for it
       const mainFile = chunks.find((c) => c.moduleIds.some(isMain))?.fileName;
       for (const c of chunks)
         if (/src\/i18n\/(?:zh|en)\/areas\//.test(c.facadeModuleId?.replace(/\\/g, '/') ?? '') && mainFile !== undefined && closure(c.fileName).has(mainFile))
           throw new Error(`first-paint preload: the catalogue ${c.facadeModuleId} imports the shell chunk (src/main.tsx awaits it: a deadlock)`);
-      const filesOf = (module: string): string[] => {
-        const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module) === true);
-        if (chunk === undefined) throw new Error(`first-paint preload: no chunk for ${module}`);
-        return [...closure(chunk.fileName)].filter((f) => !inEntry.has(f)).map((f) => `/${f}`);
-      };
+      const filesOf = (module: string): string[] => bareFilesOf(module).map((f) => `/${f}`);
       // each language's areas (the shell's first), and per page its chunk with the wiring of its
       // areas (loaded in parallel with it) and its messages' area's name
       const areasIn = (lang: 'zh' | 'en') =>
         Object.fromEntries([...new Set(['shell', ...Object.values(pageAreas)])].map((area) => [area, filesOf(catalogueModules(lang, area))]));
-      const pageFilesOf = (module: string): string[] => [
-        ...new Set([filesOf(module), ...(wiringAreas[module] ?? []).map((area) => filesOf(`src/wiring/${area}.ts`))].flat()),
-      ];
-      const pageOf = (module: string) => [pageFilesOf(module), areaOf(module)] as const;
+      const pageOf = (module: string) => [barePageFilesOf(module).map((f) => `/${f}`), areaOf(module)] as const;
       const map = {
         areas: { zh: areasIn('zh'), en: areasIn('en') },
         login: pageOf('src/views/auth/LoginPage.tsx'),
@@ -335,10 +410,10 @@ const firstPaintPreload: Plugin = {
 var A=m.areas[g('lang')==='en'?'en':'zh'],f=A.shell,p=location.pathname,u=g('user')!==null,w=[];
 for(var i=0;i<m.routes.length;i++){var r=m.routes[i];if(new RegExp(r[0]).test(p)){var L=r[2]&&!u;w.push(L?m.login:r[1]);document.documentElement.setAttribute('data-first-page',L?'login':i);break}}
 for(var j=0;j<w.length;j++)f=f.concat(w[j][0],A[w[j][1]]);
-var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[k];document.head.appendChild(l)}
 var U=null;try{U=JSON.parse(g('user'))}catch(e){}
 if(m.api){var a=!!U&&U.role>=10,x=U&&!location.search&&m.api[i],q=['/api/status'];if(a)q.push('/api/user/2fa/status');if(x&&x[a?0:1])q.push(x[a?0:1]);
-(${firstPageRequestsScript})(q,p,function(){try{var v=JSON.parse(g('user'));return v&&typeof v.id==='number'?v.id:null}catch(e){return null}},g('lang')==='en'?'en':'zh-CN')}})(${JSON.stringify(map)});`;
+(${firstPageRequestsScript})(q,p,function(){try{var v=JSON.parse(g('user'));return v&&typeof v.id==='number'?v.id:null}catch(e){return null}},g('lang')==='en'?'en':'zh-CN')}
+var d={};for(var k=0;k<f.length;k++){if(d[f[k]])continue;d[f[k]]=1;var l=document.createElement('link');l.rel='modulepreload';l.href=f[k];document.head.appendChild(l)}})(${JSON.stringify(map)});`;
       return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] };
     },
   },
@@ -393,6 +468,7 @@ const isShellModule = (id: string): boolean => {
  * default config), so they count as statically reachable from the entry even though only lazy
  * chunks use them. Only the recipe modules themselves: what they import stays where it is.
  */
+const laterRecipes = 'recipes';
 const firstPaintRecipeFiles = ['alert', 'button', 'card', 'container', 'empty-state', 'field', 'heading', 'icon', 'input', 'link', 'separator', 'spinner'];
 const isLaterRecipe = (id: string): boolean => {
   const m = /@chakra-ui\/react\/dist\/esm\/theme\/recipes\/([a-z-]+)\.js$/.exec(id.replace(/\\/g, '/'));
@@ -400,7 +476,7 @@ const isLaterRecipe = (id: string): boolean => {
 };
 
 export default defineConfig({
-  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, chakraTokenCss, pureIoTs, entryClosure, firstPaintPreload],
+  plugins: [react(), pureChakraTheme, pureLibraryCalls, productionBuilds, declarativeRouter, chakraTokenCss, pureIoTs, entryClosure, firstPaintPreload, chunkPlanning],
   define: {
     // The build version; the session compares it with the server's to offer a refresh.
     'import.meta.env.VITE_APP_VERSION': JSON.stringify(`v${version}`),
@@ -459,9 +535,11 @@ export default defineConfig({
         // their own: the first-paint preload above finds them by module id.
         codeSplitting: {
           groups: [
-            { name: 'recipes', test: isLaterRecipe, priority: 3, includeDependenciesRecursively: false },
+            { name: laterRecipes, test: isLaterRecipe, priority: 3, includeDependenciesRecursively: false },
             { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
             { name: 'shell', tags: ['$initial'], test: isShellModule, priority: 1 },
+            // the first build's shared chunks merged by the routes that load them (chunkPlanning above)
+            { name: (id: string) => chunkPlan.get(id) ?? null, priority: 0, includeDependenciesRecursively: false },
           ],
         },
       },
