@@ -9,8 +9,8 @@
  * loads them stays within its allowance of code it does not use:
  *
  * - a unit is a chunk of the first build that is not an entry of any kind (pages, wiring areas and
- *   catalogues stay files of their own, found by module id), not in the entry's closure, not
- *   loaded by the login page (whose bytes have their own budget) and not another group's chunk;
+ *   catalogues stay files of their own, found by module id), not in the entry's closure and not
+ *   another group's chunk;
  * - two groups merge when a route loads both (the file it spares); what a merge costs is, for
  *   everything (a route or a lazily loaded module) that loads one of the two, the bytes of the
  *   other and of all it imports that it did not load yet; the merges that spare the most files
@@ -44,10 +44,10 @@ export interface PlanInput {
    * entry: a merge may not make them load more than their allowance either.
    */
   readonly others: readonly { readonly name: string; readonly files: ReadonlySet<string> }[];
-  /** Files never merged: the login page's (its bytes have their own budget), the chunks of other groups. */
+  /** Files never merged: the chunks of other groups. */
   readonly kept: ReadonlySet<string>;
-  /** The bytes of code a route may load that it does not use, given its own bytes. */
-  readonly allowance: (routeBytes: number) => number;
+  /** The bytes of code a route or a lazily loaded module may load that it does not use, given its name and its own bytes. */
+  readonly allowance: (consumer: { readonly name: string; readonly bytes: number }) => number;
 }
 
 interface Group {
@@ -63,7 +63,7 @@ export function planChunks(input: PlanInput): Map<string, string> {
   const consumers = [...input.routes, ...input.others];
   const routeCount = input.routes.length;
   const loads = consumers.map((c) => new Set(c.files));
-  const allowance = loads.map((files) => input.allowance([...files].reduce((sum, f) => sum + sizeOf(f), 0)));
+  const allowance = loads.map((files, r) => input.allowance({ name: consumers[r]!.name, bytes: [...files].reduce((sum, f) => sum + sizeOf(f), 0) }));
   const spent = consumers.map(() => 0);
 
   const units = input.chunks

@@ -31,7 +31,7 @@ describe('planChunks: fewer chunks for the first-paint routes, within what each 
     expect(groupsOf(plan)).toEqual([['a', 'b', 'c']]);
   });
 
-  it('never merges an entry of any kind, the entry closure, or a kept chunk (the login page)', () => {
+  it('never merges an entry of any kind, the entry closure, or a kept chunk (another group)', () => {
     const chunks = [chunk('page', 100, ['a', 'shared', 'login1'], true), chunk('wiring', 5, [], true), chunk('a', 10), chunk('shared', 10), chunk('login1', 10)];
     const plan = planChunks(
       input({
@@ -67,8 +67,16 @@ describe('planChunks: fewer chunks for the first-paint routes, within what each 
     const chunks = [chunk('p1', 100, ['x', 'y'], true), chunk('dialog', 50, ['y'], true), chunk('x', 1000), chunk('y', 400)];
     const routes = [route('p1', ['p1', 'x', 'y'])];
     const others = [route('dialog', ['dialog', 'y'])];
-    expect(groupsOf(planChunks(input({ chunks, routes, others, allowance: (bytes) => (bytes > 1000 ? 10_000 : 0) })))).toEqual([]);
+    expect(groupsOf(planChunks(input({ chunks, routes, others, allowance: ({ bytes }) => (bytes > 1000 ? 10_000 : 0) })))).toEqual([]);
     expect(groupsOf(planChunks(input({ chunks, routes, others: [], allowance: () => 0 })))).toEqual([['x', 'y']]);
+  });
+
+  it('merges the chunks of a page held to no extra code only with each other (the login page)', () => {
+    // login loads l1 and l2; the list page loads l1 and x: l1 may join l2 (login loads both), never x
+    const chunks = [chunk('login', 10, ['l1', 'l2'], true), chunk('list', 10, ['l1', 'x'], true), chunk('l1', 100), chunk('l2', 100), chunk('x', 100)];
+    const routes = [route('login', ['login', 'l1', 'l2']), route('list', ['list', 'l1', 'x'])];
+    const plan = planChunks(input({ chunks, routes, allowance: ({ name }) => (name === 'login' ? 0 : 1000) }));
+    expect(groupsOf(plan)).toEqual([['l1', 'l2']]);
   });
 
   it('refuses a merge that would make chunks import each other in a circle', () => {
