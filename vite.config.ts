@@ -359,6 +359,9 @@ const chunkPlanning: Plugin = {
  * instead of after it. (Vite preloads the entry's static imports itself.) It marks the root element
  * with the page's place in `firstPaintRoutes` (`data-first-page`, `login` for the login page shown
  * on a guarded path): src/main.tsx loads that page before the first render (`preloadFirstPage`).
+ * It sends the early API requests (`firstPageLists`) before it adds the links: the browser has six
+ * connections to the server, and requests sent after two dozen module preloads waited for them
+ * (at 4x CPU the list's answer came at about 765 ms instead of 400 ms).
  */
 /**
  * The early GETs of a first load (`firstPageLists`), as a function expression index.html's script
