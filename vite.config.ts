@@ -263,7 +263,6 @@ interface ChunkView {
   readonly moduleIds: readonly string[];
   readonly facadeModuleId: string | null;
   readonly isEntry: boolean;
-  readonly code: string;
 }
 const isModule = (id: string, module: string) => id.replace(/\\/g, '/').endsWith(module);
 const isMain = (id: string) => id.replace(/\\/g, '/').endsWith('src/main.tsx');
@@ -301,9 +300,10 @@ function consoleChunks<C extends ChunkView>(chunks: readonly C[]) {
  * Fewer, larger chunks for the pages a first load shows (scripts/chunkPlan.ts): when it builds the
  * console, this plugin first builds it once more in memory with the automatic split alone, plans
  * which of that build's shared chunks merge (never the entry's; the login page's only with each
- * other, so it loads the same code), and hands
- * the plan to the `pages` group below. The plan is made from the same sources in the same build,
- * so it is never stale; a build of anything else keeps the automatic split.
+ * other, so it loads the same code) and hands the plan to the last `codeSplitting` group below.
+ * The plan is made from the same sources in the same build, so it is never stale; a build of
+ * anything else (Storybook's preview) keeps the automatic split. An environment flag keeps the
+ * inner build from planning in turn.
  */
 const planPass = 'CONSOLE_CHUNK_PLAN_PASS';
 const loginPage = 'src/views/auth/LoginPage.tsx';
