@@ -142,6 +142,11 @@ describe('the relay from the console', () => {
     expect(upstream.requests.some((r) => r.key.includes(created.key))).toBe(false);
 
     // ---- the log page: both consume rows with their tokens ----
+    // Each consume log is written once its answer has settled (the stream's after its end): wait
+    // for both on the server, so that the page's first fetch, which index.html's script sends as
+    // the page loads, finds them (the page does not fetch again by itself).
+    const logsOf = async () => ((await user.get('/api/log/self/?p=0')).body?.data as { model_name?: string }[] | undefined) ?? [];
+    await expect.poll(async () => (await logsOf()).filter((l) => l.model_name === model).length, { timeout: 15_000 }).toBe(2);
     await page.goto(`${gw.url}/log`);
     await page.getByRole('heading', { name: '使用明细' }).waitFor();
     const logRows = page.getByRole('table', { name: '使用明细' }).locator('tbody tr').filter({ hasText: model });

@@ -196,8 +196,10 @@ export const DialogKeyboardInteraction: Story = {
       await expect(dialog).toHaveTextContent('将删除所有已禁用的渠道');
       await waitFor(() => expect(dialog).toContainElement(canvasElement.ownerDocument.activeElement as HTMLElement));
       await userEvent.keyboard('{Escape}');
-      await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull());
-      await waitFor(() => expect(opener).toHaveFocus());
+      // the dialog leaves after its exit animation, and gives the focus back then: over 1 s once
+      // in a full CI run
+      await waitFor(() => expect(body.queryByRole('alertdialog')).toBeNull(), { timeout: 5000 });
+      await waitFor(() => expect(opener).toHaveFocus(), { timeout: 5000 });
     }
   },
 };
