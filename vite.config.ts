@@ -265,7 +265,7 @@ interface ChunkView {
   readonly isEntry: boolean;
 }
 const isModule = (id: string, module: string) => id.replace(/\\/g, '/').endsWith(module);
-const isMain = (id: string) => id.replace(/\\/g, '/').endsWith('src/main.tsx');
+const isMain = (id: string) => isModule(id, 'src/main.tsx');
 /**
  * The console's chunks as the first paint loads them: the entry's static closure, and per lazily
  * loaded module (a page, a wiring area, a catalogue) the files it loads beyond it, a page's with
@@ -286,7 +286,7 @@ function consoleChunks<C extends ChunkView>(chunks: readonly C[]) {
   };
   const inEntry = closure(entry.fileName);
   const filesOf = (module: string): string[] => {
-    const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module) === true);
+    const chunk = chunks.find((c) => c.facadeModuleId !== null && isModule(c.facadeModuleId, module));
     if (chunk === undefined) throw new Error(`first-paint preload: no chunk for ${module}`);
     return [...closure(chunk.fileName)].filter((f) => !inEntry.has(f));
   };

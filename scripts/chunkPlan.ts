@@ -37,7 +37,7 @@ export interface PlanInput {
   readonly chunks: readonly BuiltChunk[];
   /** The files of the entry's static closure (loaded before any page). */
   readonly entryFiles: ReadonlySet<string>;
-  /** The files each first-paint route loads beyond the entry, the login page's first. */
+  /** The files each first-paint route loads beyond the entry. */
   readonly routes: readonly { readonly name: string; readonly files: ReadonlySet<string> }[];
   /**
    * The files every other lazily loaded module (a dialog, a menu, the footer) loads beyond the
@@ -92,18 +92,10 @@ export function planChunks(input: PlanInput): Map<string, string> {
     }
     return files;
   };
-  /** Whether `to` is reachable from `from` through chunk imports, groups taken as one node. */
+  /** Whether `to` is reachable from `from` through chunk imports (the entry's files import no lazy chunk). */
   const reaches = (from: string, to: string): boolean => {
-    const seen = new Set<string>();
-    const stack = [from];
-    while (stack.length > 0) {
-      const at = stack.pop()!;
-      if (at === to) return true;
-      if (seen.has(at)) continue;
-      seen.add(at);
-      for (const file of filesOfNode(at)) for (const imported of byFile.get(file)?.imports ?? []) stack.push(nodeOf(imported));
-    }
-    return false;
+    const reached = closureOf(from);
+    return filesOfNode(to).some((file) => reached.has(file));
   };
   /** Merging a and b makes a cycle when one reaches the other through a third node. */
   const wouldCycle = (a: string, b: string): boolean => {
@@ -124,7 +116,8 @@ export function planChunks(input: PlanInput): Map<string, string> {
   for (;;) {
     const names = [...groups.keys()];
     const closures = new Map(names.map((name) => [name, closureOf(name)]));
-    // per group: who loads it, and what each consumer not yet loading all of its closure would add
+    // per group: who loads it (a consumer's files hold whole closures, so its first unit tells),
+    // and what a consumer not loading it yet would add with it
     const users = new Map(names.map((name) => [name, new Set(loads.flatMap((l, r) => (l.has(groups.get(name)!.units[0]!) ? [r] : [])))]));
     const missing = (name: string, r: number): number => {
       let bytes = 0;
@@ -156,7 +149,6 @@ export function planChunks(input: PlanInput): Map<string, string> {
           if (!fits) break;
         }
         if (!fits) continue;
-        // the most routes spared a file, then the fewest bytes loaded for nothing
         if (best === undefined || better({ saved, bytes }, best)) best = { a: names[i]!, b: names[j]!, saved, bytes, cost };
       }
     }
