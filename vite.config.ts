@@ -545,7 +545,7 @@ export default defineConfig({
             { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
             { name: 'shell', tags: ['$initial'], test: isShellModule, priority: 1 },
             // the first build's shared chunks merged by the routes that load them (chunkPlanning above)
-            { name: (id: string) => chunkPlan.get(id) ?? null, priority: 0, includeDependenciesRecursively: false },
+            { name: (id: string) => chunkPlan.get(id) ?? null, debugName: 'pages', priority: 0, includeDependenciesRecursively: false },
           ],
         },
       },
